@@ -91,6 +91,7 @@ typedef struct NamedStart {
 
 /* Per-variant behaviour. The fast and the reference generators return legal moves only. */
 struct VariantOps {
+    void (*init)(Variant *v);                        /* engine_init: build v->tables; may be NULL */
     int (*gen_legal)(Position *pos, Move *list);
     uint64_t (*count_legal)(Position *pos);          /* perft bulk count at the last ply */
     int (*gen_reference)(Position *pos, Move *list); /* slow, obviously correct */
