@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Install every Debian package chessvar needs to build, test and compare itself with other
+# engines. Idempotent and non-interactive: when all packages are already installed it does
+# nothing, so reruns (CI, scripts/run.sh, scripts/test.sh) cost a second.
+set -euo pipefail
+
+PACKAGES=(
+    build-essential     # gcc, make, libc headers; gcc brings its own OpenMP (libgomp)
+    cmake
+    pkg-config
+    libxxhash-dev       # XXH3 for Zobrist tables and fingerprints
+    libcriterion-dev    # unit tests
+    libomp-dev          # OpenMP runtime and headers for clang (FindOpenMP with CC=clang)
+    libopenmpi-dev      # MPI headers and mpicc wrappers for distributed perft
+    openmpi-bin         # mpirun
+    stockfish           # reference engine for orthodox perft counts and speed comparison
+    fairy-stockfish     # reference engine for variants
+    clang
+    libclang-rt-14-dev  # clang's sanitizer runtimes (ASan, UBSan, TSan)
+    valgrind
+    python3
+    python3-numpy       # dataset reader
+    python3-matplotlib  # plots in results/
+)
+
+# Print the packages from PACKAGES that dpkg does not report as installed.
+missing_packages() {
+    local pkg
+    for pkg in "${PACKAGES[@]}"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            echo "$pkg"
+        fi
+    done
+}
+
+mapfile -t MISSING < <(missing_packages)
+if [ "${#MISSING[@]}" -eq 0 ]; then
+    echo "setup: all ${#PACKAGES[@]} packages already installed"
+    exit 0
+fi
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+        SUDO=(sudo)
+    else
+        echo "setup: not root and sudo is not available; cannot install: ${MISSING[*]}" >&2
+        exit 1
+    fi
+fi
+
+echo "setup: installing ${MISSING[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    "${MISSING[@]}"
+
+mapfile -t STILL_MISSING < <(missing_packages)
+if [ "${#STILL_MISSING[@]}" -ne 0 ]; then
+    echo "setup: still missing after apt-get: ${STILL_MISSING[*]}" >&2
+    exit 1
+fi
+echo "setup: done"
