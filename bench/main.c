@@ -1,0 +1,39 @@
+/* main.c - the chessvar binary: dispatches to its subcommands. */
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} Command;
+
+/* Prints the subcommands this build has. */
+static void main_help(FILE *f, const Command *cmds, int n) {
+    fprintf(f,
+            "chessvar - proves chess-variant move generators right (perft) and makes them fast\n\n"
+            "usage: chessvar COMMAND [OPTIONS]   (chessvar COMMAND --help for its options)\n\ncommands:\n");
+    for (int i = 0; i < n; i++)
+        if (cmds[i].run) fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+    fprintf(f, "\nvariants:");
+    for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_at(i)->name);
+    fprintf(f, "\n");
+}
+
+int main(int argc, char **argv) {
+    engine_init();
+    const Command cmds[] = {
+        {"perft", cmd_perft, "count the leaves of the legal-move tree (divide, JSON, all variants)"},
+        {"setup", cmd_setup, "Superchess start arrays: random prelude setups and prelude checks"},
+    };
+    const int n = (int)(sizeof cmds / sizeof cmds[0]);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        main_help(argc < 2 ? stderr : stdout, cmds, n);
+        return argc < 2 ? 2 : 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (cmds[i].run && strcmp(argv[1], cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "chessvar: unknown command '%s' (chessvar --help lists them)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,34 @@
+/* perft.c - serial perft: bulk counting at the last ply, and the reference form that
+ * uses the slow generator at every node. */
+#include "position.h"
+
+/* Leaves of the legal-move tree of the given depth. */
+uint64_t perft(Position *p, int depth) {
+    if (depth <= 0) return 1;
+    const VariantOps *ops = p->var->ops;
+    if (depth == 1) return ops->count_legal(p);
+    Move list[MAX_MOVES];
+    int n = ops->gen_legal(p, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        ops->make(p, list[i]);
+        total += perft(p, depth - 1);
+        ops->unmake(p);
+    }
+    return total;
+}
+
+/* The same count from the reference generator, node by node. */
+uint64_t perft_reference(Position *p, int depth) {
+    if (depth <= 0) return 1;
+    Move list[MAX_MOVES];
+    int n = p->var->ops->gen_reference(p, list);
+    if (depth == 1) return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        pos_make(p, list[i]);
+        total += perft_reference(p, depth - 1);
+        pos_unmake(p);
+    }
+    return total;
+}

@@ -1,0 +1,127 @@
+/* position.c - clearing, copying, key recomputation and the consistency check. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bitboard.h"
+#include "position.h"
+
+/* An empty board of variant v: no pieces, White to move, no rights. */
+void pos_clear(Position *p, const Variant *v) {
+    memset(p, 0, offsetof(Position, stack));
+    p->var = v;
+    p->width = v->width;
+    p->height = v->height;
+    p->nsq = (uint8_t)(v->width * v->height);
+    p->wide = v->width > 8 || v->height > 8;
+    p->side = WHITE;
+    p->ep = NO_SQ;
+    p->fullmove = 1;
+}
+
+/* Copies the current state and the used part of the undo stack. */
+void pos_copy(Position *dst, const Position *src) {
+    memcpy(dst, src, offsetof(Position, stack) + (size_t)src->ply * sizeof(Undo));
+}
+
+/* True if the side to move has an ordinary pawn that attacks the e.p. square. */
+bool pos_ep_capturable(const Position *p) {
+    if (p->ep == NO_SQ) return false;
+    int f = sq_file(p, p->ep), r = sq_rank(p, p->ep);
+    int pr = r + (p->side == WHITE ? -1 : 1);
+    if (pr < 0 || pr >= p->height) return false;
+    for (int df = -1; df <= 1; df += 2) {
+        int pf = f + df;
+        if (pf < 0 || pf >= p->width) continue;
+        int pc = p->board[sq_make(p, pf, pr)];
+        if (pc && PC_COLOR(pc) == p->side && (pos_def(p, pc)->flags & PF_PAWN)) return true;
+    }
+    return false;
+}
+
+/* The key of the whole state from scratch. */
+uint64_t pos_compute_key(const Position *p) {
+    uint64_t k = 0;
+    for (int s = 0; s < p->nsq; s++)
+        if (p->board[s]) k ^= zob_psq[p->board[s]][s];
+    if (p->side == BLACK) k ^= zob_side;
+    for (int b = 0; b < 32; b++)
+        if (p->castle & (1u << b)) k ^= zob_castle[b];
+    if (pos_ep_capturable(p)) k ^= zob_ep[p->ep];
+    for (int c = 0; c < 2; c++)
+        for (int t = 0; t < MAX_PT; t++) {
+            k ^= zob_hand[c][t][p->hand[c][t] & 7];
+            k ^= zob_pool[c][t][p->pool[c][t] & 15];
+        }
+    return k;
+}
+
+/* Recomputes bitboards, counts and key from the mailbox and compares: the debug check
+ * that tests run after every make/unmake. */
+bool pos_is_consistent(const Position *p, char *why, size_t n) {
+    uint8_t count[64] = {0};
+    for (int s = 0; s < p->nsq; s++) {
+        int pc = p->board[s];
+        if (!pc) continue;
+        if (PC_TYPE(pc) > p->var->npt) {
+            snprintf(why, n, "square %d holds unknown piece code %d", s, pc);
+            return false;
+        }
+        count[pc]++;
+    }
+    for (int s = p->nsq; s < MAX_SQ; s++)
+        if (p->board[s]) {
+            snprintf(why, n, "piece off the board on square %d", s);
+            return false;
+        }
+    if (memcmp(count, p->count, sizeof count) != 0) {
+        snprintf(why, n, "piece counts differ from the board");
+        return false;
+    }
+    for (int t = 0; t < MAX_PT; t++)
+        for (int c = 0; c < 2; c++) {
+            for (int s = 0; s < p->nsq; s++) {
+                bool on = p->board[s] && PC_TYPE(p->board[s]) == t;
+                bool col = p->board[s] && PC_COLOR(p->board[s]) == c;
+                bool bt = p->wide ? (p->bb.b10.type[t] >> s) & 1 : (p->bb.b8.type[t] >> s) & 1;
+                bool bc = p->wide ? (p->bb.b10.color[c] >> s) & 1 : (p->bb.b8.color[c] >> s) & 1;
+                if (t && bt != on) {
+                    snprintf(why, n, "type bitboard %d wrong on square %d", t, s);
+                    return false;
+                }
+                if (t == 1 && bc != col) {
+                    snprintf(why, n, "colour bitboard %d wrong on square %d", c, s);
+                    return false;
+                }
+            }
+        }
+    if (p->wide ? (p->bb.b10.type[0] != 0) : (p->bb.b8.type[0] != 0)) {
+        snprintf(why, n, "type-0 bitboard is not empty");
+        return false;
+    }
+    uint64_t k = pos_compute_key(p);
+    if (k != p->key) {
+        snprintf(why, n, "incremental key %016llx != recomputed %016llx", (unsigned long long)p->key,
+                 (unsigned long long)k);
+        return false;
+    }
+    return true;
+}
+
+/* Square name a1..j10. */
+int sq_to_str(const Position *p, int sq, char *buf) {
+    return sprintf(buf, "%c%d", 'a' + sq_file(p, sq), sq_rank(p, sq) + 1);
+}
+
+/* Parses a square name; returns the characters consumed or 0. Ranks read greedily. */
+int sq_from_str(const Position *p, const char *s, int *sq) {
+    if (s[0] < 'a' || s[0] >= 'a' + p->width) return 0;
+    if (s[1] < '1' || s[1] > '9') return 0;
+    int r = s[1] - '0', len = 2;
+    if (s[2] >= '0' && s[2] <= '9' && r * 10 + (s[2] - '0') <= p->height) {
+        r = r * 10 + (s[2] - '0');
+        len = 3;
+    }
+    if (r > p->height) return 0;
+    *sq = sq_make(p, s[0] - 'a', r - 1);
+    return len;
+}

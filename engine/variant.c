@@ -1,0 +1,67 @@
+/* variant.c - the variant registry and the orthodox piece set as data.
+ * Every variant is one record; Superchess and Supremo live in their own files and are
+ * linked in through weak references, so the registry never depends on them being built. */
+#include <string.h>
+
+#include "variant.h"
+
+extern Variant variant_superchess __attribute__((weak));
+extern Variant variant_supremo __attribute__((weak));
+
+/* The registry, in the order `--help` and `--all` list them. */
+static Variant *registry[] = {&variant_chess, &variant_switching, &variant_superchess,
+                              &variant_supremo};
+enum { REGISTRY_SIZE = sizeof registry / sizeof registry[0] };
+
+/* Fills type_of_letter from the piece table and runs the variant's own init. */
+static void variant_prepare(Variant *v) {
+    memset(v->type_of_letter, 0, sizeof v->type_of_letter);
+    for (int t = 1; t <= v->npt; t++) {
+        char c = v->pieces[t].letter;
+        v->type_of_letter[(unsigned char)c] = (int8_t)t;
+        if (c >= 'A' && c <= 'Z') v->type_of_letter[(unsigned char)(c - 'A' + 'a')] = (int8_t)t;
+    }
+    if (v->ops->init) v->ops->init(v);
+}
+
+/* One-time set-up of every table, before any thread starts. */
+void engine_init(void) {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    zobrist_init();
+    bitboard_init();
+    for (int i = 0; i < REGISTRY_SIZE; i++)
+        if (registry[i]) variant_prepare(registry[i]);
+}
+
+/* Number of variants linked into this build. */
+int variant_count(void) {
+    int n = 0;
+    for (int i = 0; i < REGISTRY_SIZE; i++) n += registry[i] != NULL;
+    return n;
+}
+
+/* The i-th linked variant in registry order. */
+const Variant *variant_at(int i) {
+    for (int k = 0; k < REGISTRY_SIZE; k++) {
+        if (!registry[k]) continue;
+        if (i-- == 0) return registry[k];
+    }
+    return NULL;
+}
+
+/* Looks a variant up by its command-line name. */
+const Variant *variant_by_name(const char *name) {
+    for (int k = 0; k < REGISTRY_SIZE; k++)
+        if (registry[k] && strcmp(registry[k]->name, name) == 0) return registry[k];
+    return NULL;
+}
+
+/* The FEN of a named start position, or the default one for name == NULL. */
+const char *variant_start(const Variant *v, const char *name) {
+    if (!name) return v->start_fen;
+    for (int i = 0; i < 4 && v->starts[i].name; i++)
+        if (strcmp(v->starts[i].name, name) == 0) return v->starts[i].fen;
+    return NULL;
+}
