@@ -25,6 +25,10 @@ int main(int argc, char **argv) {
     engine_init();
     const Command cmds[] = {
         {"perft", cmd_perft, "count the leaves of the legal-move tree (divide, JSON, all variants)"},
+        {"suite", cmd_suite, "run EPD perft suites: PASS/FAIL per line, summary, JSON"},
+        {"selfplay", cmd_selfplay, "play many games on all cores and write training data"},
+        {"bench", cmd_bench, "fixed signed workload: speed and a node-count signature"},
+        {"check", cmd_check, "rule-consistency checker: invariants on many positions"},
         {"setup", cmd_setup, "Superchess start arrays: random prelude setups and prelude checks"},
     };
     const int n = (int)(sizeof cmds / sizeof cmds[0]);

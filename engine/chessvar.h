@@ -199,4 +199,20 @@ uint64_t perft(Position *pos, int depth);
 /* Reference perft: reference generator at every node, no bulk counting. */
 uint64_t perft_reference(Position *pos, int depth);
 
+/* ---------------------------------------------------------------- EPD suites */
+
+#define EPD_MAX_DEPTHS 32
+
+/* One EPD perft line: `FEN ;D1 n ;D2 n ... [;variant NAME]`. */
+typedef struct EpdEntry {
+    char fen[256];
+    char variant[32];          /* empty: not given on the line */
+    int ndepth;
+    int depth[EPD_MAX_DEPTHS];
+    uint64_t nodes[EPD_MAX_DEPTHS];
+} EpdEntry;
+
+/* Parses one line: 1 = an entry, 0 = blank or comment (#), -1 = malformed (err says why). */
+int epd_parse_line(const char *line, EpdEntry *e, CvError *err);
+
 #endif

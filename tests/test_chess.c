@@ -1,0 +1,94 @@
+/* test_chess.c - orthodox chess: published and Stockfish-computed perft suites, fast ==
+ * reference at every node, random walks with make/unmake, FEN and notation round trips,
+ * colour-flip symmetry. */
+#include "test_util.h"
+
+TestSuite(chess, .init = engine_init, .timeout = 300);
+
+/* Largest expected count run in this tier; deeper lines are for `chessvar suite`. */
+#define FAST_TIER_MAX_NODES 50000000ULL
+
+/* Runs every line of an EPD file with the fast perft and checks each depth's count. */
+static void run_suite(const char *file) {
+    int n;
+    EpdEntry *e = tu_load_epd(file, &n);
+    cr_assert_gt(n, 0, "%s is empty", file);
+    Position *p = malloc(sizeof *p);
+    const Variant *chess = variant_by_name("chess");
+    int checked = 0;
+    for (int i = 0; i < n; i++) {
+        tu_fen(p, e[i].variant[0] ? variant_by_name(e[i].variant) : chess, e[i].fen);
+        for (int k = 0; k < e[i].ndepth; k++) {
+            if (e[i].nodes[k] > FAST_TIER_MAX_NODES) continue;
+            uint64_t got = perft(p, e[i].depth[k]);
+            cr_assert_eq(got, e[i].nodes[k], "%s: %s depth %d: expected %llu, got %llu", file, e[i].fen, e[i].depth[k],
+                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+            checked++;
+        }
+    }
+    cr_assert_gt(checked, n, "%s: too few depths checked", file);
+    free(p);
+    free(e);
+}
+
+Test(chess, published_perft_suite) { run_suite("chess.epd"); }
+Test(chess, stockfish_perft_suite) { run_suite("chess_stockfish.epd"); }
+
+/* Every node to a shallow depth: the fast generator's move set equals the reference one. */
+static void compare_suite(const char *file, int depth) {
+    int n;
+    EpdEntry *e = tu_load_epd(file, &n);
+    Position *p = malloc(sizeof *p);
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        tu_fen(p, variant_by_name(e[i].variant[0] ? e[i].variant : "chess"), e[i].fen);
+        nodes += tu_compare_tree(p, depth);
+    }
+    cr_assert_gt(nodes, (uint64_t)n);
+    free(p);
+    free(e);
+}
+
+Test(chess, fast_equals_reference_on_published_suite) { compare_suite("chess.epd", 3); }
+Test(chess, fast_equals_reference_on_stockfish_suite) { compare_suite("chess_stockfish.epd", 2); }
+
+Test(chess, random_walks_make_unmake_fen_and_notation) {
+    const Variant *v = variant_by_name("chess");
+    const char *starts[] = {v->start_fen, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
+    int seen = 0;
+    for (uint64_t g = 0; g < 60; g++) seen += tu_random_walk(v, starts[g % 3], 1000 + g, 200);
+    cr_assert_gt(seen, 3000);
+}
+
+Test(chess, colour_flip_gives_the_same_counts) {
+    int n;
+    EpdEntry *e = tu_load_epd("chess.epd", &n);
+    Position *p = malloc(sizeof *p);
+    const Variant *v = variant_by_name("chess");
+    for (int i = 0; i < n; i++) {
+        char flipped[512];
+        tu_flip_fen(e[i].fen, flipped);
+        tu_fen(p, v, e[i].fen);
+        uint64_t a = perft(p, 3);
+        tu_fen(p, v, flipped);
+        cr_assert_eq(perft(p, 3), a, "flip of %s (%s)", e[i].fen, flipped);
+    }
+    free(p);
+    free(e);
+}
+
+Test(chess, en_passant_key_only_when_capturable) {
+    Position *p = malloc(sizeof *p);
+    const Variant *v = variant_by_name("chess");
+    /* after 1.e4 no black pawn can take e.p.: same key as without the e.p. square */
+    tu_fen(p, v, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    uint64_t k1 = p->key;
+    tu_fen(p, v, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    cr_assert_eq(p->key, k1);
+    tu_fen(p, v, "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    k1 = p->key;
+    tu_fen(p, v, "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    cr_assert_neq(p->key, k1);
+    free(p);
+}

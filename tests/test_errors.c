@@ -1,0 +1,83 @@
+/* test_errors.c - bad input: every FEN error is named, and the CLI exits 2 with one line
+ * on stderr and nothing on stdout. */
+#include <sys/wait.h>
+
+#include "test_util.h"
+
+TestSuite(errors, .init = engine_init);
+
+/* The FEN must be rejected with a message containing `what`. */
+static void expect_bad(const char *variant, const char *fen, const char *what) {
+    Position *p = malloc(sizeof *p);
+    CvError err = {{0}};
+    cr_assert_not(pos_from_fen(p, variant_by_name(variant), fen, &err), "accepted: %s", fen);
+    cr_assert(strstr(err.msg, what), "for '%s' expected '%s' in: %s", fen, what, err.msg);
+    free(p);
+}
+
+Test(errors, bad_fens_are_named) {
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "7 ranks");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1", "more than 8 ranks");
+    expect_bad("chess", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 6");
+    expect_bad("chess", "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "rank 7 has 7 squares");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "unknown piece letter 'X' on rank 1");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", "white has 2 kings");
+    expect_bad("chess", "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "black has 0 kings");
+    expect_bad("chess", "4k3/8/8/8/8/8/4R3/4K3 w - - 0 1", "side not to move (black) is in check");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "field 2");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1", "castling field has 'z'");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "no rook in the corner");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", "white has 0 kings");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "e.p. square e3");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", "not a square");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "field 5");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "field 6");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -3 1", "field 5");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", "need at least 4");
+    expect_bad("chess", "rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1", "last rank");
+    expect_bad("chess", "rnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/PNBQKBNR w Kkq - 0 1", "own first rank");
+}
+
+/* Runs the chessvar binary; returns its exit status and captures stdout/stderr line counts. */
+static int run_cli(const char *args, int *out_lines, int *err_lines) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s >cli_out.txt 2>cli_err.txt", CHESSVAR_BINARY, args);
+    int st = system(cmd);
+    int lines[2] = {0, 0};
+    const char *files[2] = {"cli_out.txt", "cli_err.txt"};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(files[i], "r");
+        int c;
+        while (f && (c = fgetc(f)) != EOF) lines[i] += c == '\n';
+        if (f) fclose(f);
+        remove(files[i]);
+    }
+    *out_lines = lines[0];
+    *err_lines = lines[1];
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(errors, cli_bad_input_exits_2_with_one_line) {
+    const char *bad[] = {
+        "perft --variant nosuch --depth 2",
+        "perft --depth",
+        "perft --depth x",
+        "perft --depth 0",
+        "perft --bogus",
+        "perft --fen '8/8/8 w - - 0 1' --depth 2",
+        "perft --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra' --depth 2",
+        "perft --variant chess --start nosuch",
+        "nosuchcommand",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        int o, e;
+        int st = run_cli(bad[i], &o, &e);
+        cr_assert_eq(st, 2, "'%s' exited %d", bad[i], st);
+        cr_assert_eq(o, 0, "'%s' printed a result", bad[i]);
+        cr_assert_eq(e, 1, "'%s' printed %d lines on stderr", bad[i], e);
+    }
+    int o, e;
+    cr_assert_eq(run_cli("perft --depth 3", &o, &e), 0);
+    cr_assert_eq(o, 1);
+    cr_assert_eq(run_cli("--help", &o, &e), 0);
+}

@@ -1,0 +1,155 @@
+/* test_util.h - shared helpers of the Criterion tests: EPD loading, colour flip, tree
+ * walks comparing the fast and reference generators, random walks with consistency
+ * checks. Tests may reach inside the engine. */
+#ifndef CHESSVAR_TEST_UTIL_H
+#define CHESSVAR_TEST_UTIL_H
+
+#include <criterion/criterion.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "position.h"
+
+/* Loads every entry of tests/data/NAME into a fresh array; fails the test on a malformed line. */
+static inline EpdEntry *tu_load_epd(const char *name, int *count) {
+    char path[512];
+    const char *dir = getenv("CHESSVAR_TEST_DATA");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : CHESSVAR_TEST_DATA, name);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    int cap = 64, n = 0, lineno = 0;
+    EpdEntry *v = malloc((size_t)cap * sizeof *v);
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        CvError err = {{0}};
+        if (n == cap) v = realloc(v, (size_t)(cap *= 2) * sizeof *v);
+        int r = epd_parse_line(line, &v[n], &err);
+        cr_assert_geq(r, 0, "%s:%d: %s", name, lineno, err.msg);
+        if (r == 1) n++;
+    }
+    fclose(f);
+    *count = n;
+    return v;
+}
+
+/* Parses a FEN that must be valid. */
+static inline void tu_fen(Position *p, const Variant *v, const char *fen) {
+    CvError err = {{0}};
+    cr_assert(pos_from_fen(p, v, fen, &err), "FEN rejected: %s: %s", fen, err.msg);
+}
+
+static int tu_cmp_move(const void *a, const void *b) {
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Compares fast and reference move lists at every node down to depth; returns nodes visited. */
+static inline uint64_t tu_compare_tree(Position *p, int depth) {
+    Move a[MAX_MOVES], b[MAX_MOVES];
+    int na = pos_legal_moves(p, a), nb = pos_reference_moves(p, b);
+    qsort(a, (size_t)na, sizeof *a, tu_cmp_move);
+    qsort(b, (size_t)nb, sizeof *b, tu_cmp_move);
+    if (na != nb || memcmp(a, b, (size_t)na * sizeof *a) != 0) {
+        char fen[512];
+        pos_to_fen(p, fen, sizeof fen);
+        cr_assert_fail("fast and reference generators differ (%d vs %d moves) at %s", na, nb, fen);
+    }
+    cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p), "count_legal differs from gen_legal");
+    uint64_t nodes = 1;
+    if (depth <= 1) return nodes;
+    for (int i = 0; i < na; i++) {
+        pos_make(p, a[i]);
+        nodes += tu_compare_tree(p, depth - 1);
+        pos_unmake(p);
+    }
+    return nodes;
+}
+
+/* Deterministic generator for random walks. */
+static inline uint64_t tu_rand(uint64_t *s) {
+    *s += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = *s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Plays a seeded random game of up to plies moves checking, at every position: the
+ * consistency of all representations, the FEN round trip, the notation round trip of
+ * every legal move, and that unmake restores the exact state. Returns positions seen. */
+static inline int tu_random_walk(const Variant *v, const char *fen, uint64_t seed, int plies) {
+    static Position p, before;
+    char why[256], f1[512], f2[512];
+    tu_fen(&p, v, fen);
+    int seen = 0;
+    for (int ply = 0; ply < plies; ply++) {
+        cr_assert(pos_is_consistent(&p, why, sizeof why), "inconsistent after %d plies: %s", ply, why);
+        seen++;
+        Move list[MAX_MOVES];
+        int n = pos_legal_moves(&p, list);
+        pos_to_fen(&p, f1, sizeof f1);
+        Position *q = malloc(sizeof *q);
+        CvError err = {{0}};
+        cr_assert(pos_from_fen(q, v, f1, &err), "own FEN rejected: %s: %s", f1, err.msg);
+        pos_to_fen(q, f2, sizeof f2);
+        cr_assert_str_eq(f1, f2, "FEN round trip");
+        cr_assert_eq(q->key, p.key, "key differs after FEN round trip of %s", f1);
+        free(q);
+        for (int i = 0; i < n; i++) {
+            char ms[24];
+            move_to_str(&p, list[i], ms);
+            Move back = move_from_str(&p, ms, &err);
+            cr_assert_eq(back, list[i], "notation round trip of %s at %s", ms, f1);
+        }
+        if (!n) break;
+        Move m = list[tu_rand(&seed) % (uint64_t)n];
+        memcpy(&before, &p, offsetof(Position, stack));
+        pos_make(&p, m);
+        cr_assert(pos_is_consistent(&p, why, sizeof why), "inconsistent after make: %s", why);
+        pos_unmake(&p);
+        cr_assert(memcmp(&before, &p, offsetof(Position, stack)) == 0, "unmake did not restore %s", f1);
+        pos_make(&p, m);
+        if (p.ply >= MAX_GAME_PLY - 1) break;
+    }
+    return seen;
+}
+
+/* Colour-flipped FEN of an orthodox-shaped 8x8 FEN: ranks mirrored, case swapped, side,
+ * castling letters and e.p. square mirrored. */
+static inline void tu_flip_fen(const char *fen, char *out) {
+    char board[256], side[8], castle[32], ep[8], rest[64] = "";
+    int k = sscanf(fen, "%255s %7s %31s %7s %63[^\n]", board, side, castle, ep, rest);
+    cr_assert_geq(k, 4);
+    char *ranks[16];
+    int nr = 0;
+    for (char *t = strtok(board, "/"); t; t = strtok(NULL, "/")) ranks[nr++] = t;
+    out[0] = 0;
+    for (int i = nr - 1; i >= 0; i--) {
+        for (char *c = ranks[i]; *c; c++) *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
+        strcat(out, ranks[i]);
+        if (i) strcat(out, "/");
+    }
+    strcat(out, side[0] == 'w' ? " b " : " w ");
+    char c2[32] = "";
+    if (strcmp(castle, "-") == 0) strcpy(c2, "-");
+    else {
+        for (char *c = castle; *c; c++) if (islower((unsigned char)*c)) { size_t l = strlen(c2); c2[l] = (char)toupper(*c); c2[l + 1] = 0; }
+        for (char *c = castle; *c; c++) if (isupper((unsigned char)*c)) { size_t l = strlen(c2); c2[l] = (char)tolower(*c); c2[l + 1] = 0; }
+    }
+    strcat(out, c2);
+    if (strcmp(ep, "-") == 0) strcat(out, " -");
+    else {
+        char e[16];
+        snprintf(e, sizeof e, " %c%d", ep[0], nr + 1 - atoi(ep + 1));
+        strcat(out, e);
+    }
+    if (rest[0]) {
+        strcat(out, " ");
+        strcat(out, rest);
+    }
+}
+
+#endif
