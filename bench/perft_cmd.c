@@ -1,84 +1,209 @@
-/* perft_cmd.c - `chessvar perft`: counts, divide, JSON lines, every variant's start. */
+/* perft_cmd.c - `chessvar perft`: counts on all cores (OpenMP), with a shared hash,
+ * across machines (MPI), with divide, leaf fingerprints, JSON lines and progress. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "mpi_perft.h"
 
 typedef struct PerftOptions {
-    const Variant *variant;
-    const char *fen;
-    const char *start;
-    long depth;
-    bool divide, json, all, reference;
+    const char *fen, *start;
+    long depth, threads, hash_mb;
+    bool divide, json, all, reference, fingerprint, quiet, mpi;
 } PerftOptions;
 
 static void perft_help(FILE *f) {
     fprintf(f,
-            "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D]\n"
-            "                      [--divide] [--json] [--all] [--reference]\n\n"
+            "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] [--divide]\n"
+            "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
+            "                      [--all] [--reference] [--mpi]\n\n"
             "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n"
             "  --variant NAME  chess (default), switching, superchess, supremo\n"
             "  --fen FEN       start from FEN (default: the variant's start position)\n"
             "  --start NAME    a named start position of the variant (e.g. superchess p1)\n"
             "  --depth D       plies, 1..30\n"
             "  --divide        one line per root move: move and its count\n"
+            "  --threads N     worker threads (default: all cores)\n"
+            "  --hash MB       shared transposition table of MB megabytes (default 0: none)\n"
+            "  --fingerprint   also an order-independent 64-bit fingerprint of the leaf positions\n"
+            "                  (sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)\n"
             "  --json          one JSON object per result line\n"
-            "  --all           every variant's start position (with --depth, default 4 / 3)\n"
-            "  --reference     count with the slow reference generator (for checks)\n");
+            "  --quiet         no progress line on stderr\n"
+            "  --all           every variant's start position (default depth 4, 3 on 10x10)\n"
+            "  --reference     count with the slow reference generator, serially (for checks)\n"
+            "  --mpi           distribute over MPI ranks (automatic under mpirun)\n");
 }
 
-/* Runs one perft and prints it; returns the exit status. */
-static int perft_run(const PerftOptions *o, const Variant *v, const char *fen, long depth) {
-    static Position pos;
+typedef struct Progress {
+    double start, last;
+    bool enabled, shown;
+} Progress;
+
+/* Progress on stderr for runs over 2 s: units done, nodes, speed, estimated time left. */
+static void progress_print(void *ctx, int done, int total, uint64_t nodes) {
+    Progress *pr = ctx;
+    double now = cli_now(), el = now - pr->start;
+    if (!pr->enabled || el < 2.0 || (now - pr->last < 0.5 && done < total)) return;
+    pr->last = now;
+    pr->shown = true;
+    double eta = done ? el * (total - done) / done : 0;
+    fprintf(stderr, "\r[perft] %d/%d units  %llu nodes  %.1f Mnodes/s  ETA %.0f s   ", done, total,
+            (unsigned long long)nodes, (double)nodes / el / 1e6, eta);
+    fflush(stderr);
+}
+
+/* Prints one result line, plain or JSON. */
+static void print_result(const PerftOptions *o, const Variant *v, const char *fen, long depth, PerftResult r,
+                         double secs, int threads, int ranks) {
+    double nps = secs > 0 ? (double)r.nodes / secs : 0;
+    if (o->json) {
+        printf("{\"variant\":\"%s\",\"fen\":", v->name);
+        cli_json_str(stdout, fen);
+        printf(",\"depth\":%ld,\"nodes\":%llu", depth, (unsigned long long)r.nodes);
+        if (o->fingerprint) printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
+        printf(",\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"hash_mb\":%ld,\"ranks\":%d%s}\n", secs, nps, threads,
+               o->hash_mb, ranks, o->reference ? ",\"reference\":true" : "");
+    } else {
+        if (o->divide) printf("\n");
+        printf("%s depth %ld: %llu nodes", v->name, depth, (unsigned long long)r.nodes);
+        if (o->fingerprint) printf("  fingerprint %016llx", (unsigned long long)r.fingerprint);
+        printf(" in %.3f s (%.2f Mnodes/s)\n", secs, nps / 1e6);
+    }
+    fflush(stdout);
+}
+
+/* Prints one divide line. */
+static void print_divide(const PerftOptions *o, const char *ms, PerftResult r) {
+    if (o->json) {
+        printf("{\"move\":");
+        cli_json_str(stdout, ms);
+        printf(",\"nodes\":%llu", (unsigned long long)r.nodes);
+        if (o->fingerprint) printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
+        printf("}\n");
+    } else if (o->fingerprint) {
+        printf("%s: %llu  %016llx\n", ms, (unsigned long long)r.nodes, (unsigned long long)r.fingerprint);
+    } else {
+        printf("%s: %llu\n", ms, (unsigned long long)r.nodes);
+    }
+}
+
+/* The reference count, serially, with the fingerprint if asked. */
+static PerftResult reference_count(Position *p, int depth, bool fp) {
+    PerftResult r = {0, 0};
+    if (depth == 0) {
+        r.nodes = 1;
+        if (fp) {
+            PerftConfig c = {.threads = 1, .fingerprint = true};
+            r = perft_run(p, 0, &c);
+        }
+        return r;
+    }
+    Move list[MAX_MOVES];
+    int n = pos_reference_moves(p, list);
+    for (int i = 0; i < n; i++) {
+        pos_make(p, list[i]);
+        PerftResult c = reference_count(p, depth - 1, fp);
+        r.nodes += c.nodes;
+        r.fingerprint += c.fingerprint;
+        pos_unmake(p);
+    }
+    return r;
+}
+
+/* Runs one perft (every rank under MPI); rank 0 prints. Returns the exit status. */
+static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, long depth, int ranks) {
+    Position *pos = malloc(sizeof *pos);
     CvError err = {{0}};
-    if (!pos_from_fen(&pos, v, fen, &err)) {
-        fprintf(stderr, "chessvar perft: %s\n", err.msg);
+    if (!pos_from_fen(pos, v, fen, &err)) {
+        if (mpi_rank() == 0) fprintf(stderr, "chessvar perft: %s\n", err.msg);
+        free(pos);
         return 2;
     }
     char fenbuf[512];
-    pos_to_fen(&pos, fenbuf, sizeof fenbuf);
+    pos_to_fen(pos, fenbuf, sizeof fenbuf);
+    int threads = o->threads > 0 ? (int)o->threads : omp_get_num_procs();
+    Progress pr = {cli_now(), 0, !o->quiet && isatty(2) && mpi_rank() == 0, false};
+    PerftConfig cfg = {.threads = threads, .fingerprint = o->fingerprint, .progress = progress_print, .progress_ctx = &pr};
+    cfg.tt = o->hash_mb ? perft_tt_new((size_t)o->hash_mb) : NULL;
+    if (o->hash_mb && !cfg.tt) {
+        fprintf(stderr, "chessvar perft: cannot allocate a %ld MB hash table\n", o->hash_mb);
+        free(pos);
+        return 2;
+    }
     double t0 = cli_now();
-    uint64_t total = 0;
-    if (o->divide) {
-        Move list[MAX_MOVES];
-        int n = o->reference ? pos_reference_moves(&pos, list) : pos_legal_moves(&pos, list);
-        for (int i = 0; i < n; i++) {
-            char ms[24];
-            move_to_str(&pos, list[i], ms);
-            pos_make(&pos, list[i]);
-            uint64_t c = o->reference ? perft_reference(&pos, (int)depth - 1) : perft(&pos, (int)depth - 1);
-            pos_unmake(&pos);
-            total += c;
-            if (o->json) {
-                printf("{\"move\":");
-                cli_json_str(stdout, ms);
-                printf(",\"nodes\":%llu}\n", (unsigned long long)c);
-            } else {
-                printf("%s: %llu\n", ms, (unsigned long long)c);
+    PerftResult total = {0, 0};
+    Move list[MAX_MOVES];
+    char ms[24];
+    if (o->reference) {
+        if (o->divide) {
+            int n = pos_reference_moves(pos, list);
+            for (int i = 0; i < n; i++) {
+                move_to_str(pos, list[i], ms);
+                pos_make(pos, list[i]);
+                PerftResult r = reference_count(pos, (int)depth - 1, o->fingerprint);
+                pos_unmake(pos);
+                total.nodes += r.nodes;
+                total.fingerprint += r.fingerprint;
+                print_divide(o, ms, r);
+            }
+        } else {
+            total = reference_count(pos, (int)depth, o->fingerprint);
+        }
+        threads = 1;
+    } else if (ranks > 1) {
+        PerftUnit *units = NULL;
+        PerftResult *res = NULL;
+        int nu = 0;
+        total = mpi_perft(pos, (int)depth, &cfg, o->divide ? &units : NULL, &res, &nu);
+        if (mpi_rank() == 0 && o->divide) {
+            int n = pos_legal_moves(pos, list);
+            for (int i = 0; i < n; i++) {
+                PerftResult r = {0, 0};
+                bool split = nu > 0 && units[0].len > 0;
+                for (int k = 0; split && k < nu; k++)
+                    if (units[k].path[0] == list[i]) {
+                        r.nodes += res[k].nodes;
+                        r.fingerprint += res[k].fingerprint;
+                    }
+                if (!split) {
+                    pos_make(pos, list[i]);
+                    r = perft_run(pos, (int)depth - 1, &cfg);
+                    pos_unmake(pos);
+                }
+                move_to_str(pos, list[i], ms);
+                print_divide(o, ms, r);
             }
         }
+        free(units);
+        free(res);
+    } else if (o->divide) {
+        int n = pos_legal_moves(pos, list);
+        for (int i = 0; i < n; i++) {
+            move_to_str(pos, list[i], ms);
+            pos_make(pos, list[i]);
+            PerftResult r = perft_run(pos, (int)depth - 1, &cfg);
+            pos_unmake(pos);
+            total.nodes += r.nodes;
+            total.fingerprint += r.fingerprint;
+            print_divide(o, ms, r);
+        }
     } else {
-        total = o->reference ? perft_reference(&pos, (int)depth) : perft(&pos, (int)depth);
+        total = perft_run(pos, (int)depth, &cfg);
     }
     double secs = cli_now() - t0;
-    double nps = secs > 0 ? (double)total / secs : 0;
-    if (o->json) {
-        printf("{\"variant\":\"%s\",\"fen\":", v->name);
-        cli_json_str(stdout, fenbuf);
-        printf(",\"depth\":%ld,\"nodes\":%llu,\"seconds\":%.6f,\"nps\":%.0f}\n", depth, (unsigned long long)total, secs,
-               nps);
-    } else {
-        if (o->divide) printf("\n");
-        printf("%s depth %ld: %llu nodes in %.3f s (%.2f Mnodes/s)\n", v->name, depth, (unsigned long long)total,
-               secs, nps / 1e6);
-    }
-    fflush(stdout);
+    if (pr.shown) fprintf(stderr, "\n");
+    if (mpi_rank() == 0) print_result(o, v, fenbuf, depth, total, secs, threads, ranks);
+    perft_tt_free(cfg.tt);
+    free(pos);
     return 0;
 }
 
 int cmd_perft(int argc, char **argv) {
     PerftOptions o = {0};
-    const char *vname = NULL, *depth_text = NULL;
+    const char *vname = NULL, *v_text;
+    bool depth_given = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -91,8 +216,15 @@ int cmd_perft(int argc, char **argv) {
         } else if (strcmp(a, "--start") == 0) {
             if (!(o.start = cli_value("perft", argc, argv, &i))) return 2;
         } else if (strcmp(a, "--depth") == 0) {
-            if (!(depth_text = cli_value("perft", argc, argv, &i))) return 2;
-            if (!cli_int("perft", "--depth", depth_text, 1, 30, &o.depth)) return 2;
+            if (!(v_text = cli_value("perft", argc, argv, &i)) || !cli_int("perft", "--depth", v_text, 1, 30, &o.depth))
+                return 2;
+            depth_given = true;
+        } else if (strcmp(a, "--threads") == 0) {
+            if (!(v_text = cli_value("perft", argc, argv, &i)) || !cli_int("perft", "--threads", v_text, 1, 1024, &o.threads))
+                return 2;
+        } else if (strcmp(a, "--hash") == 0) {
+            if (!(v_text = cli_value("perft", argc, argv, &i)) || !cli_int("perft", "--hash", v_text, 0, 1 << 20, &o.hash_mb))
+                return 2;
         } else if (strcmp(a, "--divide") == 0) {
             o.divide = true;
         } else if (strcmp(a, "--json") == 0) {
@@ -101,24 +233,39 @@ int cmd_perft(int argc, char **argv) {
             o.all = true;
         } else if (strcmp(a, "--reference") == 0) {
             o.reference = true;
+        } else if (strcmp(a, "--fingerprint") == 0) {
+            o.fingerprint = true;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o.quiet = true;
+        } else if (strcmp(a, "--mpi") == 0) {
+            o.mpi = true;
         } else {
             return cli_usage_error("perft", "unknown option '%s' (chessvar perft --help)", a);
         }
     }
+    const Variant *variant = NULL;
     if (o.all) {
         if (o.fen || o.start || vname) return cli_usage_error("perft", "--all takes no --variant, --fen or --start");
-        int status = 0;
+    } else {
+        if (!(variant = cli_variant("perft", vname))) return 2;
+        if (o.fen && o.start) return cli_usage_error("perft", "give --fen or --start, not both");
+        if (!o.fen && !variant_start(variant, o.start))
+            return cli_usage_error("perft", "variant %s has no start position named '%s'", variant->name, o.start);
+    }
+    if (o.mpi && !mpi_available())
+        return cli_usage_error("perft", "--mpi: this build has no MPI (install libopenmpi-dev and rebuild)");
+    int ranks = 1;
+    if (o.mpi || (mpi_launched() && mpi_available())) ranks = mpi_begin(&argc, &argv);
+    int status = 0;
+    if (o.all) {
         for (int i = 0; i < variant_count() && !status; i++) {
             const Variant *v = variant_at(i);
-            long d = depth_text ? o.depth : (v->width > 8 ? 3 : 4);
-            status = perft_run(&o, v, v->start_fen, d);
+            status = perft_one(&o, v, v->start_fen, depth_given ? o.depth : (v->width > 8 ? 3 : 4), ranks);
         }
-        return status;
+    } else {
+        const char *fen = o.fen ? o.fen : variant_start(variant, o.start);
+        status = perft_one(&o, variant, fen, depth_given ? o.depth : (variant->width > 8 ? 3 : 5), ranks);
     }
-    if (!(o.variant = cli_variant("perft", vname))) return 2;
-    if (o.fen && o.start) return cli_usage_error("perft", "give --fen or --start, not both");
-    const char *fen = o.fen ? o.fen : variant_start(o.variant, o.start);
-    if (!fen) return cli_usage_error("perft", "variant %s has no start position named '%s'", o.variant->name, o.start);
-    if (!depth_text) o.depth = o.variant->width > 8 ? 3 : 5;
-    return perft_run(&o, o.variant, fen, o.depth);
+    mpi_end();
+    return status;
 }
