@@ -1,0 +1,324 @@
+/* test_supremo.c - Supremo Superchess: the reference perft suite, the worked examples of the
+ * rules (counts, check, mate, stalemate, move texts), fast == reference at every node and
+ * along random games, the fast attack test against the literal one, make/unmake round trips
+ * with blasts and double captures, FEN rules and colour-flip symmetry. */
+#include "supremo.h"
+#include "test_util.h"
+
+TestSuite(supremo, .init = engine_init, .timeout = 600);
+
+static const Variant *sup(void) { return variant_by_name("supremo"); }
+
+/* Whether the legal moves of p include the move written as text. */
+static bool has_move(Position *p, const char *text) {
+    Move list[MAX_MOVES];
+    char buf[24];
+    int n = pos_legal_moves(p, list);
+    for (int i = 0; i < n; i++) {
+        move_to_str(p, list[i], buf);
+        if (strcmp(buf, text) == 0) return true;
+    }
+    return false;
+}
+
+/* Number of legal moves of p whose text ends with the given suffix. */
+static int count_ending(Position *p, const char *suffix) {
+    Move list[MAX_MOVES];
+    char buf[24];
+    int n = pos_legal_moves(p, list), k = 0;
+    size_t ls = strlen(suffix);
+    for (int i = 0; i < n; i++) {
+        size_t l = (size_t)move_to_str(p, list[i], buf);
+        k += l >= ls && strcmp(buf + l - ls, suffix) == 0;
+    }
+    return k;
+}
+
+/* Checks fast == reference move lists and both attack tests on the current position. */
+static void compare_here(Position *p) {
+    Move a[MAX_MOVES], b[MAX_MOVES];
+    int na = pos_legal_moves(p, a), nb = pos_reference_moves(p, b);
+    qsort(a, (size_t)na, sizeof *a, tu_cmp_move);
+    qsort(b, (size_t)nb, sizeof *b, tu_cmp_move);
+    char fen[512];
+    pos_to_fen(p, fen, sizeof fen);
+    cr_assert(na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0,
+              "fast and reference generators differ (%d vs %d moves) at %s", na, nb, fen);
+    Move pa[MAX_MOVES], pb[MAX_MOVES * 2];
+    int npa = supremo_pseudo_fast(p, pa), npb = supremo_pseudo_reference(p, p->side, pb);
+    qsort(pa, (size_t)npa, sizeof *pa, tu_cmp_move);
+    cr_assert(npa == npb && memcmp(pa, pb, (size_t)npa * sizeof *pa) == 0,
+              "fast and reference pseudo-legal lists differ (%d vs %d) at %s", npa, npb, fen);
+    for (int sq = 0; sq < 100; sq++) {
+        int pc = p->board[sq];
+        if (PC_TYPE(pc) != SUP_KING) continue;
+        int by = PC_COLOR(pc) ^ 1;
+        cr_assert_eq(supremo_attacked_fast(p, sq, by), supremo_attacked_reference(p, sq, by),
+                     "attack tests differ on the King on square %d at %s", sq, fen);
+    }
+}
+
+Test(supremo, reference_suite_matches) {
+    int n;
+    EpdEntry *e = tu_load_epd("supremo.epd", &n);
+    cr_assert_geq(n, 22);
+    Position *p = malloc(sizeof *p);
+    for (int i = 0; i < n; i++) {
+        tu_fen(p, sup(), e[i].fen);
+        for (int k = 0; k < e[i].ndepth; k++) {
+            uint64_t got = perft(p, e[i].depth[k]);
+            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen, e[i].depth[k],
+                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+        }
+    }
+    free(p);
+    free(e);
+}
+
+Test(supremo, reference_generator_matches_the_suite) {
+    int n;
+    EpdEntry *e = tu_load_epd("supremo.epd", &n);
+    Position *p = malloc(sizeof *p);
+    for (int i = 0; i < n; i++) {
+        tu_fen(p, sup(), e[i].fen);
+        for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
+            cr_assert_eq(perft_reference(p, e[i].depth[k]), e[i].nodes[k], "%s depth %d", e[i].fen, e[i].depth[k]);
+    }
+    free(p);
+    free(e);
+}
+
+Test(supremo, fast_equals_reference_at_every_node) {
+    int n;
+    EpdEntry *e = tu_load_epd("supremo.epd", &n);
+    Position *p = malloc(sizeof *p);
+    for (int i = 0; i < n; i++) {
+        tu_fen(p, sup(), e[i].fen);
+        tu_compare_tree(p, i == 0 ? 2 : 3);
+    }
+    free(p);
+    free(e);
+}
+
+Test(supremo, worked_examples_check_mate_stalemate) {
+    Position *p = malloc(sizeof *p);
+    Move list[MAX_MOVES];
+    /* T6: stalemate, Black to move has no move and is not attacked */
+    tu_fen(p, sup(), "k9/2Q7/10/10/10/10/10/10/10/9K b - - 0 1");
+    cr_assert_eq(pos_legal_moves(p, list), 0);
+    cr_assert_not(pos_in_check(p));
+    cr_assert_eq(sup()->stalemate_score, 250, "the stalemated side scores 1/4");
+    /* T15: mate */
+    tu_fen(p, sup(), "k8R/10/K9/10/10/10/10/10/10/10 b - - 0 1");
+    cr_assert_eq(pos_legal_moves(p, list), 0);
+    cr_assert(pos_in_check(p));
+    /* T7, T7b: a rook checks by hopping over one screen, next to the King or not */
+    tu_fen(p, sup(), "4r4k/10/10/10/10/10/10/10/4P5/4K5 w - - 0 1");
+    cr_assert(pos_in_check(p));
+    tu_fen(p, sup(), "4r4k/10/10/10/10/10/10/4P5/10/4K5 w - - 0 1");
+    cr_assert(pos_in_check(p));
+    cr_assert_not(has_move(p, "e1e2"));
+    cr_assert_not(has_move(p, "e3e4"));
+    /* T8: the Terminator checks through a jump and a blast */
+    tu_fen(p, sup(), "10/10/7k2/10/5P4/4T5/10/10/10/K9 b - - 0 1");
+    cr_assert(pos_in_check(p));
+    /* T16: a Terminator without a landing square does not check; only Kxa1 */
+    tu_fen(p, sup(), "10/10/10/10/10/10/10/S1S7/Sk8/TSS6K b - - 0 1");
+    cr_assert_not(pos_in_check(p));
+    cr_assert_eq(pos_legal_moves(p, list), 1);
+    cr_assert(has_move(p, "b2a1"));
+    /* T17a / T17b: a double leap checks only through an empty or capturable square */
+    tu_fen(p, sup(), "10/4k5/10/3s1s4/10/4N5/10/10/10/K9 b - - 0 1");
+    cr_assert_not(pos_in_check(p));
+    tu_fen(p, sup(), "10/4k5/10/3s1p4/10/4N5/10/10/10/K9 b - - 0 1");
+    cr_assert(pos_in_check(p));
+    /* T14: removing one of two screens is illegal */
+    tu_fen(p, sup(), "k3r5/10/10/10/10/10/3p6/4P5/4P5/4K5 w - - 0 1");
+    cr_assert_not(has_move(p, "e3d4"));
+    cr_assert(has_move(p, "e3e5"));
+    free(p);
+}
+
+Test(supremo, worked_examples_move_texts) {
+    Position *p = malloc(sizeof *p);
+    /* S30: the rook hops over its own pawn and takes on c8 at once */
+    tu_fen(p, sup(), sup()->start_fen);
+    cr_assert(has_move(p, "c2c8"));
+    cr_assert(has_move(p, "h2h8"));
+    cr_assert_not(has_move(p, "c2c9"), "nothing lies beyond the target");
+    /* T1: slide to e8 (capture), hop to e9 and capture on e10 */
+    tu_fen(p, sup(), "4b4k/10/4p5/10/10/4R5/10/10/10/K9 w - - 0 1");
+    cr_assert(has_move(p, "e5e8") && has_move(p, "e5e9") && has_move(p, "e5e10"));
+    /* T2b: capture-and-return, and g9 only through f7 */
+    tu_fen(p, sup(), "9k/10/10/5p4/10/4N5/10/10/10/K9 w - - 0 1");
+    cr_assert(has_move(p, "e5xf7-e5"));
+    cr_assert(has_move(p, "e5xf7-e9"));
+    cr_assert(has_move(p, "e5e9"), "the quiet route through d7");
+    /* T9: a1xb2-X for 8 squares, a1b2, no null move */
+    tu_fen(p, sup(), "9k/10/10/10/10/10/10/10/1p8/C8K w - - 0 1");
+    cr_assert(has_move(p, "a1xb2-a1"));
+    cr_assert(has_move(p, "a1b2"));
+    cr_assert_eq(count_ending(p, "-a1"), 1);
+    cr_assert_eq(count_ending(p, "a1a1"), 0);
+    const char *via_b2[] = {"a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"};
+    for (int i = 0; i < 8; i++) {
+        char t[24];
+        snprintf(t, sizeof t, "a1xb2-%s", via_b2[i]);
+        cr_assert(has_move(p, t), "%s", t);
+    }
+    /* section 6.4: three distinct Commando moves end on e7 */
+    tu_fen(p, sup(), "9k/10/10/10/3p1p4/4C5/10/10/10/K9 w - - 0 1");
+    cr_assert_eq(count_ending(p, "e7"), 3);
+    cr_assert(has_move(p, "e5e7") && has_move(p, "e5xd6-e7") && has_move(p, "e5xf6-e7"));
+    /* T18: a jK landing captures, then the Commando walks on or comes back */
+    tu_fen(p, sup(), "9k/10/10/4p5/4P5/4C5/10/10/10/K9 w - - 0 1");
+    cr_assert(has_move(p, "e5e7") && has_move(p, "e5xe7-e5") && has_move(p, "e5xe7-d8"));
+    cr_assert(has_move(p, "e5d8"), "d8 by jumping e7 from e6's side");
+    /* T13: seven promotion letters */
+    tu_fen(p, sup(), "k9/8P1/10/10/10/10/10/10/10/K9 w - - 0 1");
+    const char *letters = "qrbntcs";
+    for (int i = 0; letters[i]; i++) {
+        char t[24];
+        snprintf(t, sizeof t, "i9i10%c", letters[i]);
+        cr_assert(has_move(p, t), "%s", t);
+    }
+    /* T3: d6 (a blast on e6) and the jumps to c3 and e7 */
+    tu_fen(p, sup(), "9k/10/10/10/4p5/4T5/3P6/10/10/K9 w - - 0 1");
+    cr_assert(has_move(p, "e5d6") && has_move(p, "e5c3") && has_move(p, "e5e7"));
+    free(p);
+}
+
+Test(supremo, pawn_start_rank_is_a_variant_parameter) {
+    Variant *alt = malloc(sizeof *alt);
+    memcpy(alt, sup(), sizeof *alt);
+    alt->pawn_start_rank[WHITE] = 1;
+    alt->pawn_start_rank[BLACK] = 8;
+    Position *p = malloc(sizeof *p);
+    Move list[MAX_MOVES];
+    /* T7b and T14 with pawn start rank 2: 5 moves each (the double step is gone) */
+    tu_fen(p, alt, "4r4k/10/10/10/10/10/10/4P5/10/4K5 w - - 0 1");
+    cr_assert_eq(pos_legal_moves(p, list), 4, "T7b is in check either way");
+    tu_fen(p, alt, "k3r5/10/10/10/10/10/3p6/4P5/4P5/4K5 w - - 0 1");
+    cr_assert_eq(pos_legal_moves(p, list), 5);
+    cr_assert_eq(pos_reference_moves(p, list), 5);
+    tu_fen(p, sup(), "k3r5/10/10/10/10/10/3p6/4P5/4P5/4K5 w - - 0 1");
+    cr_assert_eq(pos_legal_moves(p, list), 6);
+    free(p);
+    free(alt);
+}
+
+/* Plays m on p and checks that unmake restores the exact state. */
+static void round_trip(Position *p, const char *text, int victims, bool resets) {
+    static Position before;
+    CvError err = {{0}};
+    char why[256];
+    Move m = move_from_str(p, text, &err);
+    cr_assert_neq(m, MOVE_NONE, "%s: %s", text, err.msg);
+    memcpy(&before, p, offsetof(Position, stack));
+    int pieces_before = 0, pieces_after = 0;
+    for (int s = 0; s < 100; s++) pieces_before += p->board[s] != 0;
+    pos_make(p, m);
+    cr_assert(pos_is_consistent(p, why, sizeof why), "%s: %s", text, why);
+    for (int s = 0; s < 100; s++) pieces_after += p->board[s] != 0;
+    cr_assert_eq(pieces_before - pieces_after, victims, "%s removes %d pieces", text, victims);
+    cr_assert_eq(p->halfmove == 0, resets, "%s: half-move counter", text);
+    pos_unmake(p);
+    cr_assert(memcmp(&before, p, offsetof(Position, stack)) == 0, "unmake of %s", text);
+}
+
+Test(supremo, make_unmake_blasts_and_double_captures) {
+    Position *p = malloc(sizeof *p);
+    /* a Terminator landing among five black men (a Protector among them is spared) */
+    tu_fen(p, sup(), "k9/10/10/10/3psn4/3b1r4/3qT5/10/10/9K w - - 7 20");
+    round_trip(p, "e4e5", 5, true);
+    round_trip(p, "e4f3", 0, false);
+    /* T12: d6 blasts d7 e6 e7 */
+    tu_fen(p, sup(), "9k/10/10/3nps4/4p5/4T5/10/10/10/K9 w - - 3 9");
+    round_trip(p, "e5d6", 3, true);
+    round_trip(p, "e5f6", 2, true);
+    /* Super Knight: two captures, and capture-and-return */
+    tu_fen(p, sup(), "9k/4r5/10/5p4/10/4N5/10/10/10/K9 w - - 5 9");
+    round_trip(p, "e5xf7-e9", 2, true);
+    round_trip(p, "e5xf7-e5", 1, true);
+    round_trip(p, "e5d7", 0, false);
+    /* Commando: two captures on a K/jK walk */
+    tu_fen(p, sup(), "9k/10/10/4p5/4P5/4C5/10/10/10/K9 w - - 5 9");
+    round_trip(p, "e5xe7-e5", 1, true);
+    tu_fen(p, sup(), "9k/10/10/4p5/3p6/4C5/10/10/10/K9 w - - 5 9");
+    round_trip(p, "e5xd6-e7", 2, true);
+    /* a promotion with capture */
+    tu_fen(p, sup(), "k4r4/4P5/10/10/10/10/10/10/10/K9 w - - 5 9");
+    round_trip(p, "e9f10t", 1, true);
+    free(p);
+}
+
+Test(supremo, random_games_fast_equals_reference) {
+    Position *p = malloc(sizeof *p);
+    int seen = 0;
+    for (uint64_t g = 0; g < 24; g++) {
+        uint64_t seed = 1000 + g;
+        tu_fen(p, sup(), sup()->start_fen);
+        for (int ply = 0; ply < 120; ply++) {
+            compare_here(p);
+            seen++;
+            Move list[MAX_MOVES];
+            int n = pos_legal_moves(p, list);
+            if (!n) break;
+            pos_make(p, list[tu_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(seen, 2000);
+    free(p);
+}
+
+Test(supremo, random_walks_make_unmake_fen_and_notation) {
+    const Variant *v = sup();
+    int seen = 0;
+    for (uint64_t g = 0; g < 20; g++) seen += tu_random_walk(v, v->start_fen, 4242 + g, 250);
+    seen += tu_random_walk(v, "9k/10/10/3nps4/4p5/4T5/10/10/10/K9 w - - 0 1", 7, 200);
+    cr_assert_gt(seen, 2000);
+}
+
+Test(supremo, colour_flip_gives_the_same_counts) {
+    int n;
+    EpdEntry *e = tu_load_epd("supremo.epd", &n);
+    Position *p = malloc(sizeof *p);
+    for (int i = 0; i < n; i++) {
+        char flipped[512];
+        tu_flip_fen(e[i].fen, flipped);
+        tu_fen(p, sup(), flipped);
+        for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
+            cr_assert_eq(perft(p, e[i].depth[k]), e[i].nodes[k], "flip of %s: %s", e[i].fen, flipped);
+    }
+    free(p);
+    free(e);
+}
+
+Test(supremo, fen_rules) {
+    Position *p = malloc(sizeof *p);
+    CvError err = {{0}};
+    char out[512];
+    tu_fen(p, sup(), sup()->start_fen);
+    pos_to_fen(p, out, sizeof out);
+    cr_assert_str_eq(out, sup()->start_fen, "`10` written for an empty rank");
+    const char *bad[] = {
+        "9k/10/10/10/10/10/10/10/10/10 w - - 0 1",              /* no white King */
+        "9k/10/10/10/10/10/10/10/10/K8K w - - 0 1",             /* two white Kings */
+        "P8k/10/10/10/10/10/10/10/10/K9 w - - 0 1",             /* pawn on its last rank */
+        "9k/10/10/10/10/10/10/10/10/K8p w - - 0 1",             /* black pawn on rank 1 */
+        "k8R/10/K9/10/10/10/10/10/10/10 w - - 0 1",             /* side not to move in check */
+        "4r4k/10/10/10/10/10/10/4P5/10/4K5 b - - 0 1",          /* hop check, wrong side */
+        "9k/10/10/10/10/10/10/10/10/K9 w KQ - 0 1",             /* castling field */
+        "9k/10/10/10/10/10/10/10/10/K9 w - e3 0 1",             /* e.p. field */
+        "9k/10/10/10/10/10/10/10/10/K10 w - - 0 1",             /* rank too long */
+        "9k/10/10/10/10/10/10/10/10 w - - 0 1",                 /* nine ranks */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err.msg[0] = 0;
+        cr_assert_not(pos_from_fen(p, sup(), bad[i], &err), "accepted: %s", bad[i]);
+        cr_assert_neq(err.msg[0], 0, "no message for %s", bad[i]);
+    }
+    /* a pawn on its own first rank is legal input */
+    tu_fen(p, sup(), "9k/10/10/10/10/10/10/10/10/KP8 w - - 0 1");
+    free(p);
+}
