@@ -239,7 +239,32 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
     }
     /* Switches: never in check; a non-king switch keeps the occupancy and is always
      * legal; a king switch is legal iff the partner's square is not attacked. */
-    if (switching && !checkers) {
+    if (switching && !checkers && count_only) {
+        /* set-wise count: all different-type neighbours, promotions x4, king partners tested */
+        const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
+        Bitboard b = own;
+        while (b) {
+            int a = bb_pop_lsb(&b);
+            int ta = PC_TYPE(p->board[a]);
+            Bitboard nb = king_att8[a] & b & ~T[ta];
+            if (!nb) continue;
+            if (ta == KING) {
+                while (nb) {
+                    int c = bb_pop_lsb(&nb);
+                    if (!attackers_by(p, c, them, occ)) n += (PC_TYPE(p->board[c]) == PAWN && (sq_bb8(a) & last)) ? 4 : 1;
+                }
+                continue;
+            }
+            Bitboard kb = nb & T[KING];
+            if (kb) {
+                nb ^= kb;
+                if (!attackers_by(p, a, them, occ)) n += (ta == PAWN && (kb & last)) ? 4 : 1;
+            }
+            n += bb_popcount(nb);
+            if (ta == PAWN) n += 3 * bb_popcount(nb & last);
+            else if (sq_bb8(a) & last) n += 3 * bb_popcount(nb & T[PAWN]);
+        }
+    } else if (switching && !checkers) {
         const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
         Bitboard b = own;
         while (b) {
