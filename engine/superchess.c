@@ -14,12 +14,10 @@
 
 /* ---------------------------------------------------------------- pieces as data */
 
-/* Piece type ids; 1..6 are the orthodox ids shared with the other 8x8 variants. */
-enum {
-    SC_P = PAWN, SC_N = KNIGHT, SC_B = BISHOP, SC_R = ROOK, SC_Q = QUEEN, SC_K = KING,
-    SC_E, SC_A, SC_W, SC_M, SC_F, SC_D, SC_G, SC_O, SC_H, SC_T, SC_L, SC_X,
-    SC_NPT = SC_X
-};
+/* The piece ids of superchess.h keep the orthodox ids for the orthodox pieces. */
+_Static_assert((int)SC_P == PAWN && (int)SC_N == KNIGHT && (int)SC_B == BISHOP && (int)SC_R == ROOK &&
+                   (int)SC_Q == QUEEN && (int)SC_K == KING,
+               "Superchess keeps the orthodox piece ids");
 
 /* Leaps with lame squares (relative to the mover, White's view), and with a condition. */
 #define LAME1(f, r, mode, a, b) {MC_LEAP, mode, f, r, 0, 0, 1, {{a, b}}}
@@ -704,15 +702,19 @@ static bool sc_parse_pool(Position *p, const char *field, CvError *err) {
     return true;
 }
 
-/* Writes the pool field when it differs from the derived pool; 0 otherwise. */
-static int sc_format_pool(const Position *p, char *buf) {
-    bool differs = false;
+/* Whether the position's pool equals the pool derived from the board. */
+bool superchess_pool_is_derived(const Position *p) {
     for (int c = 0; c < 2; c++) {
         uint8_t pool[SC_NPT + 1];
         derive_pool(p, c, pool);
-        differs = differs || memcmp(pool + 1, &p->pool[c][1], SC_NPT) != 0;
+        if (memcmp(pool + 1, &p->pool[c][1], SC_NPT) != 0) return false;
     }
-    if (!differs) return 0;
+    return true;
+}
+
+/* Writes the pool field when it differs from the derived pool; 0 otherwise. */
+static int sc_format_pool(const Position *p, char *buf) {
+    if (superchess_pool_is_derived(p)) return 0;
     int len = 0;
     for (int c = 0; c < 2; c++) {
         int start = len;

@@ -2,6 +2,8 @@
  * reference at every node, verdicts of the worked examples, make/unmake round trips with
  * drops, pool changes, castling of both monarchs and freezes, FEN and notation, colour
  * flip symmetry, and the prelude generator and checker. */
+#include <sys/wait.h>
+
 #include "superchess.h"
 #include "test_util.h"
 
@@ -335,4 +337,67 @@ Test(superchess, notation_of_drops_promotions_and_castling) {
     tu_fen(p, sc(), "4k3/8/8/8/8/8/8/4K3[lx] b - - 0 1");
     cr_assert_neq(move_from_str(p, "X@e4", &err), MOVE_NONE, "Black's drops are written in upper case");
     free(p);
+}
+
+Test(superchess, prelude_random_arrays_pass_the_checker) {
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    Position *p = malloc(sizeof *p);
+    char fen[256], again[256];
+    CvError err = {{0}};
+    for (uint64_t seed = 0; seed < 300; seed++) {
+        cr_assert(prelude_random(&pp, seed, fen, sizeof fen, &err), "seed %llu: %s", (unsigned long long)seed, err.msg);
+        cr_assert(prelude_random(&pp, seed, again, sizeof again, &err));
+        cr_assert_str_eq(fen, again, "the same seed gives the same array");
+        tu_fen(p, sc(), fen);
+        cr_assert(prelude_check(&pp, fen, &err), "%s: %s", fen, err.msg);
+    }
+    /* with at most one substitution per phase exactly two squares per side change */
+    pp.max = 1;
+    cr_assert(prelude_random(&pp, 5, fen, sizeof fen, &err), "%s", err.msg);
+    cr_assert(prelude_check(&pp, fen, &err), "%s: %s", fen, err.msg);
+    free(p);
+}
+
+/* fen must fail the prelude check with a message containing what. */
+static void expect_not_prelude(const char *fen, const char *what) {
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    CvError err = {{0}};
+    cr_assert_not(prelude_check(&pp, fen, &err), "accepted: %s", fen);
+    cr_assert(strstr(err.msg, what), "for '%s' expected '%s' in: %s", fen, what, err.msg);
+}
+
+Test(superchess, prelude_checker_names_the_broken_rule) {
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    CvError err = {{0}};
+    cr_assert(prelude_check(&pp, variant_start(sc(), "p0"), &err), "P0: %s", err.msg);
+    cr_assert(prelude_check(&pp, variant_start(sc(), "p1"), &err), "P1: %s", err.msg);
+    const char *good = "rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1";
+    cr_assert(prelude_check(&pp, good, &err), "%s", err.msg);
+    expect_not_prelude("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[LXlx] w Ka,Kh,ka,kh - 0 1",
+                       "White's phase (files e-h) makes 0 substitutions");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Kh,ka,kh - 0 1", "castling field is 'Kh,ka,kh'");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXl] w Ka,Kh,ka,kh - 0 1", "black should hold");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNW[LXlx] w Ka,Kh,ka,kh - 0 1", "h8 holds 'r'");
+    expect_not_prelude("rnbqegnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQEGNR[LXlx] w - - 0 1", "'E' may not replace the King");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] b Ka,Kh,ka,kh - 0 1", "White to move");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/4P3/PTPP1PPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1", "square e3 is not empty");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1 Q/q", "derived pool");
+    expect_not_prelude("rnbqkgng/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNG[LXlx] w Ka,ka - 0 1", "'G' is used 2 times");
+}
+
+Test(superchess, cli_setup_exit_codes) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s setup --variant superchess --prelude random --seed 3 >/dev/null 2>&1", CHESSVAR_BINARY);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s setup --check 'dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA[LXlx] w - - 0 1' >/dev/null 2>&1",
+             CHESSVAR_BINARY);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s setup --check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Ka,Kh,ka,kh - 0 1' >/dev/null 2>&1",
+             CHESSVAR_BINARY);
+    cr_assert_eq(WEXITSTATUS(system(cmd)), 1, "a valid FEN that is not a prelude array");
+    snprintf(cmd, sizeof cmd, "%s setup --check 'rnbqkbnr/pppppppp w - - 0 1' >/dev/null 2>&1", CHESSVAR_BINARY);
+    cr_assert_eq(WEXITSTATUS(system(cmd)), 2, "a bad FEN");
 }
