@@ -1,0 +1,25 @@
+/* eval.h - per-variant static evaluation for the self-play player: material with piece
+ * values per variant plus piece-square terms, from the side to move's point of view. */
+#ifndef CHESSVAR_SELFPLAY_EVAL_H
+#define CHESSVAR_SELFPLAY_EVAL_H
+
+#include "../engine/chessvar.h"
+
+/* Evaluation tables of one variant, built once per search; read-only while searching. */
+typedef struct EvalParams {
+    const Variant *var;
+    int value[MAX_PT];            /* centipawns per piece type (royal pieces 0) */
+    int16_t psq[64][MAX_SQ];      /* [piece code][square]: value + placement, White positive */
+} EvalParams;
+
+/* Fills the tables of variant v: values from the variant record, or from the table in
+ * eval.c where the record leaves a non-royal piece at 0. */
+void eval_init(EvalParams *ep, const Variant *v);
+
+/* Static score of pos in centipawns for the side to move. */
+int eval_position(const EvalParams *ep, const Position *pos);
+
+/* Value of piece type t in centipawns (0 for royals and for type 0). */
+static inline int eval_piece_value(const EvalParams *ep, int t) { return ep->value[t]; }
+
+#endif

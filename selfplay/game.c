@@ -1,0 +1,212 @@
+/* game.c - plays one self-play game and adjudicates its end. */
+#include "game.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "../engine/superchess.h"
+
+/* The prelude generator may be absent from a build: weak references let the player fall
+ * back to the variant's named starts. */
+#pragma weak prelude_random
+#pragma weak prelude_defaults
+
+static const char *const game_term_names[TERM_COUNT] = {
+    "none", "mate", "stalemate", "repetition", "fifty_moves", "ply_cap", "material", "resign", "draw_score",
+};
+
+const char *game_term_name(int t) { return t >= 0 && t < TERM_COUNT ? game_term_names[t] : "unknown"; }
+
+bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
+    memset(gp->search, 0, sizeof gp->search);
+    for (int i = 0; i < 2; i++) {
+        if (cfg->player[i].kind != PLAYER_SEARCH) continue;
+        gp->search[i] = search_new(cfg->var, cfg->tt_bits);
+        if (!gp->search[i]) {
+            game_player_free(gp);
+            return false;
+        }
+    }
+    return true;
+}
+
+void game_player_free(GamePlayer *gp) {
+    for (int i = 0; i < 2; i++) {
+        search_free(gp->search[i]);
+        gp->search[i] = NULL;
+    }
+}
+
+/* Square colour of sq: 0 dark, 1 light. */
+static int game_square_colour(const Position *pos, int sq) { return (sq % pos->width + sq / pos->width) & 1; }
+
+bool game_insufficient_material(const Position *pos) {
+    const Variant *v = pos->var;
+    int pieces[2] = {0, 0}, royals[2] = {0, 0}, knights = 0, bishops = 0, others = 0;
+    int bishop_colours = 0; /* bit 0: a bishop on a dark square, bit 1: on a light one */
+    for (int sq = 0; sq < pos->nsq; sq++) {
+        int pc = pos->board[sq];
+        if (!pc) continue;
+        const PieceDef *pd = &v->pieces[PC_TYPE(pc)];
+        pieces[PC_COLOR(pc)]++;
+        if (pd->flags & PF_ROYAL) royals[PC_COLOR(pc)]++;
+        else if (pd->letter == 'N') knights++;
+        else if (pd->letter == 'B') {
+            bishops++;
+            bishop_colours |= 1 << game_square_colour(pos, sq);
+        } else
+            others++;
+    }
+    if (strcmp(v->name, "chess") == 0 || strcmp(v->name, "switching") == 0) {
+        /* K v K; K + one minor v K; kings and bishops only, all on one square colour */
+        if (others) return false;
+        if (knights + bishops <= 1) return true;
+        return knights == 0 && bishop_colours != 3;
+    }
+    if (strcmp(v->name, "superchess") == 0) {
+        /* bare monarchs: each side only its one monarch, and empty hands */
+        for (int c = 0; c < 2; c++) {
+            if (pieces[c] != 1 || royals[c] != 1) return false;
+            for (int t = 1; t <= v->npt; t++)
+                if (pos->hand[c][t]) return false;
+        }
+        return true;
+    }
+    if (strcmp(v->name, "supremo") == 0)
+        return pieces[0] == 1 && pieces[1] == 1 && royals[0] == 1 && royals[1] == 1; /* bare Kings */
+    return false;
+}
+
+int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
+    if (n == 0) {
+        if (pos_in_check(pos)) {
+            *white_score = pos->side == WHITE ? 0 : 1000;
+            return TERM_MATE;
+        }
+        int s = pos->var->stalemate_score; /* for the stalemated side, to move */
+        *white_score = pos->side == WHITE ? s : 1000 - s;
+        return TERM_STALEMATE;
+    }
+    *white_score = 500;
+    if (pos->halfmove >= 100) return TERM_FIFTY;
+    if (search_repeated(pos, 2)) return TERM_REPETITION;
+    if (game_insufficient_material(pos)) return TERM_MATERIAL;
+    if (pos->ply >= ply_cap) return TERM_PLY_CAP;
+    return TERM_NONE;
+}
+
+/* Uniform double in [0, 1) from the game's stream. */
+static double game_rng_unit(uint64_t *rng) { return (double)(game_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
+
+/* Chooses the start position of game g: the fixed FEN, a prelude array, a named start, or
+ * the variant's default. */
+static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g, CvError *err) {
+    const Variant *v = cfg->var;
+    const char *fen = cfg->start_fen ? cfg->start_fen : v->start_fen;
+    char buf[256];
+    if (!cfg->start_fen && cfg->random_start) {
+        uint64_t draw = game_rng_next(rng);
+        if (strcmp(v->name, "superchess") == 0 && prelude_random && prelude_defaults) {
+            PreludeParams pp;
+            prelude_defaults(&pp);
+            if (!prelude_random(&pp, draw, buf, sizeof buf, err)) return false;
+            fen = buf;
+        } else {
+            int k = 0;
+            while (k < 4 && v->starts[k].name) k++;
+            if (k > 0) fen = v->starts[draw % (uint64_t)k].fen;
+        }
+    }
+    snprintf(g->start_fen, sizeof g->start_fen, "%s", fen);
+    return pos_from_fen(&gp->pos, v, fen, err);
+}
+
+/* Picks the move to play among the root moves: the best, or with a temperature one of
+ * those within the margin, with weights exp((score - best) / temperature). */
+static Move game_sample(const SearchResult *r, const GameConfig *cfg, int ply, uint64_t *rng) {
+    if (cfg->temperature <= 0 || ply >= cfg->temp_plies || r->nroot < 2) return r->best;
+    int best = r->root[0].score;
+    if (best > SEARCH_MATE_BOUND || best < -SEARCH_MATE_BOUND) return r->best;
+    double w[MAX_MOVES], total = 0;
+    int k = 0;
+    for (; k < r->nroot && r->root[k].score > best - cfg->temp_margin - (k == 0); k++) {
+        w[k] = exp((double)(r->root[k].score - best) / cfg->temperature);
+        total += w[k];
+    }
+    double u = game_rng_unit(rng) * total;
+    for (int i = 0; i < k; i++) {
+        if (u < w[i]) return r->root[i].move;
+        u -= w[i];
+    }
+    return r->root[k - 1].move;
+}
+
+bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err) {
+    uint64_t key = id;
+    uint64_t rng = XXH3_64bits_withSeed(&key, sizeof key, cfg->seed);
+    g->id = id;
+    g->nply = 0;
+    g->nodes = 0;
+    g->a_is_white = (id & 1) == 0;
+    if (!game_start(gp, cfg, &rng, g, err)) return false;
+    for (int i = 0; i < 2; i++)
+        if (gp->search[i]) search_clear(gp->search[i]);
+    Position *pos = &gp->pos;
+    int losing_streak[2] = {0, 0}, quiet_streak = 0;
+    int cap = cfg->ply_cap + pos->ply;
+    Move moves[MAX_GAME_PLY];
+    for (;;) {
+        int n = pos_legal_moves(pos, gp->list);
+        int ws;
+        int term = game_adjudicate(pos, n, cap, &ws);
+        if (term != TERM_NONE) {
+            g->termination = term;
+            g->white_score = ws;
+            break;
+        }
+        int mover = pos->side;
+        int who = (mover == WHITE) == (g->a_is_white != 0) ? 0 : 1; /* 0: player A */
+        GamePly *gpl = &g->ply[g->nply];
+        gpl->legal = (uint16_t)n;
+        if (g->nply < cfg->random_plies || cfg->player[who].kind == PLAYER_RANDOM) {
+            gpl->played = gp->list[game_rng_next(&rng) % (uint64_t)n];
+            gpl->best = MOVE_NONE;
+            gpl->score = 0;
+            gpl->random = 1;
+        } else {
+            SearchLimits lim = {cfg->player[who].nodes, cfg->player[who].depth,
+                                cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0};
+            SearchResult r = search_run(gp->search[who], pos, &lim);
+            g->nodes += r.nodes;
+            gpl->best = r.best;
+            gpl->score = (int16_t)r.score;
+            gpl->played = game_sample(&r, cfg, g->nply, &rng);
+            gpl->random = 0;
+            if (cfg->resign_plies > 0) {
+                losing_streak[mover] = r.score <= -cfg->resign_score ? losing_streak[mover] + 1 : 0;
+                if (losing_streak[mover] >= cfg->resign_plies) {
+                    g->termination = TERM_RESIGN;
+                    g->white_score = mover == WHITE ? 0 : 1000;
+                    break;
+                }
+            }
+            if (cfg->draw_plies > 0) {
+                int a = r.score < 0 ? -r.score : r.score;
+                quiet_streak = a <= cfg->draw_score ? quiet_streak + 1 : 0;
+                if (quiet_streak >= cfg->draw_plies && g->nply >= cfg->draw_min_ply) {
+                    g->termination = TERM_DRAW_SCORE;
+                    g->white_score = 500;
+                    break;
+                }
+            }
+        }
+        moves[g->nply] = gpl->played;
+        g->nply++;
+        pos_make(pos, gpl->played);
+    }
+    uint64_t h = XXH3_64bits(g->start_fen, strlen(g->start_fen));
+    g->hash = XXH3_64bits_withSeed(moves, (size_t)g->nply * sizeof moves[0], h);
+    return true;
+}

@@ -1,0 +1,100 @@
+/* game.h - one self-play game: players, opening randomisation, adjudication and the
+ * per-ply record kept in memory until the game's shard is written. */
+#ifndef CHESSVAR_SELFPLAY_GAME_H
+#define CHESSVAR_SELFPLAY_GAME_H
+
+#include "search.h"
+
+/* Why a game ended; the values are stored in the data files (see FORMAT.md). */
+typedef enum Termination {
+    TERM_NONE = 0,
+    TERM_MATE = 1,
+    TERM_STALEMATE = 2,
+    TERM_REPETITION = 3,
+    TERM_FIFTY = 4,
+    TERM_PLY_CAP = 5,
+    TERM_MATERIAL = 6,
+    TERM_RESIGN = 7,
+    TERM_DRAW_SCORE = 8,
+    TERM_COUNT = 9
+} Termination;
+
+/* Name of a termination reason, e.g. "mate". */
+const char *game_term_name(int t);
+
+enum { PLAYER_SEARCH = 0, PLAYER_RANDOM = 1 };
+
+typedef struct PlayerSpec {
+    int kind;        /* PLAYER_* */
+    int64_t nodes;   /* budget per move (0: none) */
+    int depth;       /* depth per move (0: none) */
+} PlayerSpec;
+
+/* Everything that decides a game besides its id: equal configs and ids give equal games. */
+typedef struct GameConfig {
+    const Variant *var;
+    const char *start_fen;  /* NULL: the variant's start, or a random start (prelude) */
+    bool random_start;      /* pick the start among the variant's named starts / prelude */
+    uint64_t seed;
+    int random_plies;       /* uniformly random moves at the start of each game */
+    int temperature;        /* centipawns; 0 = always the best move */
+    int temp_margin;        /* candidate moves: within this many centipawns of the best */
+    int temp_plies;         /* temperature applies while ply < temp_plies */
+    int ply_cap;
+    int resign_score, resign_plies; /* 0: never resign */
+    int draw_score, draw_plies, draw_min_ply; /* draw_plies 0: never adjudicate a draw */
+    PlayerSpec player[2];   /* player A (White in even games), player B */
+    int tt_bits;
+} GameConfig;
+
+/* One ply as played. */
+typedef struct GamePly {
+    Move played;
+    Move best;          /* MOVE_NONE when the move was not searched */
+    int16_t score;      /* search score for the mover */
+    uint16_t legal;     /* legal moves in the position before the move */
+    uint8_t random;     /* 1: random move (opening randomisation or random player) */
+} GamePly;
+
+typedef struct Game {
+    uint32_t id;
+    char start_fen[256];
+    int nply;
+    GamePly ply[MAX_GAME_PLY];
+    int termination;       /* Termination */
+    int white_score;       /* per mille: 1000 White won, 0 Black won, 500 draw, 750/250 stalemate */
+    int a_is_white;        /* player A had White */
+    int64_t nodes;         /* search nodes spent */
+    uint64_t hash;         /* XXH3 of the start and the moves: duplicate detection */
+} Game;
+
+/* Per-thread player state: one search per player, reused across games. */
+typedef struct GamePlayer {
+    Search *search[2];
+    Position pos;
+    Move list[MAX_MOVES];
+} GamePlayer;
+
+/* Allocates the searches of both players; false if out of memory. */
+bool game_player_init(GamePlayer *gp, const GameConfig *cfg);
+void game_player_free(GamePlayer *gp);
+
+/* Decides whether the game is over in pos (n legal moves in list) before a move is
+ * chosen: returns the Termination (TERM_NONE to go on) and sets *white_score. */
+int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score);
+
+/* True if neither side can mate by the variant's insufficient-material rule. */
+bool game_insufficient_material(const Position *pos);
+
+/* Plays game `id` of the configuration into g; false with a message in err on a bad start. */
+bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err);
+
+/* splitmix64: the random stream of one game, derived from (seed, game id). */
+static inline uint64_t game_rng_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#endif

@@ -1,0 +1,260 @@
+/* record.c - binary, JSONL and PGN writers of self-play shards; atomic file commits. */
+#define _POSIX_C_SOURCE 200809L
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+int record_hold_types(const Variant *v) { return (v->rules & (RULE_DROPS | RULE_POOL)) ? v->npt : 0; }
+
+int record_size(const Variant *v) {
+    int n = RECORD_FIXED_SIZE + v->width * v->height + 4 * record_hold_types(v);
+    return (n + 7) & ~7;
+}
+
+void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext) {
+    snprintf(buf, n, "%s/shard-%06u.%s", dir, (unsigned)shard, ext);
+}
+
+/* Little-endian stores into a byte buffer. */
+static void put16(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static void put32(uint8_t *p, uint32_t v) {
+    put16(p, v & 0xffff);
+    put16(p + 2, v >> 16);
+}
+static void put64(uint8_t *p, uint64_t v) {
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Opens the temp file beside path for an atomic write. */
+static FILE *record_open_tmp(const char *path, char *tmp, size_t n, CvError *err) {
+    snprintf(tmp, n, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) snprintf(err->msg, sizeof err->msg, "cannot create %.200s: %s", tmp, strerror(errno));
+    return f;
+}
+
+/* Flushes, syncs and closes the temp file, renames it to path and syncs the folder, so
+ * path is either absent or complete after a crash at any moment. */
+static bool record_commit(FILE *f, const char *tmp, const char *path, CvError *err) {
+    bool ok = fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0;
+    ok = (fclose(f) == 0) && ok;
+    if (ok) ok = rename(tmp, path) == 0;
+    if (!ok) {
+        snprintf(err->msg, sizeof err->msg, "cannot write %.200s: %s", path, strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    else snprintf(dir, sizeof dir, ".");
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    return true;
+}
+
+bool record_write_text(const char *path, const char *text, size_t len, CvError *err) {
+    char tmp[1100];
+    FILE *f = record_open_tmp(path, tmp, sizeof tmp, err);
+    if (!f) return false;
+    fwrite(text, 1, len, f);
+    return record_commit(f, tmp, path, err);
+}
+
+/* Result per mille for the side to move, from the White score. */
+static int record_result_for(int white_score, int side) { return side == WHITE ? white_score : 1000 - white_score; }
+
+/* Fills one binary record for the position before ply k of game g. */
+static void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
+    const Variant *v = pos->var;
+    const GamePly *p = &g->ply[k];
+    memset(r, 0, (size_t)rsize);
+    put32(r + 0, g->id);
+    put16(r + 4, (uint32_t)k);
+    put16(r + 6, p->legal);
+    put32(r + 8, p->played);
+    put32(r + 12, p->best);
+    put16(r + 16, (uint16_t)p->score);
+    put16(r + 18, (uint16_t)record_result_for(g->white_score, pos->side));
+    r[20] = pos->side;
+    r[21] = pos->ep;
+    r[22] = (uint8_t)((p->random ? RECFLAG_RANDOM : 0) | (check ? RECFLAG_CHECK : 0));
+    r[23] = (uint8_t)g->termination;
+    put16(r + 24, pos->halfmove);
+    put32(r + 28, pos->castle);
+    put64(r + 32, pos->key);
+    int nsq = v->width * v->height;
+    memcpy(r + RECORD_FIXED_SIZE, pos->board, (size_t)nsq);
+    int ht = record_hold_types(v);
+    uint8_t *h = r + RECORD_FIXED_SIZE + nsq;
+    for (int t = 1; t <= ht; t++) {
+        h[t - 1] = pos->hand[WHITE][t];
+        h[ht + t - 1] = pos->hand[BLACK][t];
+        h[2 * ht + t - 1] = pos->pool[WHITE][t];
+        h[3 * ht + t - 1] = pos->pool[BLACK][t];
+    }
+}
+
+/* Writes one block: count, index, records, XXH3-64 of all that. */
+static void record_flush_block(FILE *f, uint8_t *block, int nrec, int rsize, uint32_t index) {
+    put32(block, (uint32_t)nrec);
+    put32(block + 4, index);
+    size_t len = 8 + (size_t)nrec * (size_t)rsize;
+    put64(block + len, XXH3_64bits(block, len));
+    fwrite(block, 1, len + 8, f);
+}
+
+/* The 64-byte file header; see FORMAT.md. */
+static void record_header(uint8_t *h, const ShardInfo *si, uint64_t records) {
+    const Variant *v = si->var;
+    memset(h, 0, RECORD_HEADER_SIZE);
+    memcpy(h, "CVSPDATA", 8);
+    put16(h + 8, RECORD_VERSION);
+    put16(h + 10, RECORD_HEADER_SIZE);
+    put16(h + 12, (uint32_t)record_size(v));
+    put16(h + 14, RECORD_BLOCK_RECORDS);
+    h[16] = v->width;
+    h[17] = v->height;
+    h[18] = v->npt;
+    h[19] = (uint8_t)record_hold_types(v);
+    put32(h + 20, si->shard);
+    put32(h + 24, si->first_game);
+    put32(h + 28, si->games);
+    put64(h + 32, records);
+    snprintf((char *)h + 40, 16, "%s", v->name);
+    put64(h + 56, XXH3_64bits(h, 56));
+}
+
+/* Binary shard: header, then blocks of up to RECORD_BLOCK_RECORDS records. */
+static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, Position *pos, CvError *err) {
+    int rsize = record_size(si->var);
+    uint8_t *block = malloc(16 + (size_t)RECORD_BLOCK_RECORDS * (size_t)rsize);
+    if (!block) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        return false;
+    }
+    uint64_t records = 0;
+    for (uint32_t i = 0; i < si->games; i++) records += (uint64_t)games[i]->nply;
+    uint8_t hdr[RECORD_HEADER_SIZE];
+    record_header(hdr, si, records);
+    fwrite(hdr, 1, sizeof hdr, f);
+    int nrec = 0;
+    uint32_t nblock = 0;
+    for (uint32_t i = 0; i < si->games; i++) {
+        const Game *g = games[i];
+        if (!pos_from_fen(pos, si->var, g->start_fen, err)) break;
+        for (int k = 0; k < g->nply; k++) {
+            record_fill(block + 8 + (size_t)nrec * (size_t)rsize, rsize, g, k, pos, pos_in_check(pos));
+            if (++nrec == RECORD_BLOCK_RECORDS) {
+                record_flush_block(f, block, nrec, rsize, nblock++);
+                nrec = 0;
+            }
+            pos_make(pos, g->ply[k].played);
+        }
+    }
+    if (nrec > 0) record_flush_block(f, block, nrec, rsize, nblock);
+    free(block);
+    return true;
+}
+
+/* JSONL shard: one JSON object per position. */
+static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games, Position *pos, CvError *err) {
+    char fen[512], mv[32], best[32];
+    for (uint32_t i = 0; i < si->games; i++) {
+        const Game *g = games[i];
+        if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
+        for (int k = 0; k < g->nply; k++) {
+            const GamePly *p = &g->ply[k];
+            pos_to_fen(pos, fen, sizeof fen);
+            move_to_str(pos, p->played, mv);
+            if (p->best) move_to_str(pos, p->best, best);
+            fprintf(f, "{\"game\":%u,\"ply\":%d,\"fen\":\"%s\",\"legal\":%u,\"move\":\"%s\",", (unsigned)g->id, k,
+                    fen, (unsigned)p->legal, mv);
+            if (p->best) fprintf(f, "\"best\":\"%s\",\"score\":%d,", best, p->score);
+            else fprintf(f, "\"best\":null,\"score\":null,");
+            fprintf(f, "\"random\":%s,\"result\":%d,\"termination\":\"%s\"}\n", p->random ? "true" : "false",
+                    record_result_for(g->white_score, pos->side), game_term_name(g->termination));
+            pos_make(pos, p->played);
+        }
+    }
+    return true;
+}
+
+/* PGN result token of a White score per mille. */
+static const char *record_pgn_result(int ws) { return ws > 500 ? "1-0" : ws < 500 ? "0-1" : "1/2-1/2"; }
+
+/* PGN shard: one game each, Variant and FEN tags, moves in the variant's notation. */
+static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, Position *pos, CvError *err) {
+    char mv[32];
+    for (uint32_t i = 0; i < si->games; i++) {
+        const Game *g = games[i];
+        if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
+        const char *white = si->player_name[g->a_is_white ? 0 : 1];
+        const char *black = si->player_name[g->a_is_white ? 1 : 0];
+        fprintf(f, "[Event \"chessvar selfplay\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%u\"]\n",
+                (unsigned)g->id);
+        fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", white, black, record_pgn_result(g->white_score));
+        fprintf(f, "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", si->var->name, g->start_fen);
+        fprintf(f, "[Termination \"%s\"]\n[PlyCount \"%d\"]\n", game_term_name(g->termination), g->nply);
+        if (g->white_score != 0 && g->white_score != 500 && g->white_score != 1000)
+            fprintf(f, "[WhiteScore \"%d/1000\"]\n", g->white_score);
+        fprintf(f, "\n");
+        int col = 0;
+        for (int k = 0; k < g->nply; k++) {
+            char num[24] = "";
+            if (pos->side == WHITE) snprintf(num, sizeof num, "%u. ", (unsigned)pos->fullmove);
+            else if (k == 0) snprintf(num, sizeof num, "%u... ", (unsigned)pos->fullmove);
+            move_to_str(pos, g->ply[k].played, mv);
+            int len = (int)(strlen(num) + strlen(mv) + 1);
+            if (col + len > 79) {
+                fputc('\n', f);
+                col = 0;
+            }
+            col += fprintf(f, "%s%s ", num, mv);
+            pos_make(pos, g->ply[k].played);
+        }
+        fprintf(f, "%s\n\n", record_pgn_result(g->white_score));
+    }
+    return true;
+}
+
+bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games, Position *pos,
+                        CvError *err) {
+    static const struct {
+        int flag;
+        const char *ext;
+        bool (*write)(FILE *, const ShardInfo *, Game *const *, Position *, CvError *);
+    } writers[] = {
+        {FORMAT_BIN, "bin", record_write_bin},
+        {FORMAT_JSONL, "jsonl", record_write_jsonl},
+        {FORMAT_PGN, "pgn", record_write_pgn},
+    };
+    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++) {
+        if (!(formats & writers[i].flag)) continue;
+        char path[1024], tmp[1100];
+        record_shard_name(path, sizeof path, dir, si->shard, writers[i].ext);
+        FILE *f = record_open_tmp(path, tmp, sizeof tmp, err);
+        if (!f) return false;
+        if (!writers[i].write(f, si, games, pos, err)) {
+            fclose(f);
+            remove(tmp);
+            return false;
+        }
+        if (!record_commit(f, tmp, path, err)) return false;
+    }
+    return true;
+}

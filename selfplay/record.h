@@ -1,0 +1,44 @@
+/* record.h - training-data writers: the versioned binary format (FORMAT.md), JSONL and
+ * PGN, each shard written atomically (temp file, fsync, rename, fsync of the folder). */
+#ifndef CHESSVAR_SELFPLAY_RECORD_H
+#define CHESSVAR_SELFPLAY_RECORD_H
+
+#include "game.h"
+
+#define RECORD_VERSION 1
+#define RECORD_HEADER_SIZE 64
+#define RECORD_BLOCK_RECORDS 1024
+#define RECORD_FIXED_SIZE 40   /* bytes before the board in a record */
+
+enum { FORMAT_BIN = 1, FORMAT_JSONL = 2, FORMAT_PGN = 4 };
+
+/* Record flags (byte 22 of a record). */
+enum { RECFLAG_RANDOM = 1, RECFLAG_CHECK = 2 };
+
+/* What the writers need besides the games. */
+typedef struct ShardInfo {
+    const Variant *var;
+    uint32_t shard;
+    uint32_t first_game;
+    uint32_t games;
+    char player_name[2][48];   /* player A, player B, for the PGN tags */
+} ShardInfo;
+
+/* Bytes of one record for variant v: fixed part, board, holdings, padded to 8. */
+int record_size(const Variant *v);
+/* Holding types stored per colour and kind (hand, pool): npt when the variant has
+ * drops or a promotion pool, else 0. */
+int record_hold_types(const Variant *v);
+
+/* File name of a shard in one format, e.g. "shard-000012.bin" ("json": its statistics). */
+void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext);
+
+/* Writes the shard's files for every format in the mask, each atomically; the games must
+ * be in game-id order. pos is scratch for replaying the games. */
+bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games, Position *pos,
+                        CvError *err);
+
+/* Writes text to path atomically (temp file, fsync, rename, fsync of the folder). */
+bool record_write_text(const char *path, const char *text, size_t len, CvError *err);
+
+#endif

@@ -1,0 +1,677 @@
+/* selfplay_cmd.c - `chessvar selfplay`: plays many games on all cores (and MPI ranks),
+ * writes shards of training data atomically with a manifest, resumes after a kill, and
+ * prints progress and a summary. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../bench/cli.h"
+#include "record.h"
+
+#ifdef CHESSVAR_HAVE_MPI
+#include <mpi.h>
+#endif
+
+#define CMD "selfplay"
+#define NSCORE 5 /* White scores per mille: 0, 250, 500, 750, 1000 */
+
+/* Options of one run. */
+typedef struct SelfplayOpts {
+    GameConfig game;
+    long games, threads, shard_games;
+    int formats;
+    const char *out;
+    bool resume, json;
+    double progress;        /* seconds between progress lines; 0 = none */
+    char formats_text[32];
+} SelfplayOpts;
+
+/* Totals of one shard, kept in memory and in the shard's .json file. */
+typedef struct ShardStats {
+    bool done;
+    uint32_t games;
+    uint64_t positions, nodes;
+    uint32_t by_score[NSCORE];
+    uint32_t term[TERM_COUNT];
+    int64_t a_score;        /* per mille, summed over games, for player A */
+    uint64_t *hashes;       /* one per game */
+} ShardStats;
+
+/* Shared state of a run: the plan, the shard table and the counters of this invocation. */
+typedef struct SelfplayRun {
+    const SelfplayOpts *o;
+    uint32_t nshards, shard_lo, shard_hi; /* this rank's shards: [lo, hi) */
+    ShardStats *stats;                    /* all shards */
+    Game **slots;                         /* per game of this rank, while its shard is open */
+    atomic_int *remaining;                /* unfinished games per shard */
+    char config[1024];                    /* the run's configuration as one JSON object */
+    int rank, nranks;
+    atomic_long games_now, positions_now, nodes_now;
+    atomic_int failed;
+    long games_todo;
+    double t0, last_progress;
+    CvError err;
+} SelfplayRun;
+
+/* Prints the options of the subcommand. */
+static void selfplay_help(FILE *f) {
+    fprintf(f,
+            "usage: chessvar selfplay --variant V --games N --out DIR [options]\n"
+            "  --threads T          OpenMP worker threads (default: all cores)\n"
+            "  --seed S             run seed; game g uses a stream derived from (S, g) (default 1)\n"
+            "  --nodes N | --depth D  budget per move of player A (default --nodes 1000)\n"
+            "  --opponent SPEC      player B: random, nodes=N or depth=D (default: as player A)\n"
+            "  --random-plies N     uniformly random moves opening each game (default 4)\n"
+            "  --temperature CP     sampling temperature in centipawns, 0 = best move (default 30)\n"
+            "  --temp-margin CP     candidates within CP of the best (default 40)\n"
+            "  --temp-plies N       temperature applies to the first N plies (default 30)\n"
+            "  --start FEN          play every game from FEN (default: the variant's start;\n"
+            "                       Superchess: a random prelude array or named start per game)\n"
+            "  --fixed-start        always the variant's default start\n"
+            "  --ply-cap N          adjudicate a draw at N plies (default 600)\n"
+            "  --resign CP,PLIES    a side resigns after PLIES own moves scored <= -CP (default off)\n"
+            "  --draw CP,PLIES,MIN  draw after PLIES plies with |score| <= CP, from ply MIN (default off)\n"
+            "  --format LIST        comma list of bin, jsonl, pgn (default bin)\n"
+            "  --shard-games N      games per shard file (default 50)\n"
+            "  --hash-bits B        transposition table of 2^B entries per player (default 16)\n"
+            "  --resume             continue the run in DIR (same options) without losing or\n"
+            "                       repeating games\n"
+            "  --progress SEC       seconds between progress lines on stderr, 0 = none (default 5)\n"
+            "  --json               print the summary as JSON\n"
+            "MPI: mpirun -np K chessvar selfplay ... gives each rank a disjoint range of shards.\n");
+}
+
+/* Parses a player spec: "random", "nodes=N" or "depth=D". */
+static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
+    long v;
+    memset(p, 0, sizeof *p);
+    if (strcmp(text, "random") == 0) {
+        p->kind = PLAYER_RANDOM;
+        return true;
+    }
+    p->kind = PLAYER_SEARCH;
+    if (strncmp(text, "nodes=", 6) == 0 && cli_int(CMD, "--opponent nodes", text + 6, 1, 1000000000L, &v)) {
+        p->nodes = v;
+        return true;
+    }
+    if (strncmp(text, "depth=", 6) == 0 && cli_int(CMD, "--opponent depth", text + 6, 1, SEARCH_MAX_PLY / 2, &v)) {
+        p->depth = (int)v;
+        return true;
+    }
+    cli_usage_error(CMD, "--opponent needs random, nodes=N or depth=D, got '%s'", text);
+    return false;
+}
+
+/* Name of a player for PGN tags and summaries. */
+static void selfplay_player_name(const PlayerSpec *p, char *buf, size_t n) {
+    if (p->kind == PLAYER_RANDOM) snprintf(buf, n, "random");
+    else if (p->depth > 0) snprintf(buf, n, "chessvar depth=%d", p->depth);
+    else snprintf(buf, n, "chessvar nodes=%lld", (long long)p->nodes);
+}
+
+/* Parses "a,b[,c]" into up to three whole numbers. */
+static bool selfplay_parse_list(const char *opt, const char *text, int *out, int want) {
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL, *tok = strtok_r(buf, ",", &save);
+    for (int i = 0; i < want; i++) {
+        long v;
+        if (!tok || !cli_int(CMD, opt, tok, 0, 100000, &v)) {
+            if (!tok) cli_usage_error(CMD, "%s needs %d comma-separated numbers, got '%s'", opt, want, text);
+            return false;
+        }
+        out[i] = (int)v;
+        tok = strtok_r(NULL, ",", &save);
+    }
+    return true;
+}
+
+/* Parses argv into o; returns 0, or the exit status to return (help or bad input). */
+static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
+    memset(o, 0, sizeof *o);
+    GameConfig *g = &o->game;
+    const char *variant = NULL, *opponent = NULL, *formats = "bin";
+    long v;
+    o->games = 100;
+    o->threads = omp_get_num_procs();
+    o->shard_games = 50;
+    o->progress = 5;
+    g->seed = 1;
+    g->random_plies = 4;
+    g->temperature = 30;
+    g->temp_margin = 40;
+    g->temp_plies = 30;
+    g->ply_cap = 600;
+    g->tt_bits = 16;
+    g->random_start = true;
+    g->player[0].kind = PLAYER_SEARCH;
+    g->player[0].nodes = 1000;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *val;
+#define VALUE()                                                                                                        \
+    do {                                                                                                               \
+        if (!(val = cli_value(CMD, argc, argv, &i))) return 2;                                                         \
+    } while (0)
+#define INTOPT(name, lo, hi, dst)                                                                                      \
+    if (strcmp(a, name) == 0) {                                                                                        \
+        VALUE();                                                                                                       \
+        if (!cli_int(CMD, name, val, lo, hi, &v)) return 2;                                                            \
+        dst = v;                                                                                                       \
+        continue;                                                                                                      \
+    }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            selfplay_help(stdout);
+            return -1;
+        }
+        INTOPT("--games", 1, 2000000000L, o->games)
+        INTOPT("--threads", 1, 1024, o->threads)
+        INTOPT("--shard-games", 1, 100000, o->shard_games)
+        INTOPT("--random-plies", 0, 200, g->random_plies)
+        INTOPT("--temperature", 0, 10000, g->temperature)
+        INTOPT("--temp-margin", 0, 10000, g->temp_margin)
+        INTOPT("--temp-plies", 0, 2000, g->temp_plies)
+        INTOPT("--ply-cap", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, g->ply_cap)
+        INTOPT("--hash-bits", 10, 26, g->tt_bits)
+        if (strcmp(a, "--seed") == 0) {
+            VALUE();
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(val, &end, 10);
+            if (!*val || *end || errno || *val == '-') return cli_usage_error(CMD, "--seed needs a whole number, got '%s'", val);
+            g->seed = s;
+        } else if (strcmp(a, "--nodes") == 0) {
+            VALUE();
+            if (!cli_int(CMD, a, val, 1, 1000000000L, &v)) return 2;
+            g->player[0].nodes = v;
+            g->player[0].depth = 0;
+        } else if (strcmp(a, "--depth") == 0) {
+            VALUE();
+            if (!cli_int(CMD, a, val, 1, SEARCH_MAX_PLY / 2, &v)) return 2;
+            g->player[0].depth = (int)v;
+            g->player[0].nodes = 0;
+        } else if (strcmp(a, "--variant") == 0) {
+            VALUE();
+            variant = val;
+        } else if (strcmp(a, "--opponent") == 0) {
+            VALUE();
+            opponent = val;
+        } else if (strcmp(a, "--start") == 0) {
+            VALUE();
+            g->start_fen = val;
+        } else if (strcmp(a, "--fixed-start") == 0) {
+            g->random_start = false;
+        } else if (strcmp(a, "--out") == 0) {
+            VALUE();
+            o->out = val;
+        } else if (strcmp(a, "--format") == 0) {
+            VALUE();
+            formats = val;
+        } else if (strcmp(a, "--resign") == 0) {
+            VALUE();
+            int x[2];
+            if (!selfplay_parse_list(a, val, x, 2)) return 2;
+            g->resign_score = x[0];
+            g->resign_plies = x[1];
+        } else if (strcmp(a, "--draw") == 0) {
+            VALUE();
+            int x[3];
+            if (!selfplay_parse_list(a, val, x, 3)) return 2;
+            g->draw_score = x[0];
+            g->draw_plies = x[1];
+            g->draw_min_ply = x[2];
+        } else if (strcmp(a, "--progress") == 0) {
+            VALUE();
+            if (!cli_int(CMD, a, val, 0, 100000, &v)) return 2;
+            o->progress = (double)v;
+        } else if (strcmp(a, "--resume") == 0) {
+            o->resume = true;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else {
+            return cli_usage_error(CMD, "unknown option '%s' (chessvar selfplay --help lists them)", a);
+        }
+#undef INTOPT
+#undef VALUE
+    }
+    if (!(g->var = cli_variant(CMD, variant))) return 2;
+    if (!o->out) return cli_usage_error(CMD, "--out DIR is required");
+    g->player[1] = g->player[0];
+    if (opponent && !selfplay_parse_player(opponent, &g->player[1])) return 2;
+    char fbuf[64];
+    snprintf(fbuf, sizeof fbuf, "%s", formats);
+    char *save = NULL;
+    for (char *t = strtok_r(fbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (strcmp(t, "bin") == 0) o->formats |= FORMAT_BIN;
+        else if (strcmp(t, "jsonl") == 0) o->formats |= FORMAT_JSONL;
+        else if (strcmp(t, "pgn") == 0) o->formats |= FORMAT_PGN;
+        else return cli_usage_error(CMD, "--format takes bin, jsonl, pgn (comma-separated), got '%s'", t);
+    }
+    snprintf(o->formats_text, sizeof o->formats_text, "%s%s%s", (o->formats & FORMAT_BIN) ? "bin," : "",
+             (o->formats & FORMAT_JSONL) ? "jsonl," : "", (o->formats & FORMAT_PGN) ? "pgn," : "");
+    o->formats_text[strlen(o->formats_text) - 1] = 0;
+    if (g->start_fen) {
+        Position *p = malloc(sizeof *p);
+        CvError err = {{0}};
+        bool ok = p && pos_from_fen(p, g->var, g->start_fen, &err);
+        free(p);
+        if (!ok) return cli_usage_error(CMD, "--start: %s", err.msg);
+    }
+    return 0;
+}
+
+/* The configuration that decides the games, as one line of JSON (threads excluded). */
+static void selfplay_config_json(const SelfplayOpts *o, char *buf, size_t n) {
+    const GameConfig *g = &o->game;
+    char a[48], b[48];
+    selfplay_player_name(&g->player[0], a, sizeof a);
+    selfplay_player_name(&g->player[1], b, sizeof b);
+    int k = snprintf(buf, n,
+                     "{\"variant\":\"%s\",\"games\":%ld,\"seed\":%llu,\"shard_games\":%ld,\"format\":\"%s\","
+                     "\"player_a\":\"%s\",\"player_b\":\"%s\",\"random_plies\":%d,\"temperature\":%d,"
+                     "\"temp_margin\":%d,\"temp_plies\":%d,\"ply_cap\":%d,\"resign\":[%d,%d],\"draw\":[%d,%d,%d],"
+                     "\"hash_bits\":%d,\"random_start\":%s,\"start\":",
+                     g->var->name, o->games, (unsigned long long)g->seed, o->shard_games, o->formats_text, a, b,
+                     g->random_plies, g->temperature, g->temp_margin, g->temp_plies, g->ply_cap, g->resign_score,
+                     g->resign_plies, g->draw_score, g->draw_plies, g->draw_min_ply, g->tt_bits,
+                     g->random_start ? "true" : "false");
+    if (g->start_fen) snprintf(buf + k, n - (size_t)k, "\"%s\"}", g->start_fen);
+    else snprintf(buf + k, n - (size_t)k, "null}");
+}
+
+/* Writes the shard's statistics file: the mark that the shard is complete. */
+static bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError *err) {
+    const ShardStats *s = &run->stats[shard];
+    size_t cap = 512 + 17 * (size_t)s->games;
+    char *buf = malloc(cap);
+    if (!buf) return false;
+    int k = snprintf(buf, cap,
+                     "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
+                     "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
+                     (unsigned)shard, (unsigned long long)shard * (unsigned long long)run->o->shard_games,
+                     (unsigned)s->games, (unsigned long long)s->positions, (unsigned long long)s->nodes,
+                     s->by_score[0], s->by_score[1], s->by_score[2], s->by_score[3], s->by_score[4],
+                     (long long)s->a_score);
+    for (int t = 0; t < TERM_COUNT; t++) k += snprintf(buf + k, cap - (size_t)k, "%s%u", t ? "," : "", s->term[t]);
+    k += snprintf(buf + k, cap - (size_t)k, "],\"hashes\":\"");
+    for (uint32_t i = 0; i < s->games; i++)
+        k += snprintf(buf + k, cap - (size_t)k, "%016llx", (unsigned long long)s->hashes[i]);
+    k += snprintf(buf + k, cap - (size_t)k, "\"}\n");
+    char path[1024];
+    record_shard_name(path, sizeof path, run->o->out, shard, "json");
+    bool ok = record_write_text(path, buf, (size_t)k, err);
+    free(buf);
+    return ok;
+}
+
+/* Loads a shard's statistics file if it exists and every data file of the shard is there;
+ * returns false if the shard must be played (again). */
+static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
+    char path[1024];
+    static const char *const ext[3] = {"bin", "jsonl", "pgn"};
+    for (int i = 0; i < 3; i++) {
+        if (!(run->o->formats & (1 << i))) continue;
+        record_shard_name(path, sizeof path, run->o->out, shard, ext[i]);
+        if (access(path, R_OK) != 0) return false;
+    }
+    record_shard_name(path, sizeof path, run->o->out, shard, "json");
+    FILE *f = fopen(path, "r");
+    if (!f) return false;
+    ShardStats *s = &run->stats[shard];
+    unsigned sh, games, sc[NSCORE], term[TERM_COUNT];
+    unsigned long long first, pos, nodes;
+    long long a;
+    bool ok = fscanf(f,
+                     "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
+                     "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
+                     &sh, &first, &games, &pos, &nodes, &sc[0], &sc[1], &sc[2], &sc[3], &sc[4], &a) == 11 &&
+              sh == shard && games > 0 && games <= (unsigned)run->o->shard_games;
+    for (int t = 0; ok && t < TERM_COUNT; t++) ok = fscanf(f, t ? ",%u" : "%u", &term[t]) == 1;
+    if (ok) ok = fscanf(f, "],\"hashes\":\"") == 0;
+    if (ok) {
+        s->hashes = calloc(games, sizeof *s->hashes);
+        ok = s->hashes != NULL;
+        for (unsigned i = 0; ok && i < games; i++) ok = fscanf(f, "%16llx", (unsigned long long *)&s->hashes[i]) == 1;
+    }
+    fclose(f);
+    if (!ok) {
+        free(s->hashes);
+        s->hashes = NULL;
+        return false;
+    }
+    s->games = games;
+    s->positions = pos;
+    s->nodes = nodes;
+    s->a_score = a;
+    memcpy(s->by_score, sc, sizeof sc);
+    memcpy(s->term, term, sizeof term);
+    s->done = true;
+    return true;
+}
+
+/* Rewrites manifest.json from the shard table: the run's configuration and every
+ * completed shard, in shard order, so its content depends only on what is done. */
+static bool selfplay_write_manifest(const SelfplayRun *run, CvError *err) {
+    size_t cap = 4096 + (size_t)run->nshards * 160;
+    char *buf = malloc(cap);
+    if (!buf) return false;
+    uint32_t done = 0;
+    uint64_t games = 0, positions = 0;
+    for (uint32_t i = 0; i < run->nshards; i++)
+        if (run->stats[i].done) {
+            done++;
+            games += run->stats[i].games;
+            positions += run->stats[i].positions;
+        }
+    int k = snprintf(buf, cap,
+                     "{\n\"format\": \"chessvar-selfplay-manifest\",\n\"version\": %d,\n\"config\": %s,\n"
+                     "\"shards_total\": %u,\n\"shards_done\": %u,\n\"games_done\": %llu,\n\"positions\": %llu,\n"
+                     "\"shards\": [",
+                     RECORD_VERSION, run->config, (unsigned)run->nshards, (unsigned)done, (unsigned long long)games,
+                     (unsigned long long)positions);
+    bool first = true;
+    for (uint32_t i = 0; i < run->nshards; i++) {
+        const ShardStats *s = &run->stats[i];
+        if (!s->done) continue;
+        k += snprintf(buf + k, cap - (size_t)k,
+                      "%s\n  {\"shard\": %u, \"first_game\": %llu, \"games\": %u, \"positions\": %llu, \"name\": "
+                      "\"shard-%06u\"}",
+                      first ? "" : ",", (unsigned)i, (unsigned long long)i * (unsigned long long)run->o->shard_games,
+                      (unsigned)s->games, (unsigned long long)s->positions, (unsigned)i);
+        first = false;
+    }
+    k += snprintf(buf + k, cap - (size_t)k, "\n]\n}\n");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/manifest.json", run->o->out);
+    bool ok = record_write_text(path, buf, (size_t)k, err);
+    free(buf);
+    return ok;
+}
+
+/* Prints a progress line if the interval has passed (caller holds the progress lock). */
+static void selfplay_progress(SelfplayRun *run, bool force) {
+    double now = cli_now();
+    if (run->o->progress <= 0 || (!force && now - run->last_progress < run->o->progress)) return;
+    run->last_progress = now;
+    long g = atomic_load(&run->games_now), p = atomic_load(&run->positions_now);
+    double el = now - run->t0, rate = el > 0 ? (double)p / el : 0;
+    double eta = g > 0 ? el * (double)(run->games_todo - g) / (double)g : 0;
+    fprintf(stderr, "selfplay %s: %ld/%ld games, %ld positions, %.0f positions/s, ETA %.0f s\n",
+            run->o->game.var->name, g, run->games_todo, p, rate, eta);
+}
+
+/* Adds a finished game to its shard's statistics (the shard is owned by one thread
+ * until it is written, but its games come from many: called under a lock). */
+static void selfplay_account(ShardStats *s, const Game *g, uint32_t index) {
+    s->games++;
+    s->positions += (uint64_t)g->nply;
+    s->nodes += (uint64_t)g->nodes;
+    s->by_score[g->white_score / 250]++;
+    s->term[g->termination]++;
+    s->a_score += g->a_is_white ? g->white_score : 1000 - g->white_score;
+    s->hashes[index] = g->hash;
+}
+
+/* Writes a complete shard: data files, then its statistics file, then the manifest. */
+static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *gp) {
+    const SelfplayOpts *o = run->o;
+    uint32_t first = shard * (uint32_t)o->shard_games;
+    uint32_t last = first + (uint32_t)o->shard_games;
+    if (last > (uint32_t)o->games) last = (uint32_t)o->games;
+    Game **games = &run->slots[first - run->shard_lo * (uint32_t)o->shard_games];
+    ShardStats *s = &run->stats[shard];
+    s->hashes = calloc(last - first, sizeof *s->hashes);
+    ShardInfo si = {o->game.var, shard, first, last - first, {"", ""}};
+    selfplay_player_name(&o->game.player[0], si.player_name[0], sizeof si.player_name[0]);
+    selfplay_player_name(&o->game.player[1], si.player_name[1], sizeof si.player_name[1]);
+    CvError err = {{0}};
+    bool ok = s->hashes != NULL;
+    for (uint32_t i = 0; ok && i < last - first; i++) selfplay_account(s, games[i], i);
+    ok = ok && record_write_shard(o->out, o->formats, &si, games, &gp->pos, &err) &&
+         selfplay_write_stats(run, shard, &err);
+    for (uint32_t i = 0; i < last - first; i++) {
+        free(games[i]);
+        games[i] = NULL;
+    }
+#pragma omp critical(selfplay_manifest)
+    {
+        if (ok) {
+            s->done = true;
+            if (run->nranks == 1) ok = selfplay_write_manifest(run, &err);
+        }
+        if (!ok && !atomic_exchange(&run->failed, 1)) run->err = err;
+    }
+}
+
+/* Plays every game of this rank's open shards on the OpenMP threads. */
+static void selfplay_play(SelfplayRun *run) {
+    const SelfplayOpts *o = run->o;
+    uint32_t base = run->shard_lo * (uint32_t)o->shard_games;
+    uint32_t end = run->shard_hi * (uint32_t)o->shard_games;
+    if (end > (uint32_t)o->games) end = (uint32_t)o->games;
+    uint32_t *todo = malloc(((size_t)(end - base) + 1) * sizeof *todo);
+    long n = 0;
+    for (uint32_t gid = base; gid < end; gid++)
+        if (!run->stats[gid / (uint32_t)o->shard_games].done) todo[n++] = gid;
+    run->games_todo = n;
+#pragma omp parallel num_threads((int)o->threads)
+    {
+        GamePlayer *gp = malloc(sizeof *gp);
+        bool ready = gp && game_player_init(gp, &o->game);
+        if (!ready && !atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+#pragma omp for schedule(dynamic, 1)
+        for (long i = 0; i < n; i++) {
+            if (atomic_load(&run->failed)) continue;
+            uint32_t gid = todo[i], shard = gid / (uint32_t)o->shard_games;
+            Game *g = malloc(sizeof *g);
+            CvError err = {{0}};
+            if (!g || !game_play(gp, &o->game, gid, g, &err)) {
+                if (!g) snprintf(err.msg, sizeof err.msg, "out of memory");
+                free(g);
+                if (!atomic_exchange(&run->failed, 1)) run->err = err;
+                continue;
+            }
+            run->slots[gid - base] = g;
+            atomic_fetch_add(&run->games_now, 1);
+            atomic_fetch_add(&run->positions_now, g->nply);
+            atomic_fetch_add(&run->nodes_now, (long)g->nodes);
+            if (atomic_fetch_sub(&run->remaining[shard], 1) == 1) selfplay_close_shard(run, shard, gp);
+#pragma omp critical(selfplay_progress)
+            selfplay_progress(run, false);
+        }
+        if (gp) game_player_free(gp);
+        free(gp);
+    }
+    free(todo);
+}
+
+/* Creates DIR or checks that it holds this run; writes run.json on a fresh start. */
+static bool selfplay_prepare_dir(SelfplayRun *run) {
+    const SelfplayOpts *o = run->o;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/run.json", o->out);
+    if (mkdir(o->out, 0777) != 0 && errno != EEXIST) {
+        snprintf(run->err.msg, sizeof run->err.msg, "cannot create %.200s: %s", o->out, strerror(errno));
+        return false;
+    }
+    FILE *f = fopen(path, "r");
+    if (f) {
+        char have[1100] = "";
+        if (!fgets(have, sizeof have, f)) have[0] = 0;
+        fclose(f);
+        have[strcspn(have, "\n")] = 0;
+        if (!o->resume) {
+            snprintf(run->err.msg, sizeof run->err.msg,
+                     "%.150s already holds a run (pass --resume to continue it, or use a new folder)", o->out);
+            return false;
+        }
+        if (strcmp(have, run->config) != 0) {
+            snprintf(run->err.msg, sizeof run->err.msg,
+                     "--resume: the options differ from the run in %.150s (see its run.json)", path);
+            return false;
+        }
+        return true;
+    }
+    if (run->rank != 0) return true;
+    char line[1100];
+    int k = snprintf(line, sizeof line, "%s\n", run->config);
+    return record_write_text(path, line, (size_t)k, &run->err);
+}
+
+/* Prints the summary of every completed shard (all ranks) and this invocation's speed. */
+static void selfplay_summary(const SelfplayRun *run, double secs, long positions, long nodes, long games_now) {
+    const SelfplayOpts *o = run->o;
+    uint64_t games = 0, pos = 0, gnodes = 0, dup = 0;
+    uint64_t sc[NSCORE] = {0}, term[TERM_COUNT] = {0};
+    int64_t a_score = 0;
+    for (uint32_t i = 0; i < run->nshards; i++) {
+        const ShardStats *s = &run->stats[i];
+        if (!s->done) continue;
+        games += s->games;
+        pos += s->positions;
+        gnodes += s->nodes;
+        a_score += s->a_score;
+        for (int k = 0; k < NSCORE; k++) sc[k] += s->by_score[k];
+        for (int k = 0; k < TERM_COUNT; k++) term[k] += s->term[k];
+    }
+    uint64_t *h = malloc((games + 1) * sizeof *h);
+    size_t nh = 0;
+    for (uint32_t i = 0; h && i < run->nshards; i++)
+        for (uint32_t k = 0; run->stats[i].done && k < run->stats[i].games; k++) h[nh++] = run->stats[i].hashes[k];
+    for (size_t i = 1; i < nh; i++) { /* insertion sort is fine for summaries of this size */
+        uint64_t x = h[i];
+        size_t j = i;
+        while (j > 0 && h[j - 1] > x) {
+            h[j] = h[j - 1];
+            j--;
+        }
+        h[j] = x;
+    }
+    for (size_t i = 1; i < nh; i++) dup += h[i] == h[i - 1];
+    free(h);
+    double g = games ? (double)games : 1;
+    double white = ((double)sc[4] + 0.75 * (double)sc[3] + 0.5 * (double)sc[2] + 0.25 * (double)sc[1]) / g;
+    double pps = secs > 0 ? (double)positions / secs : 0, nps = secs > 0 ? (double)nodes / secs : 0;
+    char a[48], b[48];
+    selfplay_player_name(&o->game.player[0], a, sizeof a);
+    selfplay_player_name(&o->game.player[1], b, sizeof b);
+    if (o->json) {
+        printf("{\"variant\":\"%s\",\"threads\":%ld,\"ranks\":%d,\"games\":%llu,\"games_this_run\":%ld,"
+               "\"positions\":%llu,\"search_nodes\":%llu,\"seconds\":%.3f,\"positions_this_run\":%ld,"
+               "\"positions_per_second\":%.1f,\"nodes_per_second\":%.1f,\"avg_plies\":%.2f,"
+               "\"white_score\":%.4f,\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,"
+               "\"duplicates\":%llu,\"duplicate_rate\":%.4f,\"white_score_counts\":{\"0\":%llu,\"250\":%llu,"
+               "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
+               o->game.var->name, o->threads, run->nranks, (unsigned long long)games, games_now,
+               (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps, (double)pos / g, white,
+               a, b, (double)a_score / 1000.0 / g, (unsigned long long)dup, (double)dup / g,
+               (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
+               (unsigned long long)sc[3], (unsigned long long)sc[4]);
+        for (int k = 1; k < TERM_COUNT; k++)
+            printf("%s\"%s\":%llu", k > 1 ? "," : "", game_term_name(k), (unsigned long long)term[k]);
+        printf("}}\n");
+        return;
+    }
+    printf("selfplay %s: %llu games (%ld this run, %ld threads, %d ranks), %llu positions\n", o->game.var->name,
+           (unsigned long long)games, games_now, o->threads, run->nranks, (unsigned long long)pos);
+    printf("results: White won %llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (W/B); White score %.1f%%\n",
+           (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
+           (unsigned long long)sc[3], (unsigned long long)sc[1], 100 * white);
+    printf("players: A = %s, B = %s; A scored %.1f%%\n", a, b, 100.0 * (double)a_score / 1000.0 / g);
+    printf("termination:");
+    for (int k = 1; k < TERM_COUNT; k++)
+        if (term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)term[k]);
+    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)pos / g, (unsigned long long)dup,
+           100.0 * (double)dup / g);
+    printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions, secs, pps, nps);
+}
+
+int cmd_selfplay(int argc, char **argv) {
+    SelfplayOpts o;
+    int rc = selfplay_parse(argc, argv, &o);
+    if (rc) return rc < 0 ? 0 : rc;
+    SelfplayRun *run = calloc(1, sizeof *run);
+    run->o = &o;
+    run->nranks = 1;
+#ifdef CHESSVAR_HAVE_MPI
+    bool mpi = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE");
+    if (mpi) {
+        int provided;
+        MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+        MPI_Comm_rank(MPI_COMM_WORLD, &run->rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &run->nranks);
+    }
+#endif
+    selfplay_config_json(&o, run->config, sizeof run->config);
+    run->nshards = (uint32_t)((o.games + o.shard_games - 1) / o.shard_games);
+    run->shard_lo = (uint32_t)((uint64_t)run->nshards * (uint64_t)run->rank / (uint64_t)run->nranks);
+    run->shard_hi = (uint32_t)((uint64_t)run->nshards * (uint64_t)(run->rank + 1) / (uint64_t)run->nranks);
+    run->stats = calloc(run->nshards, sizeof *run->stats);
+    run->remaining = calloc(run->nshards, sizeof *run->remaining);
+    run->slots = calloc((size_t)(run->shard_hi - run->shard_lo) * (size_t)o.shard_games + 1, sizeof *run->slots);
+    bool ok = run->stats && run->remaining && run->slots;
+    if (!ok) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+    if (ok && run->rank == 0) ok = selfplay_prepare_dir(run);
+#ifdef CHESSVAR_HAVE_MPI
+    if (mpi) {
+        int all = ok;
+        MPI_Bcast(&all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (ok && !all) ok = false;
+        if (all && run->rank != 0) ok = selfplay_prepare_dir(run);
+    }
+#endif
+    for (uint32_t i = 0; ok && i < run->nshards; i++) {
+        uint32_t first = i * (uint32_t)o.shard_games, last = first + (uint32_t)o.shard_games;
+        if (last > (uint32_t)o.games) last = (uint32_t)o.games;
+        atomic_init(&run->remaining[i], (int)(last - first));
+        if (o.resume && i >= run->shard_lo && i < run->shard_hi) selfplay_load_stats(run, i);
+    }
+    if (ok) {
+        run->t0 = run->last_progress = cli_now();
+        selfplay_play(run);
+        ok = !atomic_load(&run->failed);
+    }
+    double secs = cli_now() - run->t0;
+    long positions = atomic_load(&run->positions_now), nodes = atomic_load(&run->nodes_now);
+    long games_now = atomic_load(&run->games_now);
+#ifdef CHESSVAR_HAVE_MPI
+    if (mpi) {
+        long mine[3] = {positions, nodes, games_now}, sum[3];
+        int okall = ok, okmin;
+        MPI_Allreduce(mine, sum, 3, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&okall, &okmin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        positions = sum[0];
+        nodes = sum[1];
+        games_now = sum[2];
+        double mx;
+        MPI_Allreduce(&secs, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        secs = mx;
+        if (ok && !okmin && run->rank == 0) snprintf(run->err.msg, sizeof run->err.msg, "another rank failed");
+        ok = okmin;
+        if (ok && run->rank == 0) {
+            for (uint32_t i = 0; i < run->nshards; i++)
+                if (!run->stats[i].done) selfplay_load_stats(run, i);
+            ok = selfplay_write_manifest(run, &run->err);
+        }
+    }
+#endif
+    if (ok && run->rank == 0) {
+        if (o.progress > 0 && secs >= o.progress) selfplay_progress(run, true);
+        selfplay_summary(run, secs, positions, nodes, games_now);
+    }
+    if (!ok && run->err.msg[0]) fprintf(stderr, "chessvar selfplay: %s\n", run->err.msg);
+    for (uint32_t i = 0; run->stats && i < run->nshards; i++) free(run->stats[i].hashes);
+    free(run->stats);
+    free(run->remaining);
+    free(run->slots);
+    free(run);
+#ifdef CHESSVAR_HAVE_MPI
+    if (mpi) MPI_Finalize();
+#endif
+    return ok ? 0 : 1;
+}
