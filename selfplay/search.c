@@ -224,20 +224,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     return best;
 }
 
-/* One root iteration at `depth`: every move searched, those within `margin` of the best
- * with an exact score. Returns false if the budget ran out before it finished. */
-static bool search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth, int margin) {
-    int best = -SEARCH_INF;
-    for (int i = 0; i < n; i++) {
-        int floor = best == -SEARCH_INF ? -SEARCH_INF : best - margin;
-        pos_make(pos, root[i].move);
-        int score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1);
-        pos_unmake(pos);
-        if (s->stop) return false;
-        root[i].score = score;
-        if (score > best) best = score;
-    }
-    /* stable sort, best first: the order of the next iteration and the answer */
+/* Stable sort of root moves, best score first. */
+static void search_sort_root(RootMove *root, int n) {
     for (int i = 1; i < n; i++) {
         RootMove r = root[i];
         int j = i;
@@ -247,7 +235,24 @@ static bool search_root_iteration(Search *s, Position *pos, RootMove *root, int 
         }
         root[j] = r;
     }
-    return true;
+}
+
+/* One root iteration at `depth`: every move searched, those within `margin` of the best
+ * with an exact score. Returns how many moves were searched before the budget ran out
+ * (n when the iteration finished); the root is sorted only when it finished. */
+static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth, int margin) {
+    int best = -SEARCH_INF;
+    for (int i = 0; i < n; i++) {
+        int floor = best == -SEARCH_INF ? -SEARCH_INF : best - margin;
+        pos_make(pos, root[i].move);
+        int score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1);
+        pos_unmake(pos);
+        if (s->stop) return i;
+        root[i].score = score;
+        if (score > best) best = score;
+    }
+    search_sort_root(root, n);
+    return n;
 }
 
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
@@ -256,7 +261,7 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     int n = pos_legal_moves(pos, list);
     s->nodes = 0;
     s->stop = false;
-    s->node_limit = INT64_MAX; /* the first iteration always completes */
+    s->node_limit = lim->nodes > 0 ? lim->nodes : INT64_MAX;
     int maxdepth = lim->depth > 0 ? lim->depth : SEARCH_MAX_PLY / 2;
     if (maxdepth > SEARCH_MAX_PLY / 2) maxdepth = SEARCH_MAX_PLY / 2;
     int *sc = s->scores[SEARCH_MAX_PLY];
@@ -269,14 +274,20 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     r.nroot = n;
     r.root = s->root_done;
     for (int d = 1; d <= maxdepth; d++) {
-        if (!search_root_iteration(s, pos, s->root, n, d, lim->margin)) break;
+        int done = search_root_iteration(s, pos, s->root, n, d, lim->margin);
+        if (done < n) {
+            if (d == 1) { /* the budget ran out in the first iteration: rank what was scored */
+                int k = done > 0 ? done : 1;
+                if (done == 0) s->root[0].score = 0;
+                search_sort_root(s->root, k);
+                memcpy(s->root_done, s->root, (size_t)k * sizeof *s->root);
+                r.nroot = k;
+                r.depth = 1;
+            }
+            break;
+        }
         memcpy(s->root_done, s->root, (size_t)n * sizeof *s->root);
         r.depth = d;
-        if (d == 1 && lim->nodes > 0) {
-            s->node_limit = lim->nodes;
-            s->stop = s->nodes >= s->node_limit;
-        }
-        if (s->stop) break;
         if (s->root[0].score > SEARCH_MATE_BOUND && SEARCH_MATE - s->root[0].score <= d) break;
     }
     r.best = s->root_done[0].move;
