@@ -85,6 +85,7 @@ class ChessvarRunner:
         self.path = path
         self.extra = extra_args
         self.extra_supported = None
+        self.reported_threads = set()
 
     def _invoke(self, fen, depth, extra):
         """One process run; return (completed process, wall seconds)."""
@@ -113,6 +114,8 @@ class ChessvarRunner:
                     result = obj
         if result is None:
             raise RuntimeError(f"no JSON result line in chessvar output: {proc.stdout!r}")
+        if "threads" in result:
+            self.reported_threads.add(int(result["threads"]))
         return int(result["nodes"]), float(result["seconds"]), wall
 
 
@@ -219,6 +222,7 @@ def main():
         report["chessvar"]["threads_flag_supported"] = chessvar.extra_supported
         report["chessvar"]["effective_args"] = (args.chessvar_args
                                                 if chessvar.extra_supported else "")
+        report["chessvar"]["threads_reported_in_json"] = sorted(chessvar.reported_threads)
     report["all_counts_agree"] = ok
 
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
