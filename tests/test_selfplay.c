@@ -1,0 +1,311 @@
+/* test_selfplay.c - self-play: adjudication cases, the search on tactical positions, and
+ * whole runs of the binary: identical data for any thread count, a killed and resumed run
+ * equal to an uninterrupted one, the Python reader verifying (and rejecting) the data. */
+#define _XOPEN_SOURCE 700
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../engine/chessvar.h"
+/* the player is part of the chessvar binary, not of the engine library: compile it in */
+#include "../selfplay/eval.c"
+#include "../selfplay/game.c"
+#include "../selfplay/search.c"
+
+static void setup(void) { engine_init(); }
+
+TestSuite(selfplay, .init = setup);
+
+/* Adjudicates fen of variant vname (plies: moves to play first, space separated). */
+static int adjudicate(const char *vname, const char *fen, const char *plies, int cap, int *ws) {
+    const Variant *v = variant_by_name(vname);
+    cr_assert_not_null(v, "variant %s", vname);
+    Position *pos = malloc(sizeof *pos);
+    CvError err = {{0}};
+    cr_assert(pos_from_fen(pos, v, fen, &err), "%s: %s", fen, err.msg);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", plies ? plies : "");
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        Move m = move_from_str(pos, t, &err);
+        cr_assert_neq(m, MOVE_NONE, "%s: %s", t, err.msg);
+        pos_make(pos, m);
+    }
+    Move list[MAX_MOVES];
+    int n = pos_legal_moves(pos, list);
+    int term = game_adjudicate(pos, n, cap, ws);
+    free(pos);
+    return term;
+}
+
+#define START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+Test(selfplay, mate_and_stalemate) {
+    int ws;
+    cr_expect_eq(adjudicate("chess", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", NULL, 600, &ws),
+                 TERM_MATE);
+    cr_expect_eq(ws, 0);
+    cr_expect_eq(adjudicate("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL, 600, &ws), TERM_STALEMATE);
+    cr_expect_eq(ws, 500);
+    /* Supremo: the stalemating side wins 3/4 (rules/supremo.md section 5) */
+    cr_expect_eq(adjudicate("supremo", "k9/2K7/1P8/10/10/10/10/10/10/10 b - - 0 1", NULL, 600, &ws), TERM_STALEMATE);
+    cr_expect_eq(ws, 750);
+    /* checkmate on the 100th quiet ply takes precedence over the 50-move rule */
+    cr_expect_eq(adjudicate("chess", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80", NULL, 600, &ws), TERM_MATE);
+    cr_expect_eq(ws, 1000);
+}
+
+Test(selfplay, draws) {
+    int ws;
+    cr_expect_eq(adjudicate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80", NULL, 600, &ws), TERM_FIFTY);
+    cr_expect_eq(adjudicate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 99 80", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8", 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", 600, &ws), TERM_REPETITION);
+    cr_expect_eq(ws, 500);
+    cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6", 2, &ws), TERM_PLY_CAP);
+    cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6", 3, &ws), TERM_NONE);
+}
+
+Test(selfplay, insufficient_material) {
+    int ws;
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    cr_expect_eq(adjudicate("switching", "4k3/8/8/8/8/2n5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    /* bishops on one square colour (c3, e5) versus on both (c3, d5) */
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/4b3/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/3b4/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/2NN4/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    /* Superchess: bare monarchs with empty hands only */
+    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/K7 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/K7[L] w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/KN6 w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    /* Supremo: bare Kings only; a King and a minor piece is no draw there */
+    cr_expect_eq(adjudicate("supremo", "k9/10/10/10/10/10/10/10/10/9K w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    cr_expect_eq(adjudicate("supremo", "k9/10/10/10/10/10/10/10/10/7B1K w - - 0 1", NULL, 600, &ws), TERM_NONE);
+}
+
+/* Searches fen with lim and returns the best move as text. */
+static void best_move(const char *vname, const char *fen, SearchLimits lim, char *out, int *score) {
+    const Variant *v = variant_by_name(vname);
+    Position *pos = malloc(sizeof *pos);
+    CvError err = {{0}};
+    cr_assert(pos_from_fen(pos, v, fen, &err), "%s", err.msg);
+    Search *s = search_new(v, 14);
+    cr_assert_not_null(s);
+    SearchResult r = search_run(s, pos, &lim);
+    move_to_str(pos, r.best, out);
+    *score = r.score;
+    search_free(s);
+    free(pos);
+}
+
+Test(selfplay, search_finds_tactics) {
+    char mv[32];
+    int score;
+    best_move("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", (SearchLimits){0, 3, 0}, mv, &score);
+    cr_expect_str_eq(mv, "a1a8");
+    cr_expect_eq(score, SEARCH_MATE - 1);
+    /* wins the undefended queen */
+    best_move("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", (SearchLimits){20000, 0, 0}, mv, &score);
+    cr_expect_str_eq(mv, "d2d5");
+    best_move("supremo", "k9/10/10/10/10/10/10/10/1q8/K9 w - - 0 1", (SearchLimits){0, 2, 0}, mv, &score);
+    cr_expect_str_eq(mv, "a1b2");
+}
+
+/* ---------------------------------------------------------------- whole runs */
+
+/* A fresh empty folder under TMPDIR. */
+static void temp_dir(char *buf, size_t n) {
+    const char *t = getenv("TMPDIR");
+    snprintf(buf, n, "%s/chessvar-selfplay-XXXXXX", t && *t ? t : P_tmpdir);
+    cr_assert_not_null(mkdtemp(buf), "mkdtemp %s", buf);
+}
+
+/* Starts argv (argv[0] a path) with stdout and stderr discarded; returns the pid. */
+static pid_t spawn(char *const argv[]) {
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+/* Runs argv to the end; returns its exit status (-1 if it died of a signal). */
+static int run(char *const argv[]) {
+    int st;
+    pid_t pid = spawn(argv);
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Reads a whole file; NULL if it cannot be opened. */
+static char *slurp(const char *path, long *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)*len + 1);
+    *len = (long)fread(b, 1, (size_t)*len, f);
+    fclose(f);
+    return b;
+}
+
+/* Asserts that folders a and b hold the same file names with the same bytes; returns
+ * how many files were compared. */
+static int same_dirs(const char *a, const char *b) {
+    int count[2] = {0, 0};
+    const char *dirs[2] = {a, b};
+    for (int side = 0; side < 2; side++) {
+        DIR *d = opendir(dirs[side]);
+        cr_assert_not_null(d, "%s", dirs[side]);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            count[side]++;
+            if (side == 1) continue;
+            char pa[1024], pb[1024];
+            snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+            snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+            long la = 0, lb = 0;
+            char *ca = slurp(pa, &la), *cb = slurp(pb, &lb);
+            cr_assert_not_null(cb, "%s exists but %s does not", pa, pb);
+            cr_expect(la == lb && memcmp(ca, cb, (size_t)la) == 0, "%s and %s differ", pa, pb);
+            free(ca);
+            free(cb);
+        }
+        closedir(d);
+    }
+    cr_expect_eq(count[0], count[1], "%s has %d files, %s has %d", a, count[0], b, count[1]);
+    return count[0];
+}
+
+#define SP(...) ((char *const[]){CHESSVAR_BINARY, "selfplay", __VA_ARGS__, NULL})
+
+Test(selfplay, same_data_for_any_thread_count, .timeout = 120) {
+    const char *variants[] = {"chess", "switching", "superchess", "supremo"};
+    const char *nodes[] = {"300", "300", "150", "100"};
+    const char *games[] = {"6", "6", "4", "2"};
+    for (int i = 0; i < 4; i++) {
+        char d1[512], d2[512];
+        temp_dir(d1, sizeof d1);
+        temp_dir(d2, sizeof d2);
+        char *v = (char *)variants[i], *nd = (char *)nodes[i], *g = (char *)games[i];
+        cr_assert_eq(run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
+                            "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "1", "--out", d1)), 0);
+        cr_assert_eq(run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
+                            "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "2", "--out", d2)), 0);
+        int files = same_dirs(d1, d2);
+        /* run.json, manifest.json, and per shard bin, jsonl, pgn and json */
+        int shards = (atoi(g) + 1) / 2;
+        cr_expect_eq(files, 2 + 4 * shards, "%s: %d files", v, files);
+    }
+}
+
+Test(selfplay, different_seeds_differ) {
+    char d1[512], d2[512];
+    temp_dir(d1, sizeof d1);
+    temp_dir(d2, sizeof d2);
+    cr_assert_eq(run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "1", "--out", d1)), 0);
+    cr_assert_eq(run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "2", "--out", d2)), 0);
+    char p1[600], p2[600];
+    snprintf(p1, sizeof p1, "%s/shard-000000.bin", d1);
+    snprintf(p2, sizeof p2, "%s/shard-000000.bin", d2);
+    long l1 = 0, l2 = 0;
+    char *a = slurp(p1, &l1), *b = slurp(p2, &l2);
+    cr_assert(a && b);
+    cr_expect(l1 != l2 || memcmp(a, b, (size_t)l1) != 0, "seeds 1 and 2 gave the same games");
+    free(a);
+    free(b);
+}
+
+Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
+    char whole[512], killed[512];
+    temp_dir(whole, sizeof whole);
+    temp_dir(killed, sizeof killed);
+#define RESUME_ARGS "--variant", "chess", "--games", "60", "--nodes", "300", "--seed", "3", "--shard-games", "2", \
+                    "--ply-cap", "200", "--format", "bin,pgn", "--threads", "2"
+    cr_assert_eq(run(SP(RESUME_ARGS, "--out", whole)), 0);
+    pid_t pid = spawn(SP(RESUME_ARGS, "--out", killed));
+    char mark[600];
+    snprintf(mark, sizeof mark, "%s/shard-000001.json", killed);
+    struct timespec pause = {0, 2000000};
+    while (access(mark, F_OK) != 0) nanosleep(&pause, NULL);
+    int st;
+    cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the run ended before it could be killed");
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    cr_assert(WIFSIGNALED(st));
+    /* without --resume the folder is refused and left as it is */
+    cr_expect_eq(run(SP(RESUME_ARGS, "--out", killed)), 1);
+    cr_assert_eq(run(SP(RESUME_ARGS, "--out", killed, "--resume")), 0);
+    same_dirs(whole, killed);
+    /* a resume with other options is refused */
+    cr_expect_eq(run(SP("--variant", "chess", "--games", "60", "--nodes", "301", "--seed", "3", "--shard-games", "2",
+                        "--ply-cap", "200", "--format", "bin,pgn", "--out", killed, "--resume")),
+                 1);
+#undef RESUME_ARGS
+}
+
+/* A python3 with numpy, or NULL. */
+static const char *python_with_numpy(void) {
+    static const char *const candidates[] = {"python3", "/usr/bin/python3"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "%s -c 'import numpy' >/dev/null 2>&1", candidates[i]);
+        if (system(cmd) == 0) return candidates[i];
+    }
+    return NULL;
+}
+
+Test(selfplay, reader_loads_and_rejects_corruption, .timeout = 60) {
+    const char *py = python_with_numpy();
+    if (!py) cr_skip_test("no python3 with numpy");
+    char d[512];
+    temp_dir(d, sizeof d);
+    cr_assert_eq(run(SP("--variant", "superchess", "--games", "4", "--nodes", "150", "--shard-games", "2",
+                        "--ply-cap", "120", "--out", d)),
+                 0);
+    char cmd[1400];
+    const char *root = CHESSVAR_TEST_DATA "/../..";
+    snprintf(cmd, sizeof cmd, "%s %s/scripts/read_dataset.py %s >/dev/null 2>&1", py, root, d);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "reader rejected good data: %s", cmd);
+    /* one flipped byte inside the records of a block must be caught */
+    char path[600];
+    snprintf(path, sizeof path, "%s/shard-000001.bin", d);
+    FILE *f = fopen(path, "r+b");
+    cr_assert_not_null(f);
+    fseek(f, 64 + 8 + 100, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, 64 + 8 + 100, SEEK_SET);
+    fputc(c ^ 0x20, f);
+    fclose(f);
+    st = system(cmd);
+    cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "reader accepted a corrupt block");
+}
+
+Test(selfplay, bad_options) {
+    char d[512];
+    temp_dir(d, sizeof d);
+    cr_expect_eq(run(SP("--variant", "nosuch", "--out", d)), 2);
+    cr_expect_eq(run(SP("--variant", "chess", "--games", "0", "--out", d)), 2);
+    cr_expect_eq(run(SP("--variant", "chess", "--format", "csv", "--out", d)), 2);
+    cr_expect_eq(run(SP("--variant", "chess", "--opponent", "strong", "--out", d)), 2);
+    cr_expect_eq(run(SP("--variant", "chess", "--start", "not a fen", "--out", d)), 2);
+    cr_expect_eq(run(SP("--variant", "chess", "--games", "1")), 2);
+}
