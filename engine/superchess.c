@@ -79,7 +79,7 @@ typedef struct CastleDef {
 enum { MAX_LAME = 2 * (SC_NPT + 1) * 64 * 16 };
 
 typedef struct ScTables {
-    Bitboard adj[64];                            /* K-step neighbourhood incl. the square */
+    Bitboard near2[64];                          /* squares within distance 2 */
     Bitboard leap_move[2][SC_NPT + 1][64];       /* non-lame leaps to an empty square */
     Bitboard leap_cap[2][SC_NPT + 1][64];        /* non-lame capture leaps (attacks) */
     Bitboard rev_cap[2][SC_NPT + 1][64];         /* origins whose non-lame capture hits q */
@@ -140,7 +140,7 @@ static bool comp_lame_mask(const PieceDef *d, const MoveComp *mc, int c, int f, 
 static void sc_init(Variant *v) {
     ScTables *tb = &sc_tables;
     memset(tb, 0, sizeof *tb);
-    for (int s = 0; s < 64; s++) tb->adj[s] = bb_spread(1ull << s);
+    for (int s = 0; s < 64; s++) tb->near2[s] = bb_spread(bb_spread(1ull << s));
     uint32_t nl = 0, nr = 0;
     for (int c = 0; c < 2; c++)
         for (int t = 1; t <= SC_NPT; t++) {
@@ -244,23 +244,38 @@ static inline Status status_of(const Position *p, int c) {
     return st;
 }
 
-/* Whether square q is attacked by the pieces in `active` (all of colour by) under occ. */
-static bool sc_attacked(const Position *p, int q, int by, Bitboard active, Bitboard occ) {
+/* What one side can attack with, under some occupancy: its active pieces and, among
+ * them, the orthogonal and diagonal riders. */
+typedef struct Attackers {
+    Bitboard active, occ, orth, diag;
+} Attackers;
+
+/* The attackers of the pieces in `active` under occupancy occ. */
+static inline Attackers attackers_make(const Position *p, Bitboard active, Bitboard occ) {
     const ScTables *tb = TB(p);
     const Bitboard *t = BB(p).type;
-    Bitboard rl = 0, bl = 0;
-    for (Bitboard m = tb->rook_like; m; m &= m - 1) rl |= t[bb_lsb(m)];
-    for (Bitboard m = tb->bishop_like; m; m &= m - 1) bl |= t[bb_lsb(m)];
-    if ((rl & active) && (rook_att8(q, occ) & rl & active)) return true;
-    if ((bl & active) && (bishop_att8(q, occ) & bl & active)) return true;
+    Attackers a = {active, occ, 0, 0};
+    for (Bitboard m = tb->rook_like; m; m &= m - 1) a.orth |= t[bb_lsb(m)];
+    for (Bitboard m = tb->bishop_like; m; m &= m - 1) a.diag |= t[bb_lsb(m)];
+    a.orth &= active;
+    a.diag &= active;
+    return a;
+}
+
+/* Whether square q is attacked by the attackers a (all of colour by). */
+static bool sc_attacked(const Position *p, int q, int by, const Attackers *a) {
+    const ScTables *tb = TB(p);
+    const Bitboard *t = BB(p).type;
+    if (a->orth && (rook_att8(q, a->occ) & a->orth)) return true;
+    if (a->diag && (bishop_att8(q, a->occ) & a->diag)) return true;
     for (int i = 0; i < tb->nattackers; i++) {
         int ty = tb->attackers[i];
-        Bitboard pcs = t[ty] & active;
+        Bitboard pcs = t[ty] & a->active;
         if (!pcs) continue;
         if (tb->rev_cap[by][ty][q] & pcs) return true;
         for (uint32_t k = tb->rlame_at[by][ty][q]; k < tb->rlame_at[by][ty][q + 1]; k++) {
             const LameStep *e = &tb->rlame[k];
-            if (((pcs >> e->sq) & 1) && !(occ & e->lame)) return true;
+            if (((pcs >> e->sq) & 1) && !(a->occ & e->lame)) return true;
         }
     }
     return false;
@@ -270,10 +285,9 @@ static bool sc_attacked(const Position *p, int q, int by, Bitboard active, Bitbo
 static bool sc_royal_attacked(const Position *p, int c) {
     Bitboard mon = (BB(p).type[SC_K] | BB(p).type[SC_E]) & BB(p).color[c];
     if (!mon) return false;
-    Status st = status_of(p, c ^ 1);
-    Bitboard occ = BB(p).color[0] | BB(p).color[1];
+    Attackers a = attackers_make(p, status_of(p, c ^ 1).active, BB(p).color[0] | BB(p).color[1]);
     while (mon)
-        if (sc_attacked(p, bb_pop_lsb(&mon), c ^ 1, st.active, occ)) return true;
+        if (sc_attacked(p, bb_pop_lsb(&mon), c ^ 1, &a)) return true;
     return false;
 }
 
@@ -403,8 +417,16 @@ static int filter_legal(Position *p, Move *list, int n, bool (*royal_attacked)(c
 
 /* ---------------------------------------------------------------- fast generator */
 
-/* Pseudo-legal moves on bitboards: statuses as masks, data-driven leaps, magic rides. */
-static int sc_gen_pseudo(Position *p, Move *list) {
+/* The squares a drop may use: L on the first rank, X anywhere empty. */
+static inline Bitboard drop_targets(const Position *p, int type) {
+    if (!p->hand[p->side][type]) return 0;
+    Bitboard empty = ~(BB(p).color[0] | BB(p).color[1]);
+    return type == SC_X ? empty : empty & (p->side == WHITE ? 0xffull : 0xffull << 56);
+}
+
+/* Pseudo-legal moves on bitboards: statuses as masks, data-driven leaps, magic rides;
+ * drops only when asked for. */
+static int sc_gen_pseudo(Position *p, Move *list, bool drops) {
     const ScTables *tb = TB(p);
     const Variant *v = p->var;
     const Bitboard *t = BB(p).type;
@@ -442,43 +464,105 @@ static int sc_gen_pseudo(Position *p, Move *list) {
     /* Castling: token, both pieces home and not frozen, path empty, three squares safe. */
     uint32_t rights = (p->castle >> (us * 4)) & 15;
     if (rights) {
-        Status ts = status_of(p, them);
+        Attackers a = attackers_make(p, status_of(p, them).active, occ);
         for (int i = 0; i < 4; i++) {
             const CastleDef *cd = &tb->castles[us * 4 + i];
             if (!((rights >> i) & 1) || p->board[cd->mfrom] != PC_MAKE(us, cd->monarch) ||
                 p->board[cd->rfrom] != PC_MAKE(us, SC_R) || (occ & cd->between) ||
                 ((st.frozen >> cd->mfrom) & 1) || ((st.frozen >> cd->rfrom) & 1))
                 continue;
-            if (sc_attacked(p, cd->mfrom, them, ts.active, occ) || sc_attacked(p, cd->crossed, them, ts.active, occ) ||
-                sc_attacked(p, cd->mto, them, ts.active, occ))
+            if (sc_attacked(p, cd->mfrom, them, &a) || sc_attacked(p, cd->crossed, them, &a) ||
+                sc_attacked(p, cd->mto, them, &a))
                 continue;
             list[n++] = MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE);
         }
     }
-    /* Drops: L on the first rank, X anywhere empty. */
-    if (p->hand[us][SC_L])
-        for (Bitboard b = empty & (us == WHITE ? 0xffull : 0xffull << 56); b;) {
+    for (int type = SC_L; drops && type <= SC_X; type++)
+        for (Bitboard b = drop_targets(p, type); b;) {
             int s = bb_pop_lsb(&b);
-            list[n++] = MOVE_MAKE(s, s, NO_SQ, SC_L, MK_DROP);
-        }
-    if (p->hand[us][SC_X])
-        for (Bitboard b = empty; b;) {
-            int s = bb_pop_lsb(&b);
-            list[n++] = MOVE_MAKE(s, s, NO_SQ, SC_X, MK_DROP);
+            list[n++] = MOVE_MAKE(s, s, NO_SQ, type, MK_DROP);
         }
     return n;
 }
 
-/* Legal moves, fast path. */
-static int sc_gen_legal(Position *p, Move *list) {
-    int n = sc_gen_pseudo(p, list);
-    return filter_legal(p, list, n, sc_royal_attacked);
+/* Whether m would leave a monarch of the mover attacked, decided without making it: the
+ * occupancy, the enemy's pieces and the mover's Magicians and Femmes Fatales are updated
+ * in local bitboards, and the enemy's status is recomputed from them. The same answer as
+ * make -> sc_royal_attacked -> unmake (the tests compare it with the reference). */
+static bool sc_move_exposes(const Position *p, Move m) {
+    const ScTables *tb = TB(p);
+    const Bitboard *t = BB(p).type;
+    int us = p->side, them = us ^ 1;
+    int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m);
+    Bitboard own = BB(p).color[us], foe = BB(p).color[them], occ = own | foe;
+    Bitboard mon = (t[SC_K] | t[SC_E]) & own, our_m = t[SC_M] & own, our_f = t[SC_F] & own;
+    Bitboard fb = 1ull << from, tob = 1ull << to;
+    if (kind == MK_DROP) {
+        occ |= tob;
+    } else if (kind == MK_CASTLE) {
+        const CastleDef *cd = &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
+        occ = (occ & ~fb & ~(1ull << cd->rfrom)) | tob | (1ull << cd->rto);
+        mon = (mon & ~fb) | tob;
+    } else {
+        int capsq = kind == MK_EP ? (us == WHITE ? to - 8 : to + 8) : to;
+        int moved = PC_TYPE(p->board[from]), now = MOVE_PROMO(m) ? MOVE_PROMO(m) : moved;
+        foe &= ~(1ull << capsq);
+        occ = (occ & ~fb & ~(1ull << capsq)) | tob;
+        if (mon & fb) mon = (mon & ~fb) | tob;
+        if (moved == SC_M) our_m &= ~fb;
+        if (moved == SC_F) our_f &= ~fb;
+        if (now == SC_M) our_m |= tob;
+        if (now == SC_F) our_f |= tob;
+    }
+    Bitboard exposed = foe & ~(t[SC_D] & embassy[them]);
+    Bitboard disabled = (bb_spread(our_m) | bb_spread(our_f)) & exposed;
+    Attackers a = attackers_make(p, foe & ~disabled & ~t[SC_M] & ~t[SC_F], occ);
+    while (mon)
+        if (sc_attacked(p, bb_pop_lsb(&mon), them, &a)) return true;
+    return false;
 }
+
+/* Squares whose vacating could expose a monarch of the side to move: the first piece on
+ * each line from a monarch, and every square within distance 2 of it (where all lame
+ * squares of attacks on it lie). */
+static Bitboard unblock_mask(const Position *p) {
+    const ScTables *tb = TB(p);
+    Bitboard occ = BB(p).color[0] | BB(p).color[1], mask = 0;
+    for (Bitboard mon = (BB(p).type[SC_K] | BB(p).type[SC_E]) & BB(p).color[p->side]; mon;) {
+        int q = bb_pop_lsb(&mon);
+        mask |= queen_att8(q, occ) | tb->near2[q];
+    }
+    return mask;
+}
+
+/* Legal moves (into list, or only counted when count_only). Out of check a drop only adds
+ * a blocker, and a move of a piece that is no monarch, Magician or Femme Fatale from a
+ * square outside unblock_mask changes no enemy status and opens no line or lame square
+ * toward a monarch: both are legal without a test. Everything else is tested. */
+static int sc_generate(Position *p, Move *list, bool count_only) {
+    bool check = sc_in_check(p);
+    int n = sc_gen_pseudo(p, list, check || !count_only), k = 0;
+    Bitboard unsafe = check ? ~0ull : unblock_mask(p);
+    const Bitboard *t = BB(p).type;
+    Bitboard special = t[SC_K] | t[SC_E] | t[SC_M] | t[SC_F];
+    for (int i = 0; i < n; i++) {
+        Move m = list[i];
+        int kind = MOVE_KIND(m);
+        Bitboard from = 1ull << MOVE_FROM(m);
+        bool safe = !check && (kind == MK_DROP || ((kind == MK_NORMAL || kind == MK_DOUBLE) && !(from & (unsafe | special))));
+        if (safe || !sc_move_exposes(p, m)) list[k++] = m;
+    }
+    if (count_only && !check) k += bb_popcount(drop_targets(p, SC_L)) + bb_popcount(drop_targets(p, SC_X));
+    return k;
+}
+
+/* Legal moves, fast path. */
+static int sc_gen_legal(Position *p, Move *list) { return sc_generate(p, list, false); }
 
 /* Number of legal moves (perft's last ply). */
 static uint64_t sc_count_legal(Position *p) {
     Move list[MAX_MOVES];
-    return (uint64_t)sc_gen_legal(p, list);
+    return (uint64_t)sc_generate(p, list, true);
 }
 
 /* ---------------------------------------------------------------- reference generator */
