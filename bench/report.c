@@ -21,7 +21,7 @@ static const char *const invariant_texts[INV_N] = {
     "every move's text parses back to the same move",
     "FEN -> position -> FEN is the identity (key too)",
     "in_check equals royal_attacked; the side not to move is never in check",
-    "a royal some enemy move could capture is reported attacked",
+    "positions where an enemy move could capture a royal (royals replaced by plain pieces in a copy): royal_attacked agrees",
     "the colour-flipped position has as many legal moves",
     "variant rules (royals kept, Protectors kept, pool balance, switches keep occupancy)",
 };
