@@ -100,8 +100,8 @@ int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
 /* Uniform double in [0, 1) from the game's stream. */
 static double game_rng_unit(uint64_t *rng) { return (double)(game_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
 
-/* Chooses the start position of game g: the fixed FEN, a prelude array, a named start, or
- * the variant's default. */
+/* Chooses the start position of game g: the fixed FEN, a random prelude array (Superchess,
+ * when the generator is linked in), a random one of the P0/P1 arrays, or the default. */
 static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g, CvError *err) {
     const Variant *v = cfg->var;
     const char *fen = cfg->start_fen ? cfg->start_fen : v->start_fen;
@@ -114,9 +114,13 @@ static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Gam
             if (!prelude_random(&pp, draw, buf, sizeof buf, err)) return false;
             fen = buf;
         } else {
+            /* the playable named arrays (P0, P1); others, such as P0-nr, are for reference only */
+            const char *names[4];
             int k = 0;
-            while (k < 4 && v->starts[k].name) k++;
-            if (k > 0) fen = v->starts[draw % (uint64_t)k].fen;
+            for (int i = 0; i < 4 && v->starts[i].name; i++)
+                if (strcmp(v->starts[i].name, "p0") == 0 || strcmp(v->starts[i].name, "p1") == 0)
+                    names[k++] = v->starts[i].fen;
+            if (k > 0) fen = names[draw % (uint64_t)k];
         }
     }
     snprintf(g->start_fen, sizeof g->start_fen, "%s", fen);

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Measures the self-play player and writes results/selfplay_*.json:
+
+- selfplay_throughput.json: positions/s and search nodes/s at 1000 nodes per move on 1 and
+  2 threads for every variant (with the CPU time used, since the machine may be shared),
+  beside the perft speed of the same binary: bulk-counted leaves/s and generator calls/s
+  (positions whose moves perft generated or counted), to show what the search adds;
+- selfplay_strength.json: the player against a random mover (100 games per variant, equal
+  colours) and a deeper budget against a shallower one.
+
+Every number comes from `chessvar selfplay --json` / `chessvar perft --json` runs made by
+this script; the exact command lines are stored beside the numbers.
+Usage: selfplay_bench.py [--binary build/chessvar] [--only throughput|strength]
+                         [--variants chess,switching,...] [--quick]
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VARIANTS = ["chess", "switching", "superchess", "supremo"]
+# games per throughput run: enough that the last game's tail is small against the run
+THROUGHPUT_GAMES = {"chess": 64, "switching": 64, "superchess": 32, "supremo": 24}
+PERFT_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
+DEEPER = {"chess": (2000, 500, 100), "switching": (2000, 500, 100), "superchess": (2000, 500, 100),
+          "supremo": (2000, 500, 50)}
+
+
+def run_json(cmd):
+    """Runs cmd and returns its last stdout line parsed as JSON."""
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def selfplay(binary, variant, extra):
+    """One selfplay run in a fresh folder; returns (command, summary), the summary with
+    the CPU seconds the run used (user + system) added."""
+    with tempfile.TemporaryDirectory() as d:
+        cmd = [binary, "selfplay", "--variant", variant, "--out", os.path.join(d, "run"), "--progress", "0",
+               "--json"] + extra
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        res = run_json(cmd)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    res["cpu_seconds"] = round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 3)
+    cmd[cmd.index("--out") + 1] = "OUT"
+    return " ".join(cmd[1:]), res
+
+
+def machine():
+    """What the numbers were measured on."""
+    return {"cpus": os.cpu_count(), "machine": platform.machine(), "load_average_at_start": os.getloadavg()}
+
+
+def throughput(binary, variants, quick):
+    rows = []
+    for v in variants:
+        games = max(8, THROUGHPUT_GAMES[v] // (4 if quick else 1))
+        row = {"variant": v, "nodes_per_move": 1000, "games": games}
+        for t in (1, 2):
+            cmd, r = selfplay(binary, v, ["--games", str(games), "--nodes", "1000", "--threads", str(t),
+                                          "--seed", "11"])
+            row[f"threads_{t}"] = {"command": cmd, "seconds": r["seconds"], "positions": r["positions_this_run"],
+                                   "positions_per_second": r["positions_per_second"],
+                                   "search_nodes_per_second": r["nodes_per_second"],
+                                   "process_cpu_seconds": r["cpu_seconds"]}
+        t1, t2 = row["threads_1"], row["threads_2"]
+        row["speedup_2_threads"] = round(t2["positions_per_second"] / t1["positions_per_second"], 3)
+        # CPU seconds include start-up (engine tables), so this slightly understates both
+        row["cpu_seconds_2_threads_over_1"] = round(t2["process_cpu_seconds"] / t1["process_cpu_seconds"], 3)
+        row["cpu_share_2_threads"] = round(t2["process_cpu_seconds"] / (2 * t2["seconds"]), 3)
+        d = PERFT_DEPTH[v]
+        leaves = run_json([binary, "perft", "--variant", v, "--depth", str(d), "--threads", "1", "--json",
+                           "--quiet"])
+        interior = run_json([binary, "perft", "--variant", v, "--depth", str(d - 1), "--threads", "1", "--json",
+                             "--quiet"])
+        gen_calls = sum(run_json([binary, "perft", "--variant", v, "--depth", str(k), "--threads", "1", "--json",
+                                  "--quiet"])["nodes"] for k in range(1, d)) + 1
+        gen_rate = gen_calls / leaves["seconds"] if leaves["seconds"] > 0 else None
+        sn = row["threads_1"]["search_nodes_per_second"]
+        row["perft_1_thread"] = {"command": f"perft --variant {v} --depth {d} --threads 1", "leaves": leaves["nodes"],
+                                 "seconds": leaves["seconds"], "leaves_per_second": leaves["nps"],
+                                 "generator_calls": gen_calls, "generator_calls_per_second": gen_rate,
+                                 "depth_minus_1_nodes": interior["nodes"]}
+        row["search_nodes_vs_perft_generator_calls"] = round(sn / gen_rate, 3) if gen_rate else None
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def score_interval(a_score, games):
+    """95% normal-approximation interval of a mean score in [0, 1] (per game variance
+    bounded by 1/4)."""
+    half = 1.96 * math.sqrt(0.25 / games)
+    return [round(max(0.0, a_score - half), 3), round(min(1.0, a_score + half), 3)]
+
+
+def strength(binary, variants, quick):
+    rows = []
+    for v in variants:
+        games = 20 if quick else 100
+        cmd, r = selfplay(binary, v, ["--games", str(games), "--nodes", "1000", "--opponent", "random",
+                                      "--seed", "21"])
+        rows.append({"test": "vs_random", "variant": v, "command": cmd, "games": r["games"],
+                     "a_score": r["a_score"], "target": 0.95, "pass": r["a_score"] >= 0.95,
+                     "termination": r["termination"], "avg_plies": r["avg_plies"]})
+        print(json.dumps(rows[-1]), flush=True)
+        deep, shallow, games = DEEPER[v]
+        games = 20 if quick else games
+        cmd, r = selfplay(binary, v, ["--games", str(games), "--nodes", str(deep), "--opponent",
+                                      f"nodes={shallow}", "--resign", "1000,4", "--ply-cap", "400", "--seed", "31"])
+        rows.append({"test": "deeper_vs_shallower", "variant": v, "command": cmd, "games": r["games"],
+                     "player_a": r["player_a"], "player_b": r["player_b"], "a_score": r["a_score"],
+                     "a_score_95": score_interval(r["a_score"], r["games"]), "pass": r["a_score"] > 0.5,
+                     "white_score_counts": r["white_score_counts"], "termination": r["termination"],
+                     "avg_plies": r["avg_plies"]})
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "chessvar"))
+    ap.add_argument("--only", choices=["throughput", "strength"])
+    ap.add_argument("--variants", default=",".join(VARIANTS))
+    ap.add_argument("--quick", action="store_true", help="fewer games (a smoke test, not a measurement)")
+    args = ap.parse_args()
+    variants = args.variants.split(",")
+    os.makedirs(os.path.join(ROOT, "results"), exist_ok=True)
+    jobs = [("throughput", throughput), ("strength", strength)]
+    for name, fn in jobs:
+        if args.only and args.only != name:
+            continue
+        start = time.time()
+        rows = fn(args.binary, variants, args.quick)
+        doc = {"what": f"chessvar selfplay {name}", "script": "scripts/selfplay_bench.py", "quick": args.quick,
+               "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "machine": machine(),
+               "wall_seconds": round(time.time() - start, 1), "rows": rows}
+        path = os.path.join(ROOT, "results", f"selfplay_{name}{'_quick' if args.quick else ''}.json")
+        with open(path, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
