@@ -79,10 +79,10 @@ typedef struct CastleDef {
 enum { MAX_LAME = 2 * (SC_NPT + 1) * 64 * 16 };
 
 typedef struct ScTables {
-    Bitboard near2[64];                          /* squares within distance 2 */
     Bitboard leap_move[2][SC_NPT + 1][64];       /* non-lame leaps to an empty square */
     Bitboard leap_cap[2][SC_NPT + 1][64];        /* non-lame capture leaps (attacks) */
     Bitboard rev_cap[2][SC_NPT + 1][64];         /* origins whose non-lame capture hits q */
+    Bitboard rev_lame_from[2][SC_NPT + 1][64];   /* origins of the reverse lame captures */
     uint32_t lame_at[2][SC_NPT + 1][65];         /* forward lame steps: index range */
     uint32_t rlame_at[2][SC_NPT + 1][65];        /* reverse lame captures: index range */
     LameStep lame[MAX_LAME];
@@ -140,7 +140,6 @@ static bool comp_lame_mask(const PieceDef *d, const MoveComp *mc, int c, int f, 
 static void sc_init(Variant *v) {
     ScTables *tb = &sc_tables;
     memset(tb, 0, sizeof *tb);
-    for (int s = 0; s < 64; s++) tb->near2[s] = bb_spread(bb_spread(1ull << s));
     uint32_t nl = 0, nr = 0;
     for (int c = 0; c < 2; c++)
         for (int t = 1; t <= SC_NPT; t++) {
@@ -170,8 +169,10 @@ static void sc_init(Variant *v) {
                 for (int s = 0; s < 64; s++) {
                     if ((tb->leap_cap[c][t][s] >> q) & 1) tb->rev_cap[c][t][q] |= 1ull << s;
                     for (uint32_t k = tb->lame_at[c][t][s]; k < tb->lame_at[c][t][s + 1]; k++)
-                        if (tb->lame[k].sq == q && (tb->lame[k].mode & MM_CAPTURE))
+                        if (tb->lame[k].sq == q && (tb->lame[k].mode & MM_CAPTURE)) {
                             tb->rlame[nr++] = (LameStep){tb->lame[k].lame, (uint8_t)s, MM_CAPTURE};
+                            tb->rev_lame_from[c][t][q] |= 1ull << s;
+                        }
                 }
             }
             tb->rlame_at[c][t][64] = nr;
@@ -273,6 +274,7 @@ static bool sc_attacked(const Position *p, int q, int by, const Attackers *a) {
         Bitboard pcs = t[ty] & a->active;
         if (!pcs) continue;
         if (tb->rev_cap[by][ty][q] & pcs) return true;
+        if (!(tb->rev_lame_from[by][ty][q] & pcs)) continue;
         for (uint32_t k = tb->rlame_at[by][ty][q]; k < tb->rlame_at[by][ty][q + 1]; k++) {
             const LameStep *e = &tb->rlame[k];
             if (((pcs >> e->sq) & 1) && !(a->occ & e->lame)) return true;
@@ -522,15 +524,27 @@ static bool sc_move_exposes(const Position *p, Move m) {
     return false;
 }
 
-/* Squares whose vacating could expose a monarch of the side to move: the first piece on
- * each line from a monarch, and every square within distance 2 of it (where all lame
- * squares of attacks on it lie). */
-static Bitboard unblock_mask(const Position *p) {
+/* Squares whose vacating could expose a monarch of the side to move, given the enemy's
+ * attackers a: own pieces alone between a monarch and an enemy rider, and the lame squares
+ * of enemy lame leaps toward a monarch. Status cannot improve for the enemy unless a
+ * monarch, Magician or Femme Fatale moves, so these are the only ways to expose one. */
+static Bitboard unblock_mask(const Position *p, const Attackers *a) {
     const ScTables *tb = TB(p);
-    Bitboard occ = BB(p).color[0] | BB(p).color[1], mask = 0;
-    for (Bitboard mon = (BB(p).type[SC_K] | BB(p).type[SC_E]) & BB(p).color[p->side]; mon;) {
+    const Bitboard *t = BB(p).type;
+    int them = p->side ^ 1;
+    Bitboard own = BB(p).color[p->side], mask = 0;
+    for (Bitboard mon = (t[SC_K] | t[SC_E]) & own; mon;) {
         int q = bb_pop_lsb(&mon);
-        mask |= queen_att8(q, occ) | tb->near2[q];
+        Bitboard rb = rook_att8(q, a->occ) & own, bb = bishop_att8(q, a->occ) & own;
+        Bitboard pinners = (rook_att8(q, a->occ ^ rb) & a->orth) | (bishop_att8(q, a->occ ^ bb) & a->diag);
+        while (pinners) mask |= between8[q][bb_pop_lsb(&pinners)] & own;
+        for (int i = 0; i < tb->nattackers; i++) {
+            int ty = tb->attackers[i];
+            Bitboard pcs = t[ty] & a->active & tb->rev_lame_from[them][ty][q];
+            if (!pcs) continue;
+            for (uint32_t k = tb->rlame_at[them][ty][q]; k < tb->rlame_at[them][ty][q + 1]; k++)
+                if ((pcs >> tb->rlame[k].sq) & 1) mask |= tb->rlame[k].lame;
+        }
     }
     return mask;
 }
@@ -540,10 +554,14 @@ static Bitboard unblock_mask(const Position *p) {
  * square outside unblock_mask changes no enemy status and opens no line or lame square
  * toward a monarch: both are legal without a test. Everything else is tested. */
 static int sc_generate(Position *p, Move *list, bool count_only) {
-    bool check = sc_in_check(p);
-    int n = sc_gen_pseudo(p, list, check || !count_only), k = 0;
-    Bitboard unsafe = check ? ~0ull : unblock_mask(p);
     const Bitboard *t = BB(p).type;
+    int us = p->side;
+    Attackers a = attackers_make(p, status_of(p, us ^ 1).active, BB(p).color[0] | BB(p).color[1]);
+    bool check = false;
+    for (Bitboard mon = (t[SC_K] | t[SC_E]) & BB(p).color[us]; mon && !check;)
+        check = sc_attacked(p, bb_pop_lsb(&mon), us ^ 1, &a);
+    int n = sc_gen_pseudo(p, list, check || !count_only), k = 0;
+    Bitboard unsafe = check ? ~0ull : unblock_mask(p, &a);
     Bitboard special = t[SC_K] | t[SC_E] | t[SC_M] | t[SC_F];
     for (int i = 0; i < n; i++) {
         Move m = list[i];
