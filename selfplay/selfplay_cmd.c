@@ -505,7 +505,7 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
         if (!fgets(have, sizeof have, f)) have[0] = 0;
         fclose(f);
         have[strcspn(have, "\n")] = 0;
-        if (!o->resume) {
+        if (!o->resume && run->rank == 0) { /* other ranks check after rank 0 wrote it */
             snprintf(run->err.msg, sizeof run->err.msg,
                      "%.150s already holds a run (pass --resume to continue it, or use a new folder)", o->out);
             return false;
