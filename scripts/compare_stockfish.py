@@ -224,6 +224,10 @@ def main():
                                                 if chessvar.extra_supported else "")
         report["chessvar"]["threads_reported_in_json"] = sorted(chessvar.reported_threads)
     report["all_counts_agree"] = ok
+    try:
+        report["machine"]["loadavg_at_end"] = [float(x) for x in os.getloadavg()]
+    except OSError:
+        pass
 
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     tmp = out + ".tmp"
