@@ -37,7 +37,7 @@ ROWS = [
     ("chess kiwipete", "chess", KIWIPETE, 5, 4, {"stockfish": None, "fairy-stockfish": "chess"}),
     ("superchess amazons", "superchess", "rnbakbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBAKBNR w - - 0 1", 5, 4,
      {"fairy-stockfish": "superchess-amazon"}),
-    ("superchess amazons middlegame", "superchess", "r1b1k2r/ppp2ppp/2n2n2/2bpp1A1/4P3/2NP1N2/PPP2PPP/R1B1KB1R w - - 0 1",
+    ("superchess amazons mid", "superchess", "r1b1k2r/ppp2ppp/2n2n2/2bpp1A1/4P3/2NP1N2/PPP2PPP/R1B1KB1R w - - 0 1",
      4, 3, {"fairy-stockfish": "superchess-amazon"}),
     ("supremo kings+pawns 10x10", "supremo", "5k4/10/10/pppppppppp/10/10/PPPPPPPPPP/10/10/5K4 w - - 0 1", 6, 5,
      {"fairy-stockfish": "supremo-kp"}),

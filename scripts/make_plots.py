@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Measures what the plots need that no other script writes, then draws every plot.
+
+Writes to results/:
+  perft_depths.json          perft counts and times against depth, per variant start
+  thread_scaling.json        perft speed-up against threads, per variant
+  plot_nps.png               nodes/s per variant and engine (results/engine_comparison.json)
+  plot_threads.png           speed-up against threads
+  plot_selfplay.png          self-play positions/s per variant (results/selfplay_throughput*.json)
+  plot_perft_depth.png       perft node counts against depth, log scale
+and refreshes the figures table between the markers in README.md.
+
+  python3 scripts/make_plots.py            # measure (about a minute) and plot
+  python3 scripts/make_plots.py --no-measure   # plot from the JSON files already there
+"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+
+try:
+    import matplotlib
+except ImportError:  # Debian's python3-matplotlib is for the system interpreter
+    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
+    raise
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RES = os.path.join(ROOT, "results")
+VARIANTS = ["chess", "switching", "superchess", "supremo"]
+MAX_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
+SCALING_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
+
+
+def perft(binary, variant, depth, threads):
+    out = subprocess.run([binary, "perft", "--variant", variant, "--depth", str(depth), "--threads", str(threads),
+                          "--json", "--quiet"], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def machine():
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    return {"cpu": cpu, "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M:%S")}
+
+
+def measure(binary, runs):
+    depths = {"machine": machine(), "variants": {}}
+    for v in VARIANTS:
+        depths["variants"][v] = [perft(binary, v, d, 1) for d in range(1, MAX_DEPTH[v] + 1)]
+    json.dump(depths, open(os.path.join(RES, "perft_depths.json"), "w"), indent=2)
+    cores = os.cpu_count() or 1
+    threads = sorted({1, 2, cores})
+    scaling = {"machine": machine(), "runs": runs, "variants": {}}
+    for v in VARIANTS:
+        rows = []
+        for t in threads:
+            secs = sorted(perft(binary, v, SCALING_DEPTH[v], t)["seconds"] for _ in range(runs))
+            rows.append({"threads": t, "median_seconds": secs[len(secs) // 2]})
+        for r in rows:
+            r["speedup"] = rows[0]["median_seconds"] / r["median_seconds"]
+        scaling["variants"][v] = {"depth": SCALING_DEPTH[v], "rows": rows}
+    json.dump(scaling, open(os.path.join(RES, "thread_scaling.json"), "w"), indent=2)
+
+
+def load(name):
+    p = os.path.join(RES, name)
+    return json.load(open(p)) if os.path.exists(p) else None
+
+
+def plot_nps(table):
+    comp = load("engine_comparison.json")
+    if not comp:
+        return
+    rows = comp["rows"]
+    engines = sorted({e for r in rows for e in r["engines"]}, key=lambda e: (e != "chessvar", e))
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    width = 0.8 / len(engines)
+    for i, e in enumerate(engines):
+        xs = [k + i * width for k, r in enumerate(rows) if e in r["engines"]]
+        ys = [r["engines"][e]["nps"] / 1e6 for r in rows if e in r["engines"]]
+        ax.bar(xs, ys, width, label=e)
+    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(rows))])
+    ax.set_xticklabels([f"{r['label']}\nd{r['depth']}" for r in rows], fontsize=8)
+    ax.set_ylabel("Mnodes/s (1 thread)")
+    ax.set_yscale("log")
+    ax.set_title("perft speed, same positions, same machine, one run")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(RES, "plot_nps.png"), dpi=110)
+    for r in rows:
+        cv = r["engines"]["chessvar"]["nps"] / 1e6
+        others = ", ".join(f"{e} {x['nps'] / 1e6:.1f} ({x['chessvar_speed_ratio']:.2f}x)" for e, x in r["engines"].items()
+                           if e != "chessvar")
+        table.append(f"| perft {r['label']} d{r['depth']} | {cv:.1f} Mnodes/s | {others} |")
+
+
+def plot_threads(table):
+    sc = load("thread_scaling.json")
+    if not sc:
+        return
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for v, d in sc["variants"].items():
+        ax.plot([r["threads"] for r in d["rows"]], [r["speedup"] for r in d["rows"]], marker="o", label=f"{v} d{d['depth']}")
+        table.append(f"| perft threads {v} d{d['depth']} | {d['rows'][-1]['speedup']:.2f}x on {d['rows'][-1]['threads']} threads | |")
+    t = [r["threads"] for r in next(iter(sc["variants"].values()))["rows"]]
+    ax.plot(t, t, "k--", lw=0.8, label="ideal")
+    ax.set_xlabel("threads")
+    ax.set_ylabel("speed-up over 1 thread")
+    ax.set_title("perft speed-up against threads")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(RES, "plot_threads.png"), dpi=110)
+
+
+def plot_selfplay(table):
+    files = sorted(glob.glob(os.path.join(RES, "selfplay_throughput*.json")))
+    if not files:
+        return
+    data = json.load(open(files[-1]))
+    rows = data.get("rows") or data.get("variants") or []
+    if isinstance(rows, dict):
+        rows = [dict(variant=k, **v) for k, v in rows.items()]
+    pts = []
+    for r in rows:
+        v = r.get("variant")
+        for key, val in r.items():
+            if "positions_per_s" in key or key in ("pps", "positions_per_second"):
+                pts.append((v, key, val))
+    if not pts:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    labels = [f"{v}\n{k}" for v, k, _ in pts]
+    ax.bar(range(len(pts)), [p[2] for p in pts])
+    ax.set_xticks(range(len(pts)))
+    ax.set_xticklabels(labels, fontsize=7)
+    ax.set_ylabel("positions/s")
+    ax.set_title(f"self-play throughput ({os.path.basename(files[-1])})")
+    fig.tight_layout()
+    fig.savefig(os.path.join(RES, "plot_selfplay.png"), dpi=110)
+    for v, k, val in pts:
+        table.append(f"| self-play {v} ({k}) | {val:.0f} positions/s | |")
+
+
+def plot_depths(table):
+    dd = load("perft_depths.json")
+    if not dd:
+        return
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for v, rows in dd["variants"].items():
+        ax.plot([r["depth"] for r in rows], [r["nodes"] for r in rows], marker="o", label=v)
+    ax.set_yscale("log")
+    ax.set_xlabel("depth")
+    ax.set_ylabel("perft nodes (start position)")
+    ax.set_title("perft node counts against depth")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(RES, "plot_perft_depth.png"), dpi=110)
+
+
+def update_readme(table, mach):
+    path = os.path.join(ROOT, "README.md")
+    text = open(path).read()
+    start, end = "<!-- figures:start -->", "<!-- figures:end -->"
+    if start not in text or end not in text:
+        return
+    body = [start, "", f"Measured on {mach['cpu']}, {mach['cores']} cores, {mach['date']} "
+                      "(a shared machine: ratios measured side by side are the numbers to trust).", "",
+            "| what | chessvar | beside it |", "|---|---|---|"] + table + ["", end]
+    a, b = text.index(start), text.index(end) + len(end)
+    open(path, "w").write(text[:a] + "\n".join(body) + text[b:])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--binary", default=os.path.join(ROOT, "build", "chessvar"))
+    ap.add_argument("--no-measure", action="store_true")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    os.makedirs(RES, exist_ok=True)
+    if not args.no_measure:
+        measure(args.binary, args.runs)
+    table = []
+    plot_nps(table)
+    plot_threads(table)
+    plot_selfplay(table)
+    plot_depths(table)
+    update_readme(table, machine())
+    print("\n".join(table))
+
+
+if __name__ == "__main__":
+    main()
