@@ -309,3 +309,36 @@ Test(selfplay, bad_options) {
     cr_expect_eq(run(SP("--variant", "chess", "--start", "not a fen", "--out", d)), 2);
     cr_expect_eq(run(SP("--variant", "chess", "--games", "1")), 2);
 }
+
+/* Path of mpirun on PATH, or NULL. */
+static const char *find_mpirun(char *buf, size_t n) {
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s", path);
+    char *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, n, "%s/mpirun", d);
+        if (access(buf, X_OK) == 0) return buf;
+    }
+    return NULL;
+}
+
+Test(selfplay, mpi_ranks_write_the_same_data, .timeout = 120) {
+    char mpirun[1024];
+    if (!find_mpirun(mpirun, sizeof mpirun)) cr_skip_test("no mpirun");
+    char d1[512], d2[512];
+    temp_dir(d1, sizeof d1);
+    temp_dir(d2, sizeof d2);
+    /* Open MPI refuses root unless told; harmless elsewhere */
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+#define MPI_ARGS "--variant", "switching", "--games", "9", "--nodes", "200", "--seed", "5", "--shard-games", "2", \
+                 "--ply-cap", "150", "--format", "bin,pgn", "--threads", "1"
+    cr_assert_eq(run(SP(MPI_ARGS, "--out", d1)), 0);
+    int rc = run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay", MPI_ARGS, "--out",
+                                 d2, NULL});
+#undef MPI_ARGS
+    if (rc != 0) cr_skip_test("mpirun could not start 2 ranks here (exit %d)", rc);
+    same_dirs(d1, d2);
+}
