@@ -426,9 +426,17 @@ static inline Bitboard drop_targets(const Position *p, int type) {
     return type == SC_X ? empty : empty & (p->side == WHITE ? 0xffull : 0xffull << 56);
 }
 
+/* Number of promotion choices of the side to move: pool types held, plus X while held. */
+static inline int promo_choices(const Position *p) {
+    int n = p->hand[p->side][SC_X] != 0;
+    for (const uint8_t *t = p->var->promo_types; *t; t++) n += p->pool[p->side][*t] != 0;
+    return n;
+}
+
 /* Pseudo-legal moves on bitboards: statuses as masks, data-driven leaps, magic rides;
- * drops only when asked for. */
-static int sc_gen_pseudo(Position *p, Move *list, bool drops) {
+ * `enemy` holds the enemy's attackers (for castling). Drops only when asked for. The
+ * board moves of pieces on `bulk` squares (known legal) are only counted, into *bulk_count. */
+static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool drops, Bitboard bulk, int *bulk_count) {
     const ScTables *tb = TB(p);
     const Variant *v = p->var;
     const Bitboard *t = BB(p).type;
@@ -455,6 +463,11 @@ static int sc_gen_pseudo(Position *p, Move *list, bool drops) {
             if ((e->mode & MM_CAPTURE) && (b & cap_ok)) to |= b;
         }
         bool pawn = ty == SC_P;
+        if ((bulk >> s) & 1) {
+            Bitboard last = us == WHITE ? 0xffull << 56 : 0xffull;
+            *bulk_count += promotes ? bb_popcount(to & ~last) + bb_popcount(to & last) * promo_choices(p) : bb_popcount(to);
+            to = 0;
+        }
         while (to) {
             int d = bb_pop_lsb(&to);
             int kind = pawn && (d - s == 16 || s - d == 16) ? MK_DOUBLE : MK_NORMAL;
@@ -466,15 +479,14 @@ static int sc_gen_pseudo(Position *p, Move *list, bool drops) {
     /* Castling: token, both pieces home and not frozen, path empty, three squares safe. */
     uint32_t rights = (p->castle >> (us * 4)) & 15;
     if (rights) {
-        Attackers a = attackers_make(p, status_of(p, them).active, occ);
         for (int i = 0; i < 4; i++) {
             const CastleDef *cd = &tb->castles[us * 4 + i];
             if (!((rights >> i) & 1) || p->board[cd->mfrom] != PC_MAKE(us, cd->monarch) ||
                 p->board[cd->rfrom] != PC_MAKE(us, SC_R) || (occ & cd->between) ||
                 ((st.frozen >> cd->mfrom) & 1) || ((st.frozen >> cd->rfrom) & 1))
                 continue;
-            if (sc_attacked(p, cd->mfrom, them, &a) || sc_attacked(p, cd->crossed, them, &a) ||
-                sc_attacked(p, cd->mto, them, &a))
+            if (sc_attacked(p, cd->mfrom, them, enemy) || sc_attacked(p, cd->crossed, them, enemy) ||
+                sc_attacked(p, cd->mto, them, enemy))
                 continue;
             list[n++] = MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE);
         }
@@ -550,28 +562,37 @@ static Bitboard unblock_mask(const Position *p, const Attackers *a) {
 }
 
 /* Legal moves (into list, or only counted when count_only). Out of check a drop only adds
- * a blocker, and a move of a piece that is no monarch, Magician or Femme Fatale from a
- * square outside unblock_mask changes no enemy status and opens no line or lame square
- * toward a monarch: both are legal without a test. Everything else is tested. */
+ * a blocker, and a board move that is not e.p. or castling, of a piece that is no monarch,
+ * from a square outside unblock_mask, changes no enemy status (a Magician or Femme Fatale
+ * with no exposed enemy beside it releases none) and opens no line or lame square toward a
+ * monarch: all these are legal without a test (and only counted when count_only).
+ * Everything else is tested with sc_move_exposes. */
 static int sc_generate(Position *p, Move *list, bool count_only) {
     const Bitboard *t = BB(p).type;
-    int us = p->side;
-    Attackers a = attackers_make(p, status_of(p, us ^ 1).active, BB(p).color[0] | BB(p).color[1]);
+    int us = p->side, them = us ^ 1;
+    Bitboard own = BB(p).color[us], foe = BB(p).color[them];
+    Attackers a = attackers_make(p, status_of(p, them).active, own | foe);
     bool check = false;
-    for (Bitboard mon = (t[SC_K] | t[SC_E]) & BB(p).color[us]; mon && !check;)
-        check = sc_attacked(p, bb_pop_lsb(&mon), us ^ 1, &a);
-    int n = sc_gen_pseudo(p, list, check || !count_only), k = 0;
-    Bitboard unsafe = check ? ~0ull : unblock_mask(p, &a);
-    Bitboard special = t[SC_K] | t[SC_E] | t[SC_M] | t[SC_F];
+    for (Bitboard mon = (t[SC_K] | t[SC_E]) & own; mon && !check;)
+        check = sc_attacked(p, bb_pop_lsb(&mon), them, &a);
+    Bitboard special = check ? ~0ull : unblock_mask(p, &a) | t[SC_K] | t[SC_E];
+    Bitboard exposed_foe = foe & ~(t[SC_D] & embassy[them]);
+    for (Bitboard mf = (t[SC_M] | t[SC_F]) & own & ~special; mf;) {
+        int s = bb_pop_lsb(&mf);
+        if (bb_spread(1ull << s) & exposed_foe) special |= 1ull << s;
+    }
+    int bulk_count = 0;
+    Bitboard bulk = count_only ? own & ~special : 0;
+    int n = sc_gen_pseudo(p, list, &a, check || !count_only, bulk, &bulk_count), k = 0;
     for (int i = 0; i < n; i++) {
         Move m = list[i];
         int kind = MOVE_KIND(m);
-        Bitboard from = 1ull << MOVE_FROM(m);
-        bool safe = !check && (kind == MK_DROP || ((kind == MK_NORMAL || kind == MK_DOUBLE) && !(from & (unsafe | special))));
+        bool safe = !check && (kind == MK_DROP || ((kind == MK_NORMAL || kind == MK_DOUBLE) &&
+                                                   !((special >> MOVE_FROM(m)) & 1)));
         if (safe || !sc_move_exposes(p, m)) list[k++] = m;
     }
     if (count_only && !check) k += bb_popcount(drop_targets(p, SC_L)) + bb_popcount(drop_targets(p, SC_X));
-    return k;
+    return k + bulk_count;
 }
 
 /* Legal moves, fast path. */
