@@ -34,9 +34,14 @@ DEEPER = {"chess": (2000, 500, 100), "switching": (2000, 500, 100), "superchess"
 
 
 def run_json(cmd):
-    """Runs cmd and returns its last stdout line parsed as JSON."""
+    """Runs cmd and returns its last stdout line parsed as JSON, with the CPU seconds the
+    process used (user + system) as "cpu_seconds"."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    res = json.loads(out.strip().splitlines()[-1])
+    res["cpu_seconds"] = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return res
 
 
 def selfplay(binary, variant, extra):
@@ -45,10 +50,7 @@ def selfplay(binary, variant, extra):
     with tempfile.TemporaryDirectory() as d:
         cmd = [binary, "selfplay", "--variant", variant, "--out", os.path.join(d, "run"), "--progress", "0",
                "--json"] + extra
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         res = run_json(cmd)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    res["cpu_seconds"] = round(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, 3)
     cmd[cmd.index("--out") + 1] = "OUT"
     return " ".join(cmd[1:]), res
 
@@ -58,37 +60,55 @@ def machine():
     return {"cpus": os.cpu_count(), "machine": platform.machine(), "load_average_at_start": os.getloadavg()}
 
 
+def per_cpu(count, cpu, startup):
+    """count per CPU second, the process start-up (engine tables) taken out."""
+    busy = cpu - startup
+    return round(count / busy, 1) if busy > 0 else None
+
+
 def throughput(binary, variants, quick):
+    """Wall-clock rates show what a user gets on this machine now; per-CPU-second rates
+    (start-up subtracted) are what the code does per core, whatever else is running."""
     rows = []
     for v in variants:
         games = max(8, THROUGHPUT_GAMES[v] // (4 if quick else 1))
-        row = {"variant": v, "nodes_per_move": 1000, "games": games}
+        startup = min(run_json([binary, "perft", "--variant", v, "--depth", "1", "--threads", "1", "--json",
+                                "--quiet"])["cpu_seconds"] for _ in range(3))
+        row = {"variant": v, "nodes_per_move": 1000, "games": games, "startup_cpu_seconds": round(startup, 3)}
         for t in (1, 2):
             cmd, r = selfplay(binary, v, ["--games", str(games), "--nodes", "1000", "--threads", str(t),
                                           "--seed", "11"])
             row[f"threads_{t}"] = {"command": cmd, "seconds": r["seconds"], "positions": r["positions_this_run"],
                                    "positions_per_second": r["positions_per_second"],
                                    "search_nodes_per_second": r["nodes_per_second"],
-                                   "process_cpu_seconds": r["cpu_seconds"]}
+                                   "process_cpu_seconds": round(r["cpu_seconds"], 3),
+                                   "positions_per_cpu_second": per_cpu(r["positions_this_run"], r["cpu_seconds"],
+                                                                       startup),
+                                   "search_nodes_per_cpu_second": per_cpu(r["search_nodes"], r["cpu_seconds"],
+                                                                          startup)}
         t1, t2 = row["threads_1"], row["threads_2"]
         row["speedup_2_threads"] = round(t2["positions_per_second"] / t1["positions_per_second"], 3)
-        # CPU seconds include start-up (engine tables), so this slightly understates both
-        row["cpu_seconds_2_threads_over_1"] = round(t2["process_cpu_seconds"] / t1["process_cpu_seconds"], 3)
+        # share of two cores the 2-thread run got: below 1 when other work shares the machine
         row["cpu_share_2_threads"] = round(t2["process_cpu_seconds"] / (2 * t2["seconds"]), 3)
+        # work efficiency: 1.0 means two threads do the same work with no extra CPU time
+        if t1["positions_per_cpu_second"] and t2["positions_per_cpu_second"]:
+            row["cpu_efficiency_2_threads"] = round(t2["positions_per_cpu_second"] / t1["positions_per_cpu_second"], 3)
         d = PERFT_DEPTH[v]
         leaves = run_json([binary, "perft", "--variant", v, "--depth", str(d), "--threads", "1", "--json",
                            "--quiet"])
-        interior = run_json([binary, "perft", "--variant", v, "--depth", str(d - 1), "--threads", "1", "--json",
-                             "--quiet"])
         gen_calls = sum(run_json([binary, "perft", "--variant", v, "--depth", str(k), "--threads", "1", "--json",
                                   "--quiet"])["nodes"] for k in range(1, d)) + 1
-        gen_rate = gen_calls / leaves["seconds"] if leaves["seconds"] > 0 else None
-        sn = row["threads_1"]["search_nodes_per_second"]
         row["perft_1_thread"] = {"command": f"perft --variant {v} --depth {d} --threads 1", "leaves": leaves["nodes"],
                                  "seconds": leaves["seconds"], "leaves_per_second": leaves["nps"],
-                                 "generator_calls": gen_calls, "generator_calls_per_second": gen_rate,
-                                 "depth_minus_1_nodes": interior["nodes"]}
-        row["search_nodes_vs_perft_generator_calls"] = round(sn / gen_rate, 3) if gen_rate else None
+                                 "process_cpu_seconds": round(leaves["cpu_seconds"], 3),
+                                 "leaves_per_cpu_second": per_cpu(leaves["nodes"], leaves["cpu_seconds"], startup),
+                                 "generator_calls": gen_calls,
+                                 "generator_calls_per_cpu_second": per_cpu(gen_calls, leaves["cpu_seconds"], startup)}
+        g = row["perft_1_thread"]["generator_calls_per_cpu_second"]
+        sn = t1["search_nodes_per_cpu_second"]
+        # below 1: a search node costs more than one perft generator call (evaluation,
+        # ordering, check tests, quiescence filtering)
+        row["search_nodes_vs_perft_generator_calls"] = round(sn / g, 3) if g and sn else None
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows

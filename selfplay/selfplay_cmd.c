@@ -284,6 +284,12 @@ static void selfplay_config_json(const SelfplayOpts *o, char *buf, size_t n) {
     else snprintf(buf + k, n - (size_t)k, "null}");
 }
 
+/* Number of games in shard k: shard_games, fewer in the last one. */
+static unsigned selfplay_shard_games(const SelfplayOpts *o, uint32_t k) {
+    long first = (long)k * o->shard_games, left = o->games - first;
+    return (unsigned)(left < o->shard_games ? left : o->shard_games);
+}
+
 /* Writes the shard's statistics file: the mark that the shard is complete. */
 static bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError *err) {
     const ShardStats *s = &run->stats[shard];
@@ -330,7 +336,8 @@ static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
                      "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
                      "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
                      &sh, &first, &games, &pos, &nodes, &sc[0], &sc[1], &sc[2], &sc[3], &sc[4], &a) == 11 &&
-              sh == shard && games > 0 && games <= (unsigned)run->o->shard_games;
+              sh == shard && first == (unsigned long long)shard * (unsigned long long)run->o->shard_games &&
+              games == selfplay_shard_games(run->o, shard);
     for (int t = 0; ok && t < TERM_COUNT; t++) ok = fscanf(f, t ? ",%u" : "%u", &term[t]) == 1;
     if (ok) ok = fscanf(f, "],\"hashes\":\"") == 0;
     if (ok) {
