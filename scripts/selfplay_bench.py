@@ -41,6 +41,9 @@ def run_json(cmd):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = json.loads(out.strip().splitlines()[-1])
     res["cpu_seconds"] = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    # waits (locks, I/O) versus preemption by other processes
+    res["voluntary_switches"] = after.ru_nvcsw - before.ru_nvcsw
+    res["involuntary_switches"] = after.ru_nivcsw - before.ru_nivcsw
     return res
 
 
@@ -85,7 +88,9 @@ def throughput(binary, variants, quick):
                                    "positions_per_cpu_second": per_cpu(r["positions_this_run"], r["cpu_seconds"],
                                                                        startup),
                                    "search_nodes_per_cpu_second": per_cpu(r["search_nodes"], r["cpu_seconds"],
-                                                                          startup)}
+                                                                          startup),
+                                   "voluntary_context_switches": r["voluntary_switches"],
+                                   "involuntary_context_switches": r["involuntary_switches"]}
         t1, t2 = row["threads_1"], row["threads_2"]
         row["speedup_2_threads"] = round(t2["positions_per_second"] / t1["positions_per_second"], 3)
         # share of two cores the 2-thread run got: below 1 when other work shares the machine
