@@ -405,18 +405,6 @@ static int emit_board_move(const Position *p, Move *list, int n, int from, int t
     return n;
 }
 
-/* Keeps the moves after which no monarch of the mover is attacked (make, test, unmake). */
-static int filter_legal(Position *p, Move *list, int n, bool (*royal_attacked)(const Position *, int)) {
-    int us = p->side, k = 0;
-    for (int i = 0; i < n; i++) {
-        sc_make(p, list[i]);
-        bool bad = royal_attacked(p, us);
-        sc_unmake(p);
-        if (!bad) list[k++] = list[i];
-    }
-    return k;
-}
-
 /* ---------------------------------------------------------------- fast generator */
 
 /* The squares a drop may use: L on the first rank, X anywhere empty. */
@@ -465,7 +453,8 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
         bool pawn = ty == SC_P;
         if ((bulk >> s) & 1) {
             Bitboard last = us == WHITE ? 0xffull << 56 : 0xffull;
-            *bulk_count += promotes ? bb_popcount(to & ~last) + bb_popcount(to & last) * promo_choices(p) : bb_popcount(to);
+            *bulk_count += promotes && (to & last) ? bb_popcount(to & ~last) + bb_popcount(to & last) * promo_choices(p)
+                                                   : bb_popcount(to);
             to = 0;
         }
         while (to) {
@@ -674,6 +663,19 @@ static bool ref_royal_attacked(const Position *p, int c) {
     return false;
 }
 
+/* Keeps the moves after which no monarch of the mover is attacked: make, test every own
+ * monarch with the mailbox walk, unmake (spec 5). */
+static int ref_filter_legal(Position *p, Move *list, int n) {
+    int us = p->side, k = 0;
+    for (int i = 0; i < n; i++) {
+        sc_make(p, list[i]);
+        bool bad = ref_royal_attacked(p, us);
+        sc_unmake(p);
+        if (!bad) list[k++] = list[i];
+    }
+    return k;
+}
+
 /* Legal moves by the literal reading of the rules, status recomputed from scratch. */
 static int sc_gen_reference(Position *p, Move *list) {
     int us = p->side, them = us ^ 1, n = 0;
@@ -726,7 +728,7 @@ static int sc_gen_reference(Position *p, Move *list) {
         if (p->hand[us][SC_L] && s / 8 == (us == WHITE ? 0 : 7)) pseudo[n++] = MOVE_MAKE(s, s, NO_SQ, SC_L, MK_DROP);
         if (p->hand[us][SC_X]) pseudo[n++] = MOVE_MAKE(s, s, NO_SQ, SC_X, MK_DROP);
     }
-    n = filter_legal(p, pseudo, n, ref_royal_attacked);
+    n = ref_filter_legal(p, pseudo, n);
     memcpy(list, pseudo, (size_t)n * sizeof *list);
     return n;
 }
@@ -744,7 +746,7 @@ static bool sc_fail(CvError *err, const char *fmt, ...) {
 
 /* Whether the pieces of a castling token stand on their home squares. */
 static bool castle_token_home(const Position *p, int bit) {
-    const CastleDef *cd = &sc_tables.castles[bit];
+    const CastleDef *cd = &TB(p)->castles[bit];
     return p->board[cd->mfrom] == PC_MAKE(cd->color, cd->monarch) && p->board[cd->rfrom] == PC_MAKE(cd->color, SC_R);
 }
 
