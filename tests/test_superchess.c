@@ -74,6 +74,14 @@ Test(superchess, reference_suite_matches) {
     free(e);
 }
 
+Test(superchess, named_starts) {
+    cr_assert_str_eq(variant_start(sc(), NULL), variant_start(sc(), "p0"));
+    cr_assert_str_eq(variant_start(sc(), "p1"),
+                     "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1");
+    cr_assert_str_eq(variant_start(sc(), "p0-nr"), "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1");
+    cr_assert_null(variant_start(sc(), "p2"));
+}
+
 Test(superchess, reference_generator_matches_suite) {
     int n;
     EpdEntry *e = tu_load_epd("superchess.epd", &n);
@@ -126,7 +134,16 @@ Test(superchess, fast_equals_reference_along_random_games) {
         seen += compare_along_game(variant_start(sc(), "p0"), 11 + g, 250);
         seen += compare_along_game(variant_start(sc(), "p1"), 911 + g, 250);
     }
-    cr_assert_gt(seen, 10000);
+    /* random prelude arrays: other pieces at home, castling for either monarch */
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    for (uint64_t g = 0; g < 30; g++) {
+        char fen[256];
+        CvError err = {{0}};
+        cr_assert(prelude_random(&pp, 500 + g, fen, sizeof fen, &err), "%s", err.msg);
+        seen += compare_along_game(fen, 77 + g, 250);
+    }
+    cr_assert_gt(seen, 12000);
 }
 
 Test(superchess, random_walks_make_unmake_fen_and_notation) {
