@@ -69,11 +69,24 @@ void eval_init(EvalParams *ep, const Variant *v) {
     }
 }
 
-int eval_position(const EvalParams *ep, const Position *pos) {
+/* Sum of the piece-square values of the pieces on the squares of bitboard b. */
+static inline int eval_sum_bits(const EvalParams *ep, const Position *pos, uint64_t b, int offset) {
     int s = 0;
-    for (int sq = 0; sq < pos->nsq; sq++) {
-        int pc = pos->board[sq];
-        if (pc) s += ep->psq[pc][sq];
+    while (b) {
+        int sq = __builtin_ctzll(b) + offset;
+        b &= b - 1;
+        s += ep->psq[pos->board[sq]][sq];
+    }
+    return s;
+}
+
+int eval_position(const EvalParams *ep, const Position *pos) {
+    int s;
+    if (pos->wide) {
+        Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
+        s = eval_sum_bits(ep, pos, (uint64_t)occ, 0) + eval_sum_bits(ep, pos, (uint64_t)(occ >> 64), 64);
+    } else {
+        s = eval_sum_bits(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0);
     }
     if (pos->var->rules & RULE_DROPS)
         for (int t = 1; t <= pos->var->npt; t++)

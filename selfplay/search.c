@@ -48,13 +48,13 @@ static int search_stalemate_score(const Position *pos) {
 }
 
 /* Value of what m captures before it is made (0 if it captures nothing visible). */
-static int search_victim_value(const Search *s, const Position *pos, Move m) {
+static inline int search_victim_value(const Search *s, const Position *pos, Move m) {
     int kind = MOVE_KIND(m);
+    int pc = pos->board[MOVE_TO(m)], mid = MOVE_MID(m);
+    if (!pc && mid == NO_SQ && kind != MK_EP) return 0; /* the common quiet move */
     if (kind == MK_DROP || kind == MK_SWITCH || kind == MK_CASTLE) return 0;
     int v = 0, them = pos->side ^ 1;
-    int pc = pos->board[MOVE_TO(m)];
     if (pc && PC_COLOR(pc) == them) v += eval_piece_value(&s->eval, PC_TYPE(pc));
-    int mid = MOVE_MID(m);
     if (mid != NO_SQ && mid < pos->nsq) {
         pc = pos->board[mid];
         if (pc && PC_COLOR(pc) == them) v += eval_piece_value(&s->eval, PC_TYPE(pc));
@@ -122,13 +122,20 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     int *sc = s->scores[ply];
     int n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
-    if (!check) {
+    if (!check) { /* keep captures (and blasts, checked after the make), scored MVV-LVA */
         int k = 0;
-        for (int i = 0; i < n; i++)
-            if (search_victim_value(s, pos, list[i]) > 0 || MOVE_KIND(list[i]) == MK_MULTI) list[k++] = list[i];
+        for (int i = 0; i < n; i++) {
+            Move m = list[i];
+            int victim = search_victim_value(s, pos, m);
+            if (victim == 0 && MOVE_KIND(m) != MK_MULTI) continue;
+            int attacker = MOVE_KIND(m) == MK_DROP ? 0 : PC_TYPE(pos->board[MOVE_FROM(m)]);
+            sc[k] = victim * 16 - eval_piece_value(&s->eval, attacker) / 16;
+            list[k++] = m;
+        }
         n = k;
+    } else {
+        search_score_moves(s, pos, list, sc, n, MOVE_NONE, SEARCH_MAX_PLY);
     }
-    search_score_moves(s, pos, list, sc, n, MOVE_NONE, SEARCH_MAX_PLY);
     for (int i = 0; i < n; i++) {
         search_pick(list, sc, n, i);
         Move m = list[i];
