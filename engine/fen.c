@@ -33,7 +33,8 @@ static bool fen_parse_board(Position *p, const char *field, CvError *err) {
             file = 0;
         } else if (isdigit((unsigned char)c)) {
             int n = 0;
-            while (isdigit((unsigned char)*s)) n = n * 10 + (*s++ - '0');
+            for (; isdigit((unsigned char)*s); s++)
+                if (n <= MAX_SQ) n = n * 10 + (*s - '0'); /* a long run must not overflow */
             s--;
             if (n < 1 || file + n > p->width)
                 return fen_fail(err, "bad FEN: empty run %d overflows rank %d (field 1)", n, rank_no);
