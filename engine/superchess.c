@@ -813,6 +813,9 @@ static bool sc_parse_pool(Position *p, const char *field, CvError *err) {
         const char *s = c == WHITE ? field : slash + 1;
         const char *end = c == WHITE ? slash : slash + strlen(slash);
         uint8_t pool[SC_NPT + 1] = {0};
+        if (s == end)
+            return sc_fail(err, "bad FEN: the %s pool in '%s' is empty, write '-' (field 7)", c == WHITE ? "white" : "black",
+                           field);
         if (end - s == 1 && *s == '-') s = end;
         for (; s < end; s++) {
             int t = (unsigned char)*s < 128 ? p->var->type_of_letter[(unsigned char)*s] : 0;

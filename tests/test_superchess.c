@@ -319,6 +319,7 @@ Test(superchess, bad_fens_are_named) {
     expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 QZ/-", "unknown piece letter 'Z' in the white pool");
     expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q", "is not <white>/<black>");
     expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q/-/-", "is not <white>/<black>");
+    expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q/", "the black pool in 'Q/' is empty, write '-'");
     expect_bad("4k2L/8/8/8/8/8/8/4K3 w - - 0 1", "last rank");
     expect_bad("4k3/8/8/8/8/8/4e3/4K3 w - - 0 1", "side not to move (black) is in check");
     expect_bad("7k/8/8/3hP3/8/8/8/K7 w - d6 0 1", "e.p. square d6");
