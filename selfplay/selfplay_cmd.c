@@ -48,7 +48,7 @@ typedef struct SelfplayRun {
     const SelfplayOpts *o;
     uint32_t nshards, shard_lo, shard_hi; /* this rank's shards: [lo, hi) */
     ShardStats *stats;                    /* all shards */
-    Game **slots;                         /* per game of this rank, while its shard is open */
+    Game ***slots;                        /* per shard: its games while it is open, else NULL */
     atomic_int *remaining;                /* unfinished games per shard */
     char config[1024];                    /* the run's configuration as one JSON object */
     int rank, nranks;
@@ -430,7 +430,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     uint32_t first = shard * (uint32_t)o->shard_games;
     uint32_t last = first + (uint32_t)o->shard_games;
     if (last > (uint32_t)o->games) last = (uint32_t)o->games;
-    Game **games = &run->slots[first - run->shard_lo * (uint32_t)o->shard_games];
+    Game **games = run->slots[shard];
     ShardStats *s = &run->stats[shard];
     s->hashes = calloc(last - first, sizeof *s->hashes);
     ShardInfo si = {o->game.var, shard, first, last - first, {"", ""}};
@@ -441,10 +441,9 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     for (uint32_t i = 0; ok && i < last - first; i++) selfplay_account(s, games[i], i);
     ok = ok && record_write_shard(o->out, o->formats, &si, games, &gp->pos, &err) &&
          selfplay_write_stats(run, shard, &err);
-    for (uint32_t i = 0; i < last - first; i++) {
-        free(games[i]);
-        games[i] = NULL;
-    }
+    for (uint32_t i = 0; i < last - first; i++) free(games[i]);
+    free(games);
+    run->slots[shard] = NULL;
 #pragma omp critical(selfplay_manifest)
     {
         if (ok) {
@@ -461,11 +460,10 @@ static void selfplay_play(SelfplayRun *run) {
     uint32_t base = run->shard_lo * (uint32_t)o->shard_games;
     uint32_t end = run->shard_hi * (uint32_t)o->shard_games;
     if (end > (uint32_t)o->games) end = (uint32_t)o->games;
-    uint32_t *todo = malloc(((size_t)(end - base) + 1) * sizeof *todo);
-    long n = 0;
-    for (uint32_t gid = base; gid < end; gid++)
-        if (!run->stats[gid / (uint32_t)o->shard_games].done) todo[n++] = gid;
-    run->games_todo = n;
+    long n = (long)end - (long)base;
+    run->games_todo = 0;
+    for (uint32_t k = run->shard_lo; k < run->shard_hi; k++)
+        if (!run->stats[k].done) run->games_todo += selfplay_shard_games(o, k);
 #pragma omp parallel num_threads((int)o->threads)
     {
         GamePlayer *gp = malloc(sizeof *gp);
@@ -474,7 +472,8 @@ static void selfplay_play(SelfplayRun *run) {
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < n; i++) {
             if (atomic_load(&run->failed)) continue;
-            uint32_t gid = todo[i], shard = gid / (uint32_t)o->shard_games;
+            uint32_t gid = base + (uint32_t)i, shard = gid / (uint32_t)o->shard_games;
+            if (run->stats[shard].done) continue; /* complete before a resume: read-only here */
             Game *g = malloc(sizeof *g);
             CvError err = {{0}};
             if (!g || !game_play(gp, &o->game, gid, g, &err)) {
@@ -483,7 +482,18 @@ static void selfplay_play(SelfplayRun *run) {
                 if (!atomic_exchange(&run->failed, 1)) run->err = err;
                 continue;
             }
-            run->slots[gid - base] = g;
+            bool stored;
+#pragma omp critical(selfplay_slots)
+            {
+                if (!run->slots[shard]) run->slots[shard] = calloc(selfplay_shard_games(o, shard), sizeof(Game *));
+                stored = run->slots[shard] != NULL;
+                if (stored) run->slots[shard][gid - shard * (uint32_t)o->shard_games] = g;
+            }
+            if (!stored) {
+                free(g);
+                if (!atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+                continue;
+            }
             atomic_fetch_add(&run->games_now, 1);
             atomic_fetch_add(&run->positions_now, g->nply);
             atomic_fetch_add(&run->nodes_now, (long)g->nodes);
@@ -494,7 +504,6 @@ static void selfplay_play(SelfplayRun *run) {
         if (gp) game_player_free(gp);
         free(gp);
     }
-    free(todo);
 }
 
 /* Creates DIR or checks that it holds this run; writes run.json on a fresh start. */
@@ -530,6 +539,12 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
     return record_write_text(path, line, (size_t)k, &run->err);
 }
 
+/* qsort order of 64-bit hashes. */
+static int selfplay_cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Prints the summary of every completed shard (all ranks) and this invocation's speed. */
 static void selfplay_summary(const SelfplayRun *run, double secs, long positions, long nodes, long games_now) {
     const SelfplayOpts *o = run->o;
@@ -550,15 +565,7 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
     size_t nh = 0;
     for (uint32_t i = 0; h && i < run->nshards; i++)
         for (uint32_t k = 0; run->stats[i].done && k < run->stats[i].games; k++) h[nh++] = run->stats[i].hashes[k];
-    for (size_t i = 1; i < nh; i++) { /* insertion sort is fine for summaries of this size */
-        uint64_t x = h[i];
-        size_t j = i;
-        while (j > 0 && h[j - 1] > x) {
-            h[j] = h[j - 1];
-            j--;
-        }
-        h[j] = x;
-    }
+    if (h) qsort(h, nh, sizeof *h, selfplay_cmp_u64);
     for (size_t i = 1; i < nh; i++) dup += h[i] == h[i - 1];
     free(h);
     double g = games ? (double)games : 1;
@@ -620,7 +627,7 @@ int cmd_selfplay(int argc, char **argv) {
     run->shard_hi = (uint32_t)((uint64_t)run->nshards * (uint64_t)(run->rank + 1) / (uint64_t)run->nranks);
     run->stats = calloc(run->nshards, sizeof *run->stats);
     run->remaining = calloc(run->nshards, sizeof *run->remaining);
-    run->slots = calloc((size_t)(run->shard_hi - run->shard_lo) * (size_t)o.shard_games + 1, sizeof *run->slots);
+    run->slots = calloc(run->nshards, sizeof *run->slots);
     bool ok = run->stats && run->remaining && run->slots;
     if (!ok) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
     if (ok && run->rank == 0) ok = selfplay_prepare_dir(run);
@@ -675,6 +682,11 @@ int cmd_selfplay(int argc, char **argv) {
     for (uint32_t i = 0; run->stats && i < run->nshards; i++) free(run->stats[i].hashes);
     free(run->stats);
     free(run->remaining);
+    for (uint32_t i = 0; run->slots && i < run->nshards; i++) { /* shards left open by a failure */
+        if (!run->slots[i]) continue;
+        for (unsigned k = 0; k < selfplay_shard_games(&o, i); k++) free(run->slots[i][k]);
+        free(run->slots[i]);
+    }
     free(run->slots);
     free(run);
 #ifdef CHESSVAR_HAVE_MPI
