@@ -91,6 +91,8 @@ def throughput(binary, variants, quick):
                                                                           startup),
                                    "voluntary_context_switches": r["voluntary_switches"],
                                    "involuntary_context_switches": r["involuntary_switches"]}
+            # the games themselves (identical for both thread counts)
+            row["games_summary"] = {k: r[k] for k in ("avg_plies", "white_score", "duplicate_rate", "termination")}
         t1, t2 = row["threads_1"], row["threads_2"]
         row["speedup_2_threads"] = round(t2["positions_per_second"] / t1["positions_per_second"], 3)
         # share of two cores the 2-thread run got: below 1 when other work shares the machine
