@@ -194,6 +194,21 @@ static int same_dirs(const char *a, const char *b) {
     return count[0];
 }
 
+/* Removes a folder of plain files made by temp_dir. */
+static void remove_dir(const char *path) {
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    char p[1024];
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+    rmdir(path);
+}
+
 #define SP(...) ((char *const[]){CHESSVAR_BINARY, "selfplay", __VA_ARGS__, NULL})
 
 Test(selfplay, same_data_for_any_thread_count, .timeout = 120) {
@@ -213,6 +228,8 @@ Test(selfplay, same_data_for_any_thread_count, .timeout = 120) {
         /* run.json, manifest.json, and per shard bin, jsonl, pgn and json */
         int shards = (atoi(g) + 1) / 2;
         cr_expect_eq(files, 2 + 4 * shards, "%s: %d files", v, files);
+        remove_dir(d1);
+        remove_dir(d2);
     }
 }
 
@@ -231,6 +248,8 @@ Test(selfplay, different_seeds_differ) {
     cr_expect(l1 != l2 || memcmp(a, b, (size_t)l1) != 0, "seeds 1 and 2 gave the same games");
     free(a);
     free(b);
+    remove_dir(d1);
+    remove_dir(d2);
 }
 
 Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
@@ -244,8 +263,11 @@ Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
     char mark[600];
     snprintf(mark, sizeof mark, "%s/shard-000001.json", killed);
     struct timespec pause = {0, 2000000};
-    while (access(mark, F_OK) != 0) nanosleep(&pause, NULL);
     int st;
+    while (access(mark, F_OK) != 0) {
+        cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the run ended before its second shard was written");
+        nanosleep(&pause, NULL);
+    }
     cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the run ended before it could be killed");
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
@@ -259,6 +281,8 @@ Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
                         "--ply-cap", "200", "--format", "bin,pgn", "--out", killed, "--resume")),
                  1);
 #undef RESUME_ARGS
+    remove_dir(whole);
+    remove_dir(killed);
 }
 
 /* A python3 with numpy, or NULL. */
@@ -297,6 +321,7 @@ Test(selfplay, reader_loads_and_rejects_corruption, .timeout = 60) {
     fclose(f);
     st = system(cmd);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "reader accepted a corrupt block");
+    remove_dir(d);
 }
 
 Test(selfplay, bad_options) {
@@ -308,6 +333,7 @@ Test(selfplay, bad_options) {
     cr_expect_eq(run(SP("--variant", "chess", "--opponent", "strong", "--out", d)), 2);
     cr_expect_eq(run(SP("--variant", "chess", "--start", "not a fen", "--out", d)), 2);
     cr_expect_eq(run(SP("--variant", "chess", "--games", "1")), 2);
+    remove_dir(d);
 }
 
 /* Path of mpirun on PATH, or NULL. */
@@ -339,6 +365,8 @@ Test(selfplay, mpi_ranks_write_the_same_data, .timeout = 120) {
     int rc = run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay", MPI_ARGS, "--out",
                                  d2, NULL});
 #undef MPI_ARGS
+    if (rc == 0) same_dirs(d1, d2);
+    remove_dir(d1);
+    remove_dir(d2);
     if (rc != 0) cr_skip_test("mpirun could not start 2 ranks here (exit %d)", rc);
-    same_dirs(d1, d2);
 }
