@@ -370,3 +370,43 @@ Test(selfplay, mpi_ranks_write_the_same_data, .timeout = 120) {
     remove_dir(d2);
     if (rc != 0) cr_skip_test("mpirun could not start 2 ranks here (exit %d)", rc);
 }
+
+Test(selfplay, jsonl_positions_replay, .timeout = 60) {
+    const char *variants[] = {"switching", "superchess"};
+    for (int vi = 0; vi < 2; vi++) {
+        const Variant *v = variant_by_name(variants[vi]);
+        char d[512];
+        temp_dir(d, sizeof d);
+        cr_assert_eq(run(SP("--variant", (char *)variants[vi], "--games", "2", "--nodes", "150", "--ply-cap", "80",
+                            "--format", "jsonl", "--out", d)),
+                     0);
+        char path[600];
+        snprintf(path, sizeof path, "%s/shard-000000.jsonl", d);
+        FILE *f = fopen(path, "r");
+        cr_assert_not_null(f, "%s", path);
+        Position *pos = malloc(sizeof *pos);
+        char line[2048], fen[512], mv[32], expect[512] = "";
+        unsigned game, legal, last_game = ~0u;
+        int ply, lines = 0;
+        while (fgets(line, sizeof line, f)) {
+            cr_assert_eq(sscanf(line, "{\"game\":%u,\"ply\":%d,\"fen\":\"%511[^\"]\",\"legal\":%u,\"move\":\"%31[^\"]\"",
+                                &game, &ply, fen, &legal, mv),
+                         5, "unparsable line: %s", line);
+            CvError err = {{0}};
+            cr_assert(pos_from_fen(pos, v, fen, &err), "%s: %s", fen, err.msg);
+            if (game == last_game) cr_expect_str_eq(fen, expect, "game %u ply %d does not follow its move", game, ply);
+            Move list[MAX_MOVES];
+            cr_expect_eq((unsigned)pos_legal_moves(pos, list), legal, "legal count at %s", fen);
+            Move m = move_from_str(pos, mv, &err);
+            cr_assert_neq(m, MOVE_NONE, "%s in %s: %s", mv, fen, err.msg);
+            pos_make(pos, m);
+            pos_to_fen(pos, expect, sizeof expect);
+            last_game = game;
+            lines++;
+        }
+        fclose(f);
+        cr_expect_gt(lines, 10);
+        free(pos);
+        remove_dir(d);
+    }
+}
