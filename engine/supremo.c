@@ -54,6 +54,8 @@ typedef struct SupTables {
     u128 dleap_base[MAX_PT][MAX_SQ];   /* one leap of the double-leap family */
     uint8_t walk_range[MAX_PT], walk_mode[MAX_PT];
     uint8_t reach[MAX_PT];             /* Chebyshev radius of every non-line attack */
+    uint8_t zone[MAX_PT];              /* radius of the squares whose contents such an attack
+                                          depends on (0: none; leaps depend on no square) */
     uint8_t royal_type;
 } SupTables;
 
@@ -175,7 +177,7 @@ static void supremo_init(Variant *v) {
         T->flags[t] = pd->flags;
         if (pd->flags & PF_ROYAL) T->royal_type = (uint8_t)t;
         bool can_capture = !(pd->flags & PF_NO_CAPTURE);
-        int reach = 0;
+        int reach = 0, zone = 0;
         for (int d = 0; d < 8; d++) T->ride_range[t][d] = 9;
         for (int i = 0; i < pd->ncomp; i++) {
             const MoveComp *mc = &pd->comp[i];
@@ -186,6 +188,7 @@ static void supremo_init(Variant *v) {
                 if (mc->nlame || mc->cond) {
                     T->slow[t][T->nslow[t]++] = (uint8_t)i;
                     if (mode & MM_CAPTURE) reach = sup_max(reach, span);
+                    if (mode & MM_CAPTURE) zone = sup_max(zone, span);
                     break;
                 }
                 if (mode & MM_CAPTURE) reach = sup_max(reach, span);
@@ -224,6 +227,7 @@ static void supremo_init(Variant *v) {
                 if (mode & MM_MOVE) T->jstep_mv[t] |= (uint8_t)(1u << d);
                 if (mode & MM_CAPTURE) T->jstep_cp[t] |= (uint8_t)(1u << d);
                 if (mode & MM_CAPTURE) reach = sup_max(reach, 2);
+                if (mode & MM_CAPTURE) zone = sup_max(zone, 1);
                 break;
             }
             case MC_DLEAP: {
@@ -242,13 +246,18 @@ static void supremo_init(Variant *v) {
                 T->walk_range[t] = mc->range;
                 T->walk_mode[t] = (uint8_t)mode;
                 if (mode & MM_CAPTURE) reach = sup_max(reach, 2 * mc->range);
+                if (mode & MM_CAPTURE) zone = sup_max(zone, 2 * mc->range - 1);
                 break;
             default:
                 break;
             }
         }
-        if (pd->flags & PF_BLAST) reach = sup_max(reach, (T->jstep_mv[t] ? 2 : 1) + 1);
+        if (pd->flags & PF_BLAST) {
+            reach = sup_max(reach, (T->jstep_mv[t] ? 2 : 1) + 1);
+            zone = sup_max(zone, T->jstep_mv[t] ? 2 : 1);
+        }
         T->reach[t] = (uint8_t)(reach > 9 ? 9 : reach);
+        T->zone[t] = (uint8_t)(zone > 9 ? 9 : zone);
     }
     v->tables = T;
 }
@@ -323,23 +332,6 @@ static void supremo_unmake(Position *pos) {
 
 /* ------------------------------------------------------------------ move lists */
 
-/* Appends one move per square of `dests`, with one move per promotion type where the
- * piece promotes and the square is on its last rank. */
-static int sup_emit(const Variant *v, Move *list, int n, int from, u128 dests, int mid,
-                    int kind, u128 promo_zone) {
-    u128 plain = dests & ~promo_zone, promos = dests & promo_zone;
-    while (plain) {
-        int to = bb128_pop_lsb(&plain);
-        list[n++] = MOVE_MAKE(from, to, mid, 0, kind);
-    }
-    while (promos) {
-        int to = bb128_pop_lsb(&promos);
-        for (int i = 0; v->promo_types[i]; i++)
-            list[n++] = MOVE_MAKE(from, to, mid, v->promo_types[i], kind);
-    }
-    return n;
-}
-
 /* Destination sets per intermediate-capture square, for walks and double leaps. */
 typedef struct MidSets {
     int n;
@@ -399,106 +391,6 @@ static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
         r |= (one & empty) | (sup_shift(T, one & occ, d) & empty);
     }
     return r;
-}
-
-/* Pseudo-legal moves of the side to move, from the tables (deduplicated). */
-int supremo_pseudo_fast(const Position *pos, Move *list) {
-    const Variant *v = pos->var;
-    const SupTables *T = v->tables;
-    int us = pos->side, them = us ^ 1;
-    u128 own = pos->bb.b10.color[us], enemy = pos->bb.b10.color[them];
-    u128 occ = own | enemy, empty = T->full & ~occ;
-    u128 capt_all = enemy & ~sup_uncapturable(pos, T);
-    int n = 0;
-    for (int t = 1; t <= v->npt; t++) {
-        u128 pieces = pos->bb.b10.type[t] & own;
-        if (!pieces) continue;
-        uint32_t fl = T->flags[t];
-        u128 capt = (fl & PF_NO_CAPTURE) ? 0 : capt_all;
-        int kind = (fl & PF_BLAST) ? MK_MULTI : MK_NORMAL;
-        u128 pz = (fl & PF_PROMOTES) ? T->last_rank[us] : 0;
-        uint8_t line_dirs = T->ride_mv[t] | T->ride_cp[t] | T->hop_mv[t] | T->hop_cp[t];
-        uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
-        while (pieces) {
-            int s = bb128_pop_lsb(&pieces);
-            u128 d = (T->leap_mv[t][us][s] & empty) | (T->leap_cp[t][us][s] & capt);
-            for (int i = 0; i < T->nslow[t]; i++) {
-                const MoveComp *mc = &v->pieces[t].comp[T->slow[t][i]];
-                int sign = (fl & PF_ORIENTED) && us == BLACK ? -1 : 1;
-                int f = s % 10, r = s / 10;
-                if (mc->cond == MCOND_START_RANK && r != v->pawn_start_rank[us]) continue;
-                if (mc->cond == MCOND_FIRST_TWO && r != (us == WHITE ? 0 : 9) && r != (us == WHITE ? 1 : 8)) continue;
-                if (!sup_on(f + mc->df, r + sign * mc->dr, 10, 10)) continue;
-                bool open = true;
-                for (int k = 0; k < mc->nlame; k++) {
-                    int lf = f + mc->lame[k][0], lr = r + sign * mc->lame[k][1];
-                    open &= sup_on(lf, lr, 10, 10) && !(occ & sup_bit(lr * 10 + lf));
-                }
-                if (!open) continue;
-                u128 b = sup_bit((r + sign * mc->dr) * 10 + f + mc->df);
-                if (mc->mode & MM_MOVE) d |= b & empty;
-                if (mc->mode & MM_CAPTURE) d |= b & capt;
-            }
-            for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
-                int dir = __builtin_ctz(dirs);
-                uint8_t bit = (uint8_t)(1u << dir);
-                u128 ray = T->ray[dir][s], blk = ray & occ;
-                u128 lim = T->box[T->ride_range[t][dir]][s];
-                if (!blk) {
-                    if (T->ride_mv[t] & bit) d |= ray & lim;
-                    continue;
-                }
-                int b1 = dir < 4 ? bb128_lsb(blk) : bb128_msb(blk);
-                if (T->ride_mv[t] & bit) d |= ray & ~T->ray[dir][b1] & ~sup_bit(b1) & lim;
-                if (T->ride_cp[t] & bit) d |= sup_bit(b1) & capt & lim;
-                if (!((T->hop_mv[t] | T->hop_cp[t]) & bit)) continue;
-                u128 beyond = T->ray[dir][b1], blk2 = beyond & occ;
-                if (blk2) {
-                    int b2 = dir < 4 ? bb128_lsb(blk2) : bb128_msb(blk2);
-                    if (T->hop_cp[t] & bit) d |= sup_bit(b2) & capt;
-                    beyond &= ~T->ray[dir][b2] & ~sup_bit(b2);
-                }
-                if (T->hop_mv[t] & bit) d |= beyond;
-            }
-            for (uint8_t dirs = jdirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
-                int dir = __builtin_ctz(dirs);
-                int o = T->over[s][dir], l = T->land[s][dir];
-                if (o == NO_SQ || l == NO_SQ || !(occ & sup_bit(o))) continue;
-                if (T->jstep_mv[t] & (1u << dir)) d |= sup_bit(l) & empty;
-                if (T->jstep_cp[t] & (1u << dir)) d |= sup_bit(l) & capt;
-            }
-            n = sup_emit(v, list, n, s, d, NO_SQ, kind, pz);
-            if (T->dleap_mode[t]) {
-                u128 dcapt = (T->dleap_mode[t] & MM_CAPTURE) ? capt : 0;
-                u128 firsts = T->dleap_base[t][s] & (empty | dcapt), quiet = 0;
-                u128 empty_after = empty | sup_bit(s);
-                while (firsts) {
-                    int m = bb128_pop_lsb(&firsts);
-                    u128 second = T->dleap_base[t][m] & (empty_after | dcapt);
-                    if (empty & sup_bit(m)) quiet |= second & ~sup_bit(s);
-                    else n = sup_emit(v, list, n, s, second, m, MK_MULTI, pz);
-                }
-                n = sup_emit(v, list, n, s, quiet & ~d, NO_SQ, kind, pz);
-            }
-            if (T->walk_range[t]) {
-                u128 occ0 = occ & ~sup_bit(s);
-                if (T->walk_mode[t] & MM_CAPTURE) {
-                    u128 quiet = 0;
-                    MidSets ms;
-                    ms.n = 0;
-                    fast_walk(T, occ0, capt, s, s, T->walk_range[t], NO_SQ, false, &quiet, &ms);
-                    n = sup_emit(v, list, n, s, quiet & ~d, NO_SQ, kind, pz);
-                    for (int i = 0; i < ms.n; i++)
-                        n = sup_emit(v, list, n, s, ms.dest[i], ms.mid[i], MK_MULTI, pz);
-                } else {
-                    u128 x = sup_bit(s);
-                    for (int k = 0; k < T->walk_range[t]; k++) x = fast_quiet_step(T, x, occ0);
-                    n = sup_emit(v, list, n, s, x & ~sup_bit(s) & ~d, NO_SQ, kind, pz);
-                }
-            }
-        }
-    }
-    return n;
 }
 
 /* Whether a capturing walk of `left` steps from cur can land on k and still complete. */
@@ -617,52 +509,242 @@ static bool supremo_royal_attacked(const Position *pos, int c) {
 /* Whether the side to move is in check. */
 static bool supremo_in_check(const Position *pos) { return supremo_royal_attacked(pos, pos->side); }
 
-/* Legal moves: pseudo-legal moves kept when the mover's King is not attacked after them.
- * A move is tested by make -> attack test -> unmake unless it changes no square from which
- * an enemy attack on the King could start or pass (and the King is not in check). */
-static int supremo_gen_legal(Position *pos, Move *list) {
-    const SupTables *T = pos->var->tables;
-    Move pseudo[MAX_MOVES];
-    int np = supremo_pseudo_fast(pos, pseudo);
-    int us = pos->side, them = us ^ 1;
-    int k = sup_royal_sq(pos, T, us);
-    if (k == NO_SQ) {
-        memcpy(list, pseudo, (size_t)np * sizeof *list);
-        return np;
-    }
-    bool check = supremo_attacked_fast(pos, k, them);
-    u128 sens = T->full;
-    if (!check) {
-        int reach = 0;
-        for (int t = 1; t <= pos->var->npt; t++)
-            if (pos->bb.b10.type[t] & pos->bb.b10.color[them]) reach = sup_max(reach, T->reach[t]);
-        sens = T->lines[k] | T->box[reach][k];
-    }
-    u128 blast_victims = pos->bb.b10.color[them] & ~sup_uncapturable(pos, T) & sens;
-    int n = 0;
-    for (int i = 0; i < np; i++) {
-        Move m = pseudo[i];
-        int from = MOVE_FROM(m), to = MOVE_TO(m), mid = MOVE_MID(m);
-        u128 touched = sup_bit(from) | sup_bit(to) | (mid != NO_SQ ? sup_bit(mid) : 0);
-        uint32_t fl = T->flags[PC_TYPE(pos->board[from])];
-        if (!check && from != k && !(touched & sens) &&
-            !((fl & PF_BLAST) && (T->kmask[to] & blast_victims))) {
-            list[n++] = m;
-            continue;
-        }
-        supremo_make(pos, m);
-        int k2 = sup_royal_sq(pos, T, us);
-        bool bad = supremo_attacked_fast(pos, k2, them);
-        supremo_unmake(pos);
-        if (!bad) list[n++] = m;
-    }
-    return n;
+/* State of one fast generation: where moves go (or only their number), and for legal
+ * generation the King, whether it is in check, and the squares a move must not touch to be
+ * accepted without the make -> attack test -> unmake check. */
+typedef struct GenCtx {
+    Position *pos;
+    const SupTables *T;
+    Move *list;          /* NULL: count only */
+    int n;
+    bool legal;
+    bool check;
+    int us, king;
+    u128 sens;           /* squares whose change may expose the King */
+    u128 blast_risky;    /* landings next to an enemy on a sensitive square */
+} GenCtx;
+
+/* Whether m leaves the mover's King unattacked (make, attack test, unmake). */
+static bool gen_move_ok(GenCtx *g, Move m) {
+    Position *pos = g->pos;
+    supremo_make(pos, m);
+    int k = sup_royal_sq(pos, g->T, g->us);
+    bool ok = k == NO_SQ || !supremo_attacked_fast(pos, k, g->us ^ 1);
+    supremo_unmake(pos);
+    return ok;
 }
 
-/* Number of legal moves (perft's last ply). */
+/* Adds (or counts) one move, testing it when it is risky. */
+static inline void gen_add(GenCtx *g, Move m, bool risky) {
+    if (risky && !gen_move_ok(g, m)) return;
+    if (g->list) g->list[g->n] = m;
+    g->n++;
+}
+
+/* Adds the moves from `from` to every square of dests (one per promotion type inside pz);
+ * in legal mode, moves that touch no sensitive square are taken without a test. */
+static void gen_emit(GenCtx *g, int from, u128 dests, int mid, int kind, u128 pz, bool blast) {
+    if (!dests) return;
+    const Variant *v = g->pos->var;
+    u128 risky = 0;
+    if (g->legal) {
+        u128 touched = sup_bit(from) | (mid != NO_SQ ? sup_bit(mid) : 0);
+        if (g->check || from == g->king || (touched & g->sens)) risky = dests;
+        else risky = dests & (g->sens | (blast ? g->blast_risky : 0));
+    }
+    u128 safe = dests & ~risky;
+    if (!g->list) {
+        int np = 0;
+        while (v->promo_types[np]) np++;
+        g->n += bb128_popcount(safe & ~pz) + np * bb128_popcount(safe & pz);
+    } else {
+        u128 plain = safe & ~pz, promos = safe & pz;
+        while (plain) g->list[g->n++] = MOVE_MAKE(from, bb128_pop_lsb(&plain), mid, 0, kind);
+        while (promos) {
+            int to = bb128_pop_lsb(&promos);
+            for (int i = 0; v->promo_types[i]; i++) g->list[g->n++] = MOVE_MAKE(from, to, mid, v->promo_types[i], kind);
+        }
+    }
+    while (risky) {
+        int to = bb128_pop_lsb(&risky);
+        if (!(pz & sup_bit(to))) {
+            gen_add(g, MOVE_MAKE(from, to, mid, 0, kind), true);
+            continue;
+        }
+        for (int i = 0; v->promo_types[i]; i++) gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), true);
+    }
+}
+
+/* Generates the moves of the side to move from the tables, each (from, to, mid, promo)
+ * once: leaps, conditional leaps, slides and hops, jK steps, double leaps and walks. */
+static void fast_generate(GenCtx *g) {
+    const Position *pos = g->pos;
+    const Variant *v = pos->var;
+    const SupTables *T = g->T;
+    int us = pos->side, them = us ^ 1;
+    u128 own = pos->bb.b10.color[us], enemy = pos->bb.b10.color[them];
+    u128 occ = own | enemy, empty = T->full & ~occ;
+    u128 capt_all = enemy & ~sup_uncapturable(pos, T);
+    for (int t = 1; t <= v->npt; t++) {
+        u128 pieces = pos->bb.b10.type[t] & own;
+        if (!pieces) continue;
+        uint32_t fl = T->flags[t];
+        u128 capt = (fl & PF_NO_CAPTURE) ? 0 : capt_all;
+        bool blast = fl & PF_BLAST;
+        int kind = blast ? MK_MULTI : MK_NORMAL;
+        u128 pz = (fl & PF_PROMOTES) ? T->last_rank[us] : 0;
+        uint8_t line_dirs = T->ride_mv[t] | T->ride_cp[t] | T->hop_mv[t] | T->hop_cp[t];
+        uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
+        while (pieces) {
+            int s = bb128_pop_lsb(&pieces);
+            u128 d = (T->leap_mv[t][us][s] & empty) | (T->leap_cp[t][us][s] & capt);
+            for (int i = 0; i < T->nslow[t]; i++) {
+                const MoveComp *mc = &v->pieces[t].comp[T->slow[t][i]];
+                int sign = (fl & PF_ORIENTED) && us == BLACK ? -1 : 1;
+                int f = s % 10, r = s / 10;
+                if (mc->cond == MCOND_START_RANK && r != v->pawn_start_rank[us]) continue;
+                if (mc->cond == MCOND_FIRST_TWO && r != (us == WHITE ? 0 : 9) && r != (us == WHITE ? 1 : 8)) continue;
+                if (!sup_on(f + mc->df, r + sign * mc->dr, 10, 10)) continue;
+                bool open = true;
+                for (int k = 0; k < mc->nlame; k++) {
+                    int lf = f + mc->lame[k][0], lr = r + sign * mc->lame[k][1];
+                    open &= sup_on(lf, lr, 10, 10) && !(occ & sup_bit(lr * 10 + lf));
+                }
+                if (!open) continue;
+                u128 b = sup_bit((r + sign * mc->dr) * 10 + f + mc->df);
+                if (mc->mode & MM_MOVE) d |= b & empty;
+                if (mc->mode & MM_CAPTURE) d |= b & capt;
+            }
+            for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
+                int dir = __builtin_ctz(dirs);
+                uint8_t bit = (uint8_t)(1u << dir);
+                u128 ray = T->ray[dir][s], blk = ray & occ;
+                u128 lim = T->box[T->ride_range[t][dir]][s];
+                if (!blk) {
+                    if (T->ride_mv[t] & bit) d |= ray & lim;
+                    continue;
+                }
+                int b1 = dir < 4 ? bb128_lsb(blk) : bb128_msb(blk);
+                if (T->ride_mv[t] & bit) d |= ray & ~T->ray[dir][b1] & ~sup_bit(b1) & lim;
+                if (T->ride_cp[t] & bit) d |= sup_bit(b1) & capt & lim;
+                if (!((T->hop_mv[t] | T->hop_cp[t]) & bit)) continue;
+                u128 beyond = T->ray[dir][b1], blk2 = beyond & occ;
+                if (blk2) {
+                    int b2 = dir < 4 ? bb128_lsb(blk2) : bb128_msb(blk2);
+                    if (T->hop_cp[t] & bit) d |= sup_bit(b2) & capt;
+                    beyond &= ~T->ray[dir][b2] & ~sup_bit(b2);
+                }
+                if (T->hop_mv[t] & bit) d |= beyond;
+            }
+            for (uint8_t dirs = jdirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
+                int dir = __builtin_ctz(dirs);
+                int o = T->over[s][dir], l = T->land[s][dir];
+                if (o == NO_SQ || l == NO_SQ || !(occ & sup_bit(o))) continue;
+                if (T->jstep_mv[t] & (1u << dir)) d |= sup_bit(l) & empty;
+                if (T->jstep_cp[t] & (1u << dir)) d |= sup_bit(l) & capt;
+            }
+            gen_emit(g, s, d, NO_SQ, kind, pz, blast);
+            if (T->dleap_mode[t]) {
+                u128 dcapt = (T->dleap_mode[t] & MM_CAPTURE) ? capt : 0;
+                u128 firsts = T->dleap_base[t][s] & (empty | dcapt), quiet = 0;
+                u128 empty_after = empty | sup_bit(s);
+                while (firsts) {
+                    int m = bb128_pop_lsb(&firsts);
+                    u128 second = T->dleap_base[t][m] & (empty_after | dcapt);
+                    if (empty & sup_bit(m)) quiet |= second & ~sup_bit(s);
+                    else gen_emit(g, s, second, m, MK_MULTI, pz, blast);
+                }
+                gen_emit(g, s, quiet & ~d, NO_SQ, kind, pz, blast);
+            }
+            if (T->walk_range[t]) {
+                u128 occ0 = occ & ~sup_bit(s);
+                if (T->walk_mode[t] & MM_CAPTURE) {
+                    u128 quiet = 0;
+                    MidSets ms;
+                    ms.n = 0;
+                    fast_walk(T, occ0, capt, s, s, T->walk_range[t], NO_SQ, false, &quiet, &ms);
+                    gen_emit(g, s, quiet & ~d, NO_SQ, kind, pz, blast);
+                    for (int i = 0; i < ms.n; i++) gen_emit(g, s, ms.dest[i], ms.mid[i], MK_MULTI, pz, blast);
+                } else {
+                    u128 x = sup_bit(s);
+                    for (int k = 0; k < T->walk_range[t]; k++) x = fast_quiet_step(T, x, occ0);
+                    gen_emit(g, s, x & ~sup_bit(s) & ~d, NO_SQ, kind, pz, blast);
+                }
+            }
+        }
+    }
+}
+
+/* Pseudo-legal moves of the side to move, from the tables (deduplicated). */
+int supremo_pseudo_fast(Position *pos, Move *list) {
+    GenCtx g = {.pos = pos, .T = pos->var->tables, .list = list};
+    fast_generate(&g);
+    return g.n;
+}
+
+/* Squares whose change could expose the King on k to side `them` while it is not in check:
+ * the ray segments up to the farthest enemy slider or hopper that could use them, and the
+ * neighbourhoods that double leaps, blasts and walks of nearby enemies depend on. */
+static u128 gen_sensitive(const Position *pos, const SupTables *T, int k, int them) {
+    u128 enemy = pos->bb.b10.color[them], sens = 0;
+    u128 toward[8] = {0};
+    for (int t = 1; t <= pos->var->npt; t++) {
+        u128 mine = pos->bb.b10.type[t] & enemy;
+        if (!mine) continue;
+        uint8_t dirs = T->ride_cp[t] | T->hop_cp[t];
+        for (; dirs; dirs &= (uint8_t)(dirs - 1)) toward[__builtin_ctz(dirs) ^ 4] |= mine;
+        if ((T->dleap_mode[t] & MM_CAPTURE) && (mine & T->box[T->reach[t]][k])) sens |= T->dleap_base[t][k];
+        if (T->zone[t] && (mine & T->box[T->reach[t]][k])) sens |= T->box[T->zone[t]][k];
+    }
+    for (int d = 0; d < 8; d++) {
+        u128 a = T->ray[d][k] & toward[d];
+        if (!a) continue;
+        int far = d < 4 ? bb128_msb(a) : bb128_lsb(a);
+        sens |= T->ray[d][k] & ~T->ray[d][far];
+    }
+    return sens;
+}
+
+/* Prepares a legal generation: King square, check, sensitive squares. */
+static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
+    const SupTables *T = pos->var->tables;
+    g->pos = pos;
+    g->T = T;
+    g->list = list;
+    g->n = 0;
+    g->legal = true;
+    g->us = pos->side;
+    g->king = sup_royal_sq(pos, T, g->us);
+    g->blast_risky = 0;
+    if (g->king == NO_SQ) {
+        g->legal = false;
+        return;
+    }
+    int them = g->us ^ 1;
+    g->check = supremo_attacked_fast(pos, g->king, them);
+    if (g->check) {
+        g->sens = T->full;
+        return;
+    }
+    g->sens = gen_sensitive(pos, T, g->king, them);
+    u128 victims = pos->bb.b10.color[them] & ~sup_uncapturable(pos, T) & g->sens;
+    while (victims) g->blast_risky |= T->kmask[bb128_pop_lsb(&victims)];
+}
+
+/* Legal moves: the fast generator with the legality filter of gen_emit. */
+static int supremo_gen_legal(Position *pos, Move *list) {
+    GenCtx g;
+    gen_prepare(&g, pos, list);
+    fast_generate(&g);
+    return g.n;
+}
+
+/* Number of legal moves (perft's last ply), counted without writing most of them. */
 static uint64_t supremo_count_legal(Position *pos) {
-    Move list[MAX_MOVES];
-    return (uint64_t)supremo_gen_legal(pos, list);
+    GenCtx g;
+    gen_prepare(&g, pos, NULL);
+    fast_generate(&g);
+    return (uint64_t)g.n;
 }
 
 /* ------------------------------------------------------------------ reference generator */
@@ -916,8 +998,9 @@ static int supremo_gen_reference(Position *pos, Move *list) {
 /* Rejects positions without exactly one King per side or with a pawn on its last rank. */
 static bool supremo_validate(Position *pos, CvError *err) {
     const Variant *v = pos->var;
+    const SupTables *T = v->tables;
     for (int c = 0; c < 2; c++) {
-        int kings = pos->count[PC_MAKE(c, SUP_KING)];
+        int kings = pos->count[PC_MAKE(c, T->royal_type)];
         if (kings != 1) {
             snprintf(err->msg, sizeof err->msg, "FEN field 1 (board): %s has %d Kings, exactly one is required",
                      c == WHITE ? "White" : "Black", kings);
@@ -1000,5 +1083,39 @@ Variant variant_supremo = {
     .pawn_start_rank = {2, 7},
     .promo_types = {SUP_QUEEN, SUP_ROOK, SUP_BISHOP, SUP_KNIGHT, SUP_TERMINATOR, SUP_COMMANDO, SUP_PROTECTOR},
     .stalemate_score = 250,
+    .ops = &supremo_ops,
+};
+
+/* Piece type ids of the comparison variant below. */
+enum { CAN_PAWN = 1, CAN_BISHOP, CAN_ROOK, CAN_QUEEN, CAN_KING, CAN_CANNON };
+
+/* The pieces Supremo's generator shares with Fairy-Stockfish 11.1, which cannot define
+ * pieces of its own: plain sliders, the xiangqi cannon (slides to move, hops to capture),
+ * King and a single-step pawn, on 10x10. It runs on the Supremo operations unchanged, so
+ * it measures the same 128-bit hot path against an independent engine. */
+Variant variant_cannon10 = {
+    .name = "cannon10",
+    .title = "10x10 sliders and cannons (Supremo generator, Fairy-Stockfish piece set)",
+    .width = 10,
+    .height = 10,
+    .npt = 6,
+    .rules = 0,
+    .pieces = {
+        [CAN_PAWN] = {'P', "Pawn", PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 3,
+                      {LEAP_M(0, 1, MM_MOVE), LEAP_M(1, 1, MM_CAPTURE), LEAP_M(-1, 1, MM_CAPTURE)}},
+        [CAN_BISHOP] = {'B', "Bishop", 0, 350, 4, {BISHOP_RIDES}},
+        [CAN_ROOK] = {'R', "Rook", 0, 500, 4, {ROOK_RIDES}},
+        [CAN_QUEEN] = {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}},
+        [CAN_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
+        [CAN_CANNON] = {'C', "Cannon", 0, 450, 8,
+                        {{MC_RIDE, MM_MOVE, 1, 0, 0, 0, 0, {{0}}}, {MC_RIDE, MM_MOVE, -1, 0, 0, 0, 0, {{0}}},
+                         {MC_RIDE, MM_MOVE, 0, 1, 0, 0, 0, {{0}}}, {MC_RIDE, MM_MOVE, 0, -1, 0, 0, 0, {{0}}},
+                         {MC_HOP, MM_CAPTURE, 1, 0, 0, 0, 0, {{0}}}, {MC_HOP, MM_CAPTURE, -1, 0, 0, 0, 0, {{0}}},
+                         {MC_HOP, MM_CAPTURE, 0, 1, 0, 0, 0, {{0}}}, {MC_HOP, MM_CAPTURE, 0, -1, 0, 0, 0, {{0}}}}},
+    },
+    .start_fen = "rcbbqkbbcr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RCBBQKBBCR w - - 0 1",
+    .pawn_start_rank = {1, 8},
+    .promo_types = {CAN_QUEEN, CAN_ROOK, CAN_BISHOP, CAN_CANNON},
+    .stalemate_score = 500,
     .ops = &supremo_ops,
 };

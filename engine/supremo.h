@@ -19,6 +19,7 @@ enum {
 };
 
 extern Variant variant_supremo;
+extern Variant variant_cannon10;
 
 /* Whether side `by` has a pseudo-legal move that captures the piece on sq (table driven). */
 bool supremo_attacked_fast(const Position *pos, int sq, int by);
@@ -28,7 +29,7 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by);
 bool supremo_attacked_reference(const Position *pos, int sq, int by);
 
 /* Pseudo-legal moves of the side to move from the fast generator (deduplicated). */
-int supremo_pseudo_fast(const Position *pos, Move *list);
+int supremo_pseudo_fast(Position *pos, Move *list);
 
 /* Pseudo-legal moves of `side` from the literal mailbox walker (deduplicated). */
 int supremo_pseudo_reference(const Position *pos, int side, Move *list);

@@ -7,10 +7,11 @@
 
 extern Variant variant_superchess __attribute__((weak));
 extern Variant variant_supremo __attribute__((weak));
+extern Variant variant_cannon10 __attribute__((weak));
 
 /* The registry, in the order `--help` and `--all` list them. */
 static Variant *registry[] = {&variant_chess, &variant_switching, &variant_superchess,
-                              &variant_supremo};
+                              &variant_supremo, &variant_cannon10};
 enum { REGISTRY_SIZE = sizeof registry / sizeof registry[0] };
 
 /* Fills type_of_letter from the piece table and runs the variant's own init. */
