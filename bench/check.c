@@ -419,3 +419,27 @@ int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t se
     free(list);
     return fails;
 }
+
+int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves, int nmoves, int sample) {
+    Position *p = malloc(sizeof *p);
+    Move *list = malloc(sizeof(Move) * MAX_MOVES);
+    CvError err = {{0}};
+    int fails = 0;
+    if (!p || !list || !pos_from_fen(p, v, fen, &err)) fails = -1;
+    else vr->games++;
+    for (int i = 0; fails >= 0 && i <= nmoves; i++) {
+        if (sample > 0 && i % sample == 0) fails += check_position(vr, p);
+        if (i == nmoves || p->ply >= MAX_GAME_PLY - 1) break;
+        int n = pos_legal_moves(p, list), legal = 0;
+        for (int k = 0; k < n; k++) legal |= list[k] == moves[i];
+        if (!legal) {
+            fails = -1;
+            break;
+        }
+        pos_make(p, moves[i]);
+        report_note_move(vr, p);
+    }
+    free(p);
+    free(list);
+    return fails;
+}

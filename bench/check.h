@@ -26,4 +26,9 @@ int check_position(VariantReport *vr, Position *pos);
  * fen was rejected. */
 int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game, const CheckParams *cp);
 
+/* Replays a game already played (e.g. by self-play) from fen through moves: counts the
+ * special-rule events of every move and verifies every sample-th position (0: none).
+ * Returns the failures found, or -1 if fen was rejected or a move is not legal. */
+int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves, int nmoves, int sample);
+
 #endif

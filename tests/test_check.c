@@ -164,6 +164,36 @@ Test(check, pool_leak_is_caught) {
     free(vr);
 }
 
+Test(check, replay_counts_the_same_events_as_the_game) {
+    const Variant *v = variant_by_name("switching");
+    VariantReport *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    memset(b, 0, sizeof *b);
+    run_games(v, 1, 80, a);
+    /* replay the same game: the seeded RNG of game 0 gives the same moves again */
+    Position *p = malloc(sizeof *p);
+    Move moves[100], list[MAX_MOVES];
+    int n = 0;
+    uint64_t rng = 7 ^ 0;
+    check_rand(&rng);
+    tu_fen(p, v, v->start_fen);
+    for (; n < 80; n++) {
+        int k = pos_legal_moves(p, list);
+        if (!k) break;
+        moves[n] = list[check_rand(&rng) % (uint64_t)k];
+        pos_make(p, moves[n]);
+    }
+    b->var = v;
+    cr_assert_eq(check_replay(b, v, v->start_fen, moves, n, 1), 0);
+    cr_assert_eq(b->positions, a->positions);
+    cr_assert_eq(memcmp(a->events, b->events, sizeof a->events), 0, "same moves, same events");
+    cr_assert_gt(b->events[EV_SWITCHES], 0);
+    moves[n / 2] = MOVE_SIMPLE(0, 0, MK_NORMAL);
+    cr_assert_eq(check_replay(b, v, v->start_fen, moves, n, 0), -1, "an illegal move is refused");
+    free(p);
+    free(a);
+    free(b);
+}
+
 Test(check, colour_flip_of_every_start_is_accepted) {
     Position *p = malloc(sizeof *p), *q = malloc(sizeof *q);
     char flip[512];
