@@ -51,13 +51,16 @@ typedef struct TTSlot {
     uint64_t w0, w1, w2;
 } TTSlot;
 
-/* Two slots a bucket: [0] keeps the deeper entry, [1] always takes the newest. */
+/* Two slots a bucket: [0] keeps the deeper entry, [1] always takes the newest. A bucket
+ * is one 64-byte cache line, so a probe costs one miss. */
 typedef struct TTBucket {
     TTSlot slot[2];
+    uint64_t pad[2];
 } TTBucket;
 
 struct PerftTT {
-    TTBucket *buckets;
+    TTBucket *buckets;  /* 64-byte aligned inside `block` */
+    void *block;        /* calloc'd: the system zeroes pages lazily, as they are touched */
     uint64_t mask;
 };
 
@@ -67,8 +70,9 @@ PerftTT *perft_tt_new(size_t mb) {
     while ((n << 1) * sizeof(TTBucket) <= mb * 1024 * 1024) n <<= 1;
     PerftTT *tt = malloc(sizeof *tt);
     if (!tt) return NULL;
-    tt->buckets = calloc(n, sizeof(TTBucket));
-    if (!tt->buckets) {
+    tt->block = calloc(n + 1, sizeof(TTBucket));
+    tt->buckets = (TTBucket *)(((uintptr_t)tt->block + 63) & ~(uintptr_t)63);
+    if (!tt->block) {
         free(tt);
         return NULL;
     }
@@ -78,7 +82,7 @@ PerftTT *perft_tt_new(size_t mb) {
 
 void perft_tt_free(PerftTT *tt) {
     if (!tt) return;
-    free(tt->buckets);
+    free(tt->block);
     free(tt);
 }
 
