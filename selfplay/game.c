@@ -1,7 +1,6 @@
 /* game.c - plays one self-play game and adjudicates its end. */
 #include "game.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <xxhash.h>
@@ -97,9 +96,6 @@ int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
     return TERM_NONE;
 }
 
-/* Uniform double in [0, 1) from the game's stream. */
-static double game_rng_unit(uint64_t *rng) { return (double)(game_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
-
 /* Chooses the start position of game g: the fixed FEN, a random prelude array (Superchess,
  * when the generator is linked in), a random one of the P0/P1 arrays, or the default. */
 static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g, CvError *err) {
@@ -127,19 +123,22 @@ static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Gam
     return pos_from_fen(&gp->pos, v, fen, err);
 }
 
-/* Picks the move to play among the root moves: the best, or with a temperature one of
- * those within the margin, with weights exp((score - best) / temperature). */
+/* Picks the move to play among the root moves: the best, or with a temperature T one of
+ * those within the margin, a move d centipawns below the best with weight
+ * T^2 / (T^2 + dT + d^2/2), a rational stand-in for exp(-d/T) in integers so that every
+ * machine draws the same move from the same stream. */
 static Move game_sample(const SearchResult *r, const GameConfig *cfg, int ply, uint64_t *rng) {
     if (cfg->temperature <= 0 || ply >= cfg->temp_plies || r->nroot < 2) return r->best;
     int best = r->root[0].score;
     if (best > SEARCH_MATE_BOUND || best < -SEARCH_MATE_BOUND) return r->best;
-    double w[MAX_MOVES], total = 0;
+    uint64_t w[MAX_MOVES], total = 0, t = (uint64_t)cfg->temperature;
     int k = 0;
     for (; k < r->nroot && r->root[k].score > best - cfg->temp_margin - (k == 0); k++) {
-        w[k] = exp((double)(r->root[k].score - best) / cfg->temperature);
+        uint64_t d = (uint64_t)(best - r->root[k].score);
+        w[k] = (t * t << 16) / (t * t + d * t + d * d / 2);
         total += w[k];
     }
-    double u = game_rng_unit(rng) * total;
+    uint64_t u = game_rng_next(rng) % total;
     for (int i = 0; i < k; i++) {
         if (u < w[i]) return r->root[i].move;
         u -= w[i];
