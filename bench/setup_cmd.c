@@ -36,10 +36,11 @@ int cmd_setup(int argc, char **argv) {
             setup_help(stdout);
             return 0;
         }
-        if (strcmp(a, "--variant") != 0 && strcmp(a, "--prelude") != 0 && strcmp(a, "--check") != 0 &&
-            strcmp(a, "--seed") != 0 && strcmp(a, "--count") != 0 && strcmp(a, "--pool") != 0 &&
-            strcmp(a, "--min") != 0 && strcmp(a, "--max") != 0 && strcmp(a, "--reserves") != 0)
-            return cli_usage_error(cmd, "unknown option '%s' (see chessvar setup --help)", a);
+        static const char *const options[] = {"--variant", "--prelude", "--check", "--seed", "--count",
+                                              "--pool", "--min", "--max", "--reserves"};
+        bool known = false;
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) known = known || strcmp(a, options[k]) == 0;
+        if (!known) return cli_usage_error(cmd, "unknown option '%s' (see chessvar setup --help)", a);
         if (!(val = cli_value(cmd, argc, argv, &i))) return 2;
         if (strcmp(a, "--variant") == 0) variant = val;
         else if (strcmp(a, "--prelude") == 0) prelude = val;
