@@ -412,8 +412,8 @@ static void selfplay_progress(SelfplayRun *run, bool force) {
             run->o->game.var->name, g, run->games_todo, p, rate, eta);
 }
 
-/* Adds a finished game to its shard's statistics (the shard is owned by one thread
- * until it is written, but its games come from many: called under a lock). */
+/* Adds a finished game to its shard's statistics; only the thread that finished the
+ * shard's last game calls it, so no lock is needed. */
 static void selfplay_account(ShardStats *s, const Game *g, uint32_t index) {
     s->games++;
     s->positions += (uint64_t)g->nply;
