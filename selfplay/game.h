@@ -56,17 +56,22 @@ typedef struct GamePly {
     uint8_t random;     /* 1: random move (opening randomisation or random player) */
 } GamePly;
 
+/* A played game; `ply` holds nply entries (a game being played needs room for
+ * MAX_GAME_PLY: allocate it with game_size(MAX_GAME_PLY)). */
 typedef struct Game {
     uint32_t id;
     char start_fen[256];
     int nply;
-    GamePly ply[MAX_GAME_PLY];
     int termination;       /* Termination */
     int white_score;       /* per mille: 1000 White won, 0 Black won, 500 draw, 750/250 stalemate */
     int a_is_white;        /* player A had White */
     int64_t nodes;         /* search nodes spent */
     uint64_t hash;         /* XXH3 of the start and the moves: duplicate detection */
+    GamePly ply[];
 } Game;
+
+/* Bytes of a Game with room for nply plies. */
+static inline size_t game_size(int nply) { return sizeof(Game) + (size_t)nply * sizeof(GamePly); }
 
 /* Per-thread player state: one search per player, reused across games. */
 typedef struct GamePlayer {
@@ -86,7 +91,8 @@ int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score);
 /* True if neither side can mate by the variant's insufficient-material rule. */
 bool game_insufficient_material(const Position *pos);
 
-/* Plays game `id` of the configuration into g; false with a message in err on a bad start. */
+/* Plays game `id` of the configuration into g (room for MAX_GAME_PLY plies); false with
+ * a message in err on a bad start. */
 bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err);
 
 /* splitmix64: the random stream of one game, derived from (seed, game id). */

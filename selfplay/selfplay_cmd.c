@@ -467,21 +467,25 @@ static void selfplay_play(SelfplayRun *run) {
 #pragma omp parallel num_threads((int)o->threads)
     {
         GamePlayer *gp = malloc(sizeof *gp);
-        bool ready = gp && game_player_init(gp, &o->game);
+        Game *scratch = malloc(game_size(MAX_GAME_PLY)); /* the game being played */
+        bool ready = scratch && gp && game_player_init(gp, &o->game);
         if (!ready && !atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < n; i++) {
             if (atomic_load(&run->failed)) continue;
             uint32_t gid = base + (uint32_t)i, shard = gid / (uint32_t)o->shard_games;
             if (run->stats[shard].done) continue; /* complete before a resume: read-only here */
-            Game *g = malloc(sizeof *g);
             CvError err = {{0}};
-            if (!g || !game_play(gp, &o->game, gid, g, &err)) {
-                if (!g) snprintf(err.msg, sizeof err.msg, "out of memory");
-                free(g);
+            if (!game_play(gp, &o->game, gid, scratch, &err)) {
                 if (!atomic_exchange(&run->failed, 1)) run->err = err;
                 continue;
             }
+            Game *g = malloc(game_size(scratch->nply)); /* kept until its shard is written */
+            if (!g) {
+                if (!atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+                continue;
+            }
+            memcpy(g, scratch, game_size(scratch->nply));
             bool stored;
 #pragma omp critical(selfplay_slots)
             {
@@ -501,8 +505,9 @@ static void selfplay_play(SelfplayRun *run) {
 #pragma omp critical(selfplay_progress)
             selfplay_progress(run, false);
         }
-        if (gp) game_player_free(gp);
+        if (ready) game_player_free(gp);
         free(gp);
+        free(scratch);
     }
 }
 
