@@ -50,7 +50,7 @@ static void sc_flip_fen(const char *fen, char *out) {
         char *slash = strchr(pool, '/');
         cr_assert_not_null(slash);
         *slash = 0;
-        char flipped[64];
+        char flipped[160];
         snprintf(flipped, sizeof flipped, " %s/%s", slash + 1, pool);
         for (char *c = flipped; *c; c++) *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
         strcat(out, flipped);
