@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../bench/check.h"
 #include "../bench/cli.h"
 #include "record.h"
 
@@ -28,6 +29,8 @@ typedef struct SelfplayOpts {
     int formats;
     const char *out;
     bool resume, json;
+    const char *report;     /* rule-consistency report (JSON path; Markdown beside it), or NULL */
+    long check_every;       /* verify every n-th position of each game in the report (0: none) */
     double progress;        /* seconds between progress lines; 0 = none */
     char formats_text[32];
 } SelfplayOpts;
@@ -54,6 +57,8 @@ typedef struct SelfplayRun {
     int rank, nranks;
     atomic_long games_now, positions_now, nodes_now;
     atomic_int failed;
+    Report *parts;                        /* per thread, when a report is asked for */
+    atomic_long replays_rejected;         /* games the report's replay refused (illegal move) */
     long games_todo;
     double t0, last_progress;
     CvError err;
@@ -84,6 +89,10 @@ static void selfplay_help(FILE *f) {
             "                       repeating games\n"
             "  --progress SEC       seconds between progress lines on stderr, 0 = none (default 5)\n"
             "  --json               print the summary as JSON\n"
+            "  --report PATH        rule-consistency report of the games played by this\n"
+            "                       invocation: PATH (JSON) and PATH with .md (Markdown)\n"
+            "  --check-every N      in the report, verify every N-th position of each game\n"
+            "                       (invariants of chessvar check; default 20, 0 = events only)\n"
             "MPI: mpirun -np K chessvar selfplay ... gives each rank a disjoint range of shards.\n");
 }
 
@@ -142,6 +151,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     o->threads = omp_get_num_procs();
     o->shard_games = 50;
     o->progress = 5;
+    o->check_every = 20;
     g->seed = 1;
     g->random_plies = 4;
     g->temperature = 30;
@@ -178,6 +188,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         INTOPT("--temp-plies", 0, 2000, g->temp_plies)
         INTOPT("--ply-cap", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, g->ply_cap)
         INTOPT("--hash-bits", 10, 26, g->tt_bits)
+        INTOPT("--check-every", 0, 1000000, o->check_every)
         if (strcmp(a, "--seed") == 0) {
             VALUE();
             char *end;
@@ -231,6 +242,9 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
             o->progress = (double)v;
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = true;
+        } else if (strcmp(a, "--report") == 0) {
+            VALUE();
+            o->report = val;
         } else if (strcmp(a, "--json") == 0) {
             o->json = true;
         } else {
@@ -468,7 +482,9 @@ static void selfplay_play(SelfplayRun *run) {
     {
         GamePlayer *gp = malloc(sizeof *gp);
         Game *scratch = malloc(game_size(MAX_GAME_PLY)); /* the game being played */
-        bool ready = scratch && gp && game_player_init(gp, &o->game);
+        Move *moves = malloc(MAX_GAME_PLY * sizeof *moves);
+        VariantReport *vr = run->parts ? report_variant(&run->parts[omp_get_thread_num()], o->game.var) : NULL;
+        bool ready = scratch && moves && gp && game_player_init(gp, &o->game);
         if (!ready && !atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < n; i++) {
@@ -479,6 +495,11 @@ static void selfplay_play(SelfplayRun *run) {
             if (!game_play(gp, &o->game, gid, scratch, &err)) {
                 if (!atomic_exchange(&run->failed, 1)) run->err = err;
                 continue;
+            }
+            if (vr) {
+                for (int k = 0; k < scratch->nply; k++) moves[k] = scratch->ply[k].played;
+                if (check_replay(vr, o->game.var, scratch->start_fen, moves, scratch->nply, (int)o->check_every) < 0)
+                    atomic_fetch_add(&run->replays_rejected, 1);
             }
             Game *g = malloc(game_size(scratch->nply)); /* kept until its shard is written */
             if (!g) {
@@ -508,6 +529,7 @@ static void selfplay_play(SelfplayRun *run) {
         if (ready) game_player_free(gp);
         free(gp);
         free(scratch);
+        free(moves);
     }
 }
 
@@ -542,6 +564,82 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
     char line[1100];
     int k = snprintf(line, sizeof line, "%s\n", run->config);
     return record_write_text(path, line, (size_t)k, &run->err);
+}
+
+/* Writes the rule-consistency report of this invocation's games (merged over threads):
+ * JSON at o->report and Markdown beside it, with "-rankR" before the extension when
+ * several MPI ranks write. Returns false if a file cannot be written. */
+static bool selfplay_write_report(SelfplayRun *run, double secs, uint64_t *failures) {
+    const SelfplayOpts *o = run->o;
+    Report *r = malloc(sizeof *r);
+    if (!r) return false;
+    report_init(r);
+    report_variant(r, o->game.var);
+    for (long t = 0; t < o->threads; t++) report_merge(r, &run->parts[t]);
+    *failures = report_failures(r);
+    char base[1024], ext[64] = "", paths[2][1100];
+    snprintf(base, sizeof base, "%s", o->report);
+    char *dot = strrchr(base, '.');
+    if (dot && !strchr(dot, '/') && strlen(dot) < sizeof ext) {
+        snprintf(ext, sizeof ext, "%s", dot);
+        *dot = 0;
+    }
+    char rank[32] = "";
+    if (run->nranks > 1) snprintf(rank, sizeof rank, "-rank%d", run->rank);
+    snprintf(paths[0], sizeof paths[0], "%s%s%s", base, rank, ext[0] ? ext : ".json");
+    snprintf(paths[1], sizeof paths[1], "%s%s.md", base, rank);
+    uint64_t term[TERM_COUNT] = {0}, sc[NSCORE] = {0}, games = 0;
+    for (uint32_t i = run->shard_lo; i < run->shard_hi; i++)
+        if (run->stats[i].done) {
+            games += run->stats[i].games;
+            for (int k = 0; k < TERM_COUNT; k++) term[k] += run->stats[i].term[k];
+            for (int k = 0; k < NSCORE; k++) sc[k] += run->stats[i].by_score[k];
+        }
+    char meta[1536], intro[2048], terms[512] = "";
+    int tk = 0;
+    for (int k = 1; k < TERM_COUNT; k++)
+        tk += snprintf(terms + tk, sizeof terms - (size_t)tk, "%s\"%s\": %llu", k > 1 ? ", " : "", game_term_name(k),
+                       (unsigned long long)term[k]);
+    snprintf(meta, sizeof meta,
+             "\"command\": \"selfplay\", \"config\": %s, \"rank\": %d, \"games_checked\": %ld, "
+             "\"check_every\": %ld, \"replays_rejected\": %ld, \"seconds\": %.1f, \"games_completed\": %llu, "
+             "\"white_score_counts\": {\"0\": %llu, \"250\": %llu, \"500\": %llu, \"750\": %llu, \"1000\": %llu}, "
+             "\"termination\": {%s}",
+             run->config, run->rank, (long)atomic_load(&run->games_now), o->check_every,
+             (long)atomic_load(&run->replays_rejected), secs, (unsigned long long)games, (unsigned long long)sc[0],
+             (unsigned long long)sc[1], (unsigned long long)sc[2], (unsigned long long)sc[3],
+             (unsigned long long)sc[4], terms);
+    int ik = snprintf(intro, sizeof intro,
+                      "Written by `chessvar selfplay`: the %ld %s games this invocation played (seed %llu), each "
+                      "replayed move by move with its special-rule events counted and one position in %ld verified "
+                      "(0: none); %ld replays refused a recorded move. All %llu completed games of the run: White won "
+                      "%llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (White/Black). Termination:",
+                      (long)atomic_load(&run->games_now), o->game.var->name, (unsigned long long)o->game.seed,
+                      o->check_every, (long)atomic_load(&run->replays_rejected), (unsigned long long)games,
+                      (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
+                      (unsigned long long)sc[3], (unsigned long long)sc[1]);
+    for (int k = 1; k < TERM_COUNT; k++)
+        if (term[k])
+            ik += snprintf(intro + ik, sizeof intro - (size_t)ik, " %s %llu", game_term_name(k),
+                           (unsigned long long)term[k]);
+    snprintf(intro + ik, sizeof intro - (size_t)ik, ".");
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (!f) {
+            ok = false;
+            break;
+        }
+        if (k == 0) report_write_json(r, f, meta);
+        else report_write_markdown(r, f, "Self-play rule-consistency report", intro);
+        fclose(f);
+        ok = record_write_text(paths[k], buf, len, &run->err);
+        free(buf);
+    }
+    free(r);
+    return ok;
 }
 
 /* qsort order of 64-bit hashes. */
@@ -633,7 +731,9 @@ int cmd_selfplay(int argc, char **argv) {
     run->stats = calloc(run->nshards, sizeof *run->stats);
     run->remaining = calloc(run->nshards, sizeof *run->remaining);
     run->slots = calloc(run->nshards, sizeof *run->slots);
-    bool ok = run->stats && run->remaining && run->slots;
+    if (o.report) run->parts = calloc((size_t)o.threads, sizeof *run->parts);
+    bool ok = run->stats && run->remaining && run->slots && (!o.report || run->parts);
+    for (long t = 0; run->parts && t < o.threads; t++) report_init(&run->parts[t]);
     if (!ok) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
     if (ok && run->rank == 0) ok = selfplay_prepare_dir(run);
 #ifdef CHESSVAR_HAVE_MPI
@@ -679,9 +779,21 @@ int cmd_selfplay(int argc, char **argv) {
         }
     }
 #endif
+    uint64_t report_failures_found = 0;
+    bool report_ok = true;
+    if (ok && o.report) report_ok = selfplay_write_report(run, secs, &report_failures_found);
     if (ok && run->rank == 0) {
         if (o.progress > 0 && secs >= o.progress) selfplay_progress(run, true);
         selfplay_summary(run, secs, positions, nodes, games_now);
+    }
+    if (ok && o.report) {
+        long rejected = (long)atomic_load(&run->replays_rejected);
+        if (!report_ok) fprintf(stderr, "chessvar selfplay: report: %s\n", run->err.msg);
+        else if (report_failures_found || rejected)
+            fprintf(stderr, "chessvar selfplay: the report lists %llu invariant failures and %ld refused replays\n",
+                    (unsigned long long)report_failures_found, rejected);
+        run->err.msg[0] = 0;
+        ok = report_ok && report_failures_found == 0 && rejected == 0;
     }
     if (!ok && run->err.msg[0]) fprintf(stderr, "chessvar selfplay: %s\n", run->err.msg);
     for (uint32_t i = 0; run->stats && i < run->nshards; i++) free(run->stats[i].hashes);
@@ -693,6 +805,7 @@ int cmd_selfplay(int argc, char **argv) {
         free(run->slots[i]);
     }
     free(run->slots);
+    free(run->parts);
     free(run);
 #ifdef CHESSVAR_HAVE_MPI
     if (mpi) MPI_Finalize();

@@ -410,3 +410,25 @@ Test(selfplay, jsonl_positions_replay, .timeout = 60) {
         remove_dir(d);
     }
 }
+
+Test(selfplay, consistency_report_of_the_games, .timeout = 60) {
+    char d[512], rep[600], md[600];
+    temp_dir(d, sizeof d);
+    snprintf(rep, sizeof rep, "%s/check.json", d);
+    snprintf(md, sizeof md, "%s/check.md", d);
+    char out[600];
+    snprintf(out, sizeof out, "%s/data", d);
+    cr_assert_eq(run(SP("--variant", "switching", "--games", "3", "--nodes", "200", "--ply-cap", "100", "--out", out,
+                        "--report", rep, "--check-every", "10")),
+                 0);
+    long len = 0;
+    char *json = slurp(rep, &len);
+    cr_assert_not_null(json, "%s", rep);
+    cr_expect_not_null(strstr(json, "\"games_checked\": 3"), "%s", json);
+    cr_expect_not_null(strstr(json, "\"total_failures\": 0"));
+    cr_expect_not_null(strstr(json, "\"switches\""));
+    free(json);
+    cr_expect_eq(access(md, F_OK), 0, "no Markdown report");
+    remove_dir(out);
+    remove_dir(d);
+}
