@@ -20,6 +20,9 @@ second and the ratio chessvar/Fairy-Stockfish go to results/supremo_fairy.json.
 
   python3 scripts/compare_fairy.py
   python3 scripts/compare_fairy.py --quick      # shallower, one pair, separate output file
+  python3 scripts/compare_fairy.py --make-epd tests/data/supremo_cannon10.epd
+        # writes a perft suite whose every number is counted by Fairy-Stockfish alone: the
+        # positions above and seeded random walks from the start (no chessvar involved)
 """
 
 import argparse
@@ -101,6 +104,57 @@ class Fairy(UciEngine):
         self.set_option("UCI_Variant", VARIANT)
         self.ready()
 
+    def moves(self, fen, moves=()):
+        """Legal moves (long algebraic, any length) of fen after moves, from `go perft 1`."""
+        self.set_position(fen, moves)
+        self.ready()
+        self._send("go perft 1")
+        out = []
+        for line in self._lines_until(lambda ln: ln.startswith("Nodes searched")):
+            if ":" in line and not line.startswith("Nodes searched"):
+                out.append(line.split(":", 1)[0].strip())
+        return out
+
+
+def make_epd(fairy, ini, path, walks, seed):
+    """Writes a cannon10 perft suite counted by Fairy-Stockfish alone: the timed positions
+    and the end positions of seeded random walks of 10..60 plies from the start."""
+    import random
+    rng = random.Random(seed)
+    lines = []
+    with Fairy(fairy, ini) as engine:
+        fens = [fen for _, fen, _, _ in POSITIONS]
+        start = POSITIONS[0][1]
+        for _ in range(walks):
+            played = []
+            for _ in range(rng.randint(10, 60)):
+                legal = engine.moves(start, played)
+                if not legal:
+                    break
+                played.append(rng.choice(legal))
+            fen, _ = engine.board_info(start, played)
+            if fen not in fens:
+                fens.append(fen)
+        for fen in fens:
+            ops = []
+            for depth in range(1, 5):
+                engine.set_position(fen)
+                nodes = engine.perft_divide(depth)[0]
+                ops.append(f";D{depth} {nodes}")
+                if nodes > 3_000_000:
+                    break
+            lines.append(f"{fen} {' '.join(ops)} ;variant {VARIANT}")
+            print(lines[-1])
+        name = engine.name
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(f"# cannon10 perft suite (the piece set chessvar's Supremo generator shares with\n"
+                 f"# Fairy-Stockfish: scripts/fairy_cannon10.ini). Source of every number: {name}\n"
+                 f"# (Debian package), `go perft` with that ini file, written by scripts/compare_fairy.py\n"
+                 f"# --make-epd (seed {seed}); positions: the start, two middle games, and the ends of\n"
+                 f"# seeded random walks chosen by that engine's legal-move lists.\n")
+        for line in lines:
+            fh.write(line + "\n")
+
 
 def fairy_run(path, ini, fen, depth):
     """One Fairy-Stockfish process: return (nodes, seconds of the perft, engine name)."""
@@ -128,9 +182,16 @@ def main():
     ap.add_argument("--pairs", type=int, default=None, help="alternating run pairs (default 3)")
     ap.add_argument("--quick", action="store_true", help="shallower depths, one pair")
     ap.add_argument("--out", default=None, help="output JSON (default results/supremo_fairy.json)")
+    ap.add_argument("--make-epd", default=None, metavar="PATH",
+                    help="write a perft suite counted by Fairy-Stockfish alone, then stop")
+    ap.add_argument("--walks", type=int, default=12, help="random walks for --make-epd")
+    ap.add_argument("--seed", type=int, default=2026, help="seed for --make-epd")
     args = ap.parse_args()
 
     fairy = find_engine(args.fairy, ("fairy-stockfish",))
+    if args.make_epd:
+        make_epd(fairy, os.path.abspath(args.ini), args.make_epd, args.walks, args.seed)
+        return 0
     pairs = args.pairs or (1 if args.quick else 3)
     out = args.out or os.path.join(root, "results",
                                    "supremo_fairy_quick.json" if args.quick else "supremo_fairy.json")

@@ -44,6 +44,7 @@ static void compare_here(Position *p) {
     pos_to_fen(p, fen, sizeof fen);
     cr_assert(na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0,
               "fast and reference generators differ (%d vs %d moves) at %s", na, nb, fen);
+    cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p), "count_legal differs from gen_legal at %s", fen);
     Move pa[MAX_MOVES], pb[MAX_MOVES * 2];
     int npa = supremo_pseudo_fast(p, pa), npb = supremo_pseudo_reference(p, p->side, pb);
     qsort(pa, (size_t)npa, sizeof *pa, tu_cmp_move);
@@ -51,7 +52,7 @@ static void compare_here(Position *p) {
               "fast and reference pseudo-legal lists differ (%d vs %d) at %s", npa, npb, fen);
     for (int sq = 0; sq < 100; sq++) {
         int pc = p->board[sq];
-        if (PC_TYPE(pc) != SUP_KING) continue;
+        if (!pc || !(p->var->pieces[PC_TYPE(pc)].flags & PF_ROYAL)) continue;
         int by = PC_COLOR(pc) ^ 1;
         cr_assert_eq(supremo_attacked_fast(p, sq, by), supremo_attacked_reference(p, sq, by),
                      "attack tests differ on the King on square %d at %s", sq, fen);
@@ -320,5 +321,46 @@ Test(supremo, fen_rules) {
     }
     /* a pawn on its own first rank is legal input */
     tu_fen(p, sup(), "9k/10/10/10/10/10/10/10/10/KP8 w - - 0 1");
+    free(p);
+}
+
+Test(supremo, cannon10_suite_counted_by_fairy_stockfish) {
+    int n;
+    EpdEntry *e = tu_load_epd("supremo_cannon10.epd", &n);
+    cr_assert_geq(n, 10);
+    Position *p = malloc(sizeof *p);
+    const Variant *v = variant_by_name("cannon10");
+    cr_assert_not_null(v);
+    for (int i = 0; i < n; i++) {
+        cr_assert_str_eq(e[i].variant, "cannon10");
+        tu_fen(p, v, e[i].fen);
+        for (int k = 0; k < e[i].ndepth; k++) {
+            uint64_t got = perft(p, e[i].depth[k]);
+            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen, e[i].depth[k],
+                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+        }
+        tu_compare_tree(p, 2);
+    }
+    free(p);
+    free(e);
+}
+
+Test(supremo, cannon10_random_games_fast_equals_reference) {
+    Position *p = malloc(sizeof *p);
+    const Variant *v = variant_by_name("cannon10");
+    int seen = 0;
+    for (uint64_t g = 0; g < 16; g++) {
+        uint64_t seed = 500 + g;
+        tu_fen(p, v, v->start_fen);
+        for (int ply = 0; ply < 150; ply++) {
+            compare_here(p);
+            seen++;
+            Move list[MAX_MOVES];
+            int n = pos_legal_moves(p, list);
+            if (!n) break;
+            pos_make(p, list[tu_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(seen, 1000);
     free(p);
 }
