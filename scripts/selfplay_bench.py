@@ -94,6 +94,9 @@ def throughput(binary, variants, quick):
             # the games themselves (identical for both thread counts)
             row["games_summary"] = {k: r[k] for k in ("avg_plies", "white_score", "duplicate_rate", "termination")}
         t1, t2 = row["threads_1"], row["threads_2"]
+        # flat copies for plots and tables
+        row["positions_per_second_1_thread"] = t1["positions_per_second"]
+        row["positions_per_second_2_threads"] = t2["positions_per_second"]
         row["speedup_2_threads"] = round(t2["positions_per_second"] / t1["positions_per_second"], 3)
         # share of two cores the 2-thread run got: below 1 when other work shares the machine
         row["cpu_share_2_threads"] = round(t2["process_cpu_seconds"] / (2 * t2["seconds"]), 3)
