@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,8 @@ typedef struct SelfplayRun {
     int rank, nranks;
     atomic_long games_now, positions_now, nodes_now;
     atomic_int failed;
+    /* pthread locks rather than omp critical, so thread sanitizers see them */
+    pthread_mutex_t lock_slots, lock_manifest, lock_progress;
     Report *parts;                        /* per thread, when a report is asked for */
     atomic_long replays_rejected;         /* games the report's replay refused (illegal move) */
     long games_todo;
@@ -444,7 +447,10 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     uint32_t first = shard * (uint32_t)o->shard_games;
     uint32_t last = first + (uint32_t)o->shard_games;
     if (last > (uint32_t)o->games) last = (uint32_t)o->games;
+    pthread_mutex_lock(&run->lock_slots);
     Game **games = run->slots[shard];
+    run->slots[shard] = NULL;
+    pthread_mutex_unlock(&run->lock_slots);
     ShardStats *s = &run->stats[shard];
     s->hashes = calloc(last - first, sizeof *s->hashes);
     ShardInfo si = {o->game.var, shard, first, last - first, {"", ""}};
@@ -457,15 +463,13 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
          selfplay_write_stats(run, shard, &err);
     for (uint32_t i = 0; i < last - first; i++) free(games[i]);
     free(games);
-    run->slots[shard] = NULL;
-#pragma omp critical(selfplay_manifest)
-    {
-        if (ok) {
-            s->done = true;
-            if (run->nranks == 1) ok = selfplay_write_manifest(run, &err);
-        }
-        if (!ok && !atomic_exchange(&run->failed, 1)) run->err = err;
+    pthread_mutex_lock(&run->lock_manifest);
+    if (ok) {
+        s->done = true;
+        if (run->nranks == 1) ok = selfplay_write_manifest(run, &err);
     }
+    if (!ok && !atomic_exchange(&run->failed, 1)) run->err = err;
+    pthread_mutex_unlock(&run->lock_manifest);
 }
 
 /* Plays every game of this rank's open shards on the OpenMP threads. */
@@ -507,13 +511,11 @@ static void selfplay_play(SelfplayRun *run) {
                 continue;
             }
             memcpy(g, scratch, game_size(scratch->nply));
-            bool stored;
-#pragma omp critical(selfplay_slots)
-            {
-                if (!run->slots[shard]) run->slots[shard] = calloc(selfplay_shard_games(o, shard), sizeof(Game *));
-                stored = run->slots[shard] != NULL;
-                if (stored) run->slots[shard][gid - shard * (uint32_t)o->shard_games] = g;
-            }
+            pthread_mutex_lock(&run->lock_slots);
+            if (!run->slots[shard]) run->slots[shard] = calloc(selfplay_shard_games(o, shard), sizeof(Game *));
+            bool stored = run->slots[shard] != NULL;
+            if (stored) run->slots[shard][gid - shard * (uint32_t)o->shard_games] = g;
+            pthread_mutex_unlock(&run->lock_slots);
             if (!stored) {
                 free(g);
                 if (!atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
@@ -523,14 +525,21 @@ static void selfplay_play(SelfplayRun *run) {
             atomic_fetch_add(&run->positions_now, g->nply);
             atomic_fetch_add(&run->nodes_now, (long)g->nodes);
             if (atomic_fetch_sub(&run->remaining[shard], 1) == 1) selfplay_close_shard(run, shard, gp);
-#pragma omp critical(selfplay_progress)
+            pthread_mutex_lock(&run->lock_progress);
             selfplay_progress(run, false);
+            pthread_mutex_unlock(&run->lock_progress);
         }
         if (ready) game_player_free(gp);
         free(gp);
         free(scratch);
         free(moves);
+        /* publishes this thread's writes through a lock the caller takes after the join,
+         * an ordering thread sanitizers can see (they do not see the OpenMP barrier) */
+        pthread_mutex_lock(&run->lock_manifest);
+        pthread_mutex_unlock(&run->lock_manifest);
     }
+    pthread_mutex_lock(&run->lock_manifest);
+    pthread_mutex_unlock(&run->lock_manifest);
 }
 
 /* Creates DIR or checks that it holds this run; writes run.json on a fresh start. */
@@ -577,7 +586,7 @@ static bool selfplay_write_report(SelfplayRun *run, double secs, uint64_t *failu
     report_variant(r, o->game.var);
     for (long t = 0; t < o->threads; t++) report_merge(r, &run->parts[t]);
     *failures = report_failures(r);
-    char base[1024], ext[64] = "", paths[2][1100];
+    char base[900], ext[64] = "", paths[2][1000];
     snprintf(base, sizeof base, "%s", o->report);
     char *dot = strrchr(base, '.');
     if (dot && !strchr(dot, '/') && strlen(dot) < sizeof ext) {
@@ -595,7 +604,7 @@ static bool selfplay_write_report(SelfplayRun *run, double secs, uint64_t *failu
             for (int k = 0; k < TERM_COUNT; k++) term[k] += run->stats[i].term[k];
             for (int k = 0; k < NSCORE; k++) sc[k] += run->stats[i].by_score[k];
         }
-    char meta[1536], intro[2048], terms[512] = "";
+    char meta[2048], intro[2048], terms[512] = "";
     int tk = 0;
     for (int k = 1; k < TERM_COUNT; k++)
         tk += snprintf(terms + tk, sizeof terms - (size_t)tk, "%s\"%s\": %llu", k > 1 ? ", " : "", game_term_name(k),
@@ -715,6 +724,9 @@ int cmd_selfplay(int argc, char **argv) {
     SelfplayRun *run = calloc(1, sizeof *run);
     run->o = &o;
     run->nranks = 1;
+    pthread_mutex_init(&run->lock_slots, NULL);
+    pthread_mutex_init(&run->lock_manifest, NULL);
+    pthread_mutex_init(&run->lock_progress, NULL);
 #ifdef CHESSVAR_HAVE_MPI
     bool mpi = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE");
     if (mpi) {
@@ -806,6 +818,9 @@ int cmd_selfplay(int argc, char **argv) {
     }
     free(run->slots);
     free(run->parts);
+    pthread_mutex_destroy(&run->lock_slots);
+    pthread_mutex_destroy(&run->lock_manifest);
+    pthread_mutex_destroy(&run->lock_progress);
     free(run);
 #ifdef CHESSVAR_HAVE_MPI
     if (mpi) MPI_Finalize();
