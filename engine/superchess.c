@@ -83,6 +83,7 @@ typedef struct ScTables {
     Bitboard leap_cap[2][SC_NPT + 1][64];        /* non-lame capture leaps (attacks) */
     Bitboard rev_cap[2][SC_NPT + 1][64];         /* origins whose non-lame capture hits q */
     Bitboard rev_lame_from[2][SC_NPT + 1][64];   /* origins of the reverse lame captures */
+    Bitboard rev_any[2][64];                     /* union of both over the attacker types */
     uint32_t lame_at[2][SC_NPT + 1][65];         /* forward lame steps: index range */
     uint32_t rlame_at[2][SC_NPT + 1][65];        /* reverse lame captures: index range */
     LameStep lame[MAX_LAME];
@@ -191,6 +192,8 @@ static void sc_init(Variant *v) {
         }
         if (d->flags & PF_NO_CAPTURE) continue;
         if (leap_capture) tb->attackers[tb->nattackers++] = (uint8_t)t;
+        for (int c = 0; c < 2; c++)
+            for (int q = 0; q < 64; q++) tb->rev_any[c][q] |= tb->rev_cap[c][t][q] | tb->rev_lame_from[c][t][q];
         if (tb->orth_rider[t]) tb->rook_like |= 1ull << t;
         if (tb->diag_rider[t]) tb->bishop_like |= 1ull << t;
     }
@@ -269,6 +272,7 @@ static bool sc_attacked(const Position *p, int q, int by, const Attackers *a) {
     const Bitboard *t = BB(p).type;
     if (a->orth && (rook_att8(q, a->occ) & a->orth)) return true;
     if (a->diag && (bishop_att8(q, a->occ) & a->diag)) return true;
+    if (!(tb->rev_any[by][q] & a->active)) return false;
     for (int i = 0; i < tb->nattackers; i++) {
         int ty = tb->attackers[i];
         Bitboard pcs = t[ty] & a->active;
