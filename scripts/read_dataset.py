@@ -131,6 +131,9 @@ def read_shard(path, errors):
     if total != hdr["records"]:
         errors.append(f"{path}: header says {hdr['records']} records, blocks hold {total}")
     arr = np.concatenate(parts) if parts else np.zeros(0, dtype=dt)
+    lo, hi = hdr["first_game"], hdr["first_game"] + hdr["games"]
+    if len(arr) and (int(arr["game"].min()) < lo or int(arr["game"].max()) >= hi):
+        errors.append(f"{path}: records of games outside the shard's range {lo}..{hi - 1}")
     return hdr, arr
 
 
