@@ -240,29 +240,29 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
     /* Switches: never in check; a non-king switch keeps the occupancy and is always
      * legal; a king switch is legal iff the partner's square is not attacked. */
     if (switching && !checkers && count_only) {
-        /* set-wise count: all different-type neighbours, promotions x4, king partners tested */
+        /* set-wise count. Each neighbouring pair is (s, s + d) for d in E, NW, N, NE; pairs
+         * of the same type are subtracted; the king's pairs are tested one by one, and a
+         * pawn switching onto its last rank counts four promotions. */
         const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
-        Bitboard b = own;
-        while (b) {
-            int a = bb_pop_lsb(&b);
-            int ta = PC_TYPE(p->board[a]);
-            Bitboard nb = king_att8[a] & b & ~T[ta];
-            if (!nb) continue;
-            if (ta == KING) {
-                while (nb) {
-                    int c = bb_pop_lsb(&nb);
-                    if (!attackers_by(p, c, them, occ)) n += (PC_TYPE(p->board[c]) == PAWN && (sq_bb8(a) & last)) ? 4 : 1;
-                }
-                continue;
+        const Bitboard nk = own & ~T[KING];
+        static const int dshift[4] = {1, 7, 8, 9};
+        static const Bitboard dmask[4] = {~FILE_A, ~FILE_H, ~0ULL, ~FILE_A};
+        for (int d = 0; d < 4; d++) {
+            n += bb_popcount(nk & (nk << dshift[d]) & dmask[d]);
+            for (int t = PAWN; t <= QUEEN; t++) {
+                Bitboard bt = T[t] & own;
+                n -= bb_popcount(bt & (bt << dshift[d]) & dmask[d]);
             }
-            Bitboard kb = nb & T[KING];
-            if (kb) {
-                nb ^= kb;
-                if (!attackers_by(p, a, them, occ)) n += (ta == PAWN && (kb & last)) ? 4 : 1;
-            }
-            n += bb_popcount(nb);
-            if (ta == PAWN) n += 3 * bb_popcount(nb & last);
-            else if (sq_bb8(a) & last) n += 3 * bb_popcount(nb & T[PAWN]);
+        }
+        Bitboard kn = king_att8[ksq] & own;
+        while (kn) {
+            int c = bb_pop_lsb(&kn);
+            if (!attackers_by(p, c, them, occ)) n += (PC_TYPE(p->board[c]) == PAWN && (sq_bb8(ksq) & last)) ? 4 : 1;
+        }
+        Bitboard near = T[PAWN] & own & (us == WHITE ? RANK_1 << 48 : RANK_1 << 8);
+        while (near) {
+            int a = bb_pop_lsb(&near);
+            n += 3 * bb_popcount(king_att8[a] & last & nk & ~T[PAWN]);
         }
     } else if (switching && !checkers) {
         const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
