@@ -92,6 +92,7 @@ typedef struct ScTables {
     uint8_t attackers[SC_NPT + 1];               /* types with leap captures, in order */
     int nattackers;
     Bitboard rook_like, bishop_like;             /* type masks as bit sets of type ids */
+    uint32_t royal, freezer, pacifier, immune, no_capture; /* type sets from the PF_* flags */
     CastleDef castles[8];
     uint32_t castle_clear_sq[64];                /* tokens lost when a move touches sq */
     uint32_t castle_clear_type[2][SC_NPT + 1];   /* tokens lost when this monarch moves */
@@ -190,6 +191,12 @@ static void sc_init(Variant *v) {
                 leap_capture = true;
             }
         }
+        uint32_t bit = 1u << t;
+        if (d->flags & PF_ROYAL) tb->royal |= bit;
+        if (d->flags & PF_FREEZES) tb->freezer |= bit;
+        if (d->flags & PF_PACIFIES) tb->pacifier |= bit;
+        if (d->flags & PF_IMMUNE_ZONE) tb->immune |= bit;
+        if (d->flags & PF_NO_CAPTURE) tb->no_capture |= bit;
         if (d->flags & PF_NO_CAPTURE) continue;
         if (leap_capture) tb->attackers[tb->nattackers++] = (uint8_t)t;
         for (int c = 0; c < 2; c++)
@@ -227,6 +234,13 @@ static void sc_init(Variant *v) {
 
 /* ---------------------------------------------------------------- status effects */
 
+/* The pieces (both colours) of the types in a type set. */
+static inline Bitboard pieces_of(const Position *p, uint32_t types) {
+    Bitboard b = 0;
+    for (; types; types &= types - 1) b |= BB(p).type[__builtin_ctz(types)];
+    return b;
+}
+
 /* The status of one side's pieces: which stand frozen next to an enemy Magician, which
  * stand neutralised next to an enemy Femme Fatale (an Ambassador on its embassy is
  * neither), and which can attack at all (active: not M or F, neither frozen nor
@@ -237,14 +251,14 @@ typedef struct Status {
 
 /* Status of colour c's pieces in the current position. */
 static inline Status status_of(const Position *p, int c) {
-    const Bitboard *t = BB(p).type;
+    const ScTables *tb = TB(p);
     Bitboard own = BB(p).color[c], foe = BB(p).color[c ^ 1];
     Status st;
-    st.immune = t[SC_D] & own & embassy[c];
+    st.immune = pieces_of(p, tb->immune) & own & embassy[c];
     Bitboard exposed = own & ~st.immune;
-    st.frozen = bb_spread(t[SC_M] & foe) & exposed;
-    st.neutral = bb_spread(t[SC_F] & foe) & exposed;
-    st.active = own & ~st.frozen & ~st.neutral & ~t[SC_M] & ~t[SC_F];
+    st.frozen = bb_spread(pieces_of(p, tb->freezer) & foe) & exposed;
+    st.neutral = bb_spread(pieces_of(p, tb->pacifier) & foe) & exposed;
+    st.active = own & ~st.frozen & ~st.neutral & ~pieces_of(p, tb->no_capture);
     return st;
 }
 
@@ -289,7 +303,7 @@ static bool sc_attacked(const Position *p, int q, int by, const Attackers *a) {
 
 /* Whether any monarch (King or Emperor) of colour c stands on an attacked square. */
 static bool sc_royal_attacked(const Position *p, int c) {
-    Bitboard mon = (BB(p).type[SC_K] | BB(p).type[SC_E]) & BB(p).color[c];
+    Bitboard mon = pieces_of(p, TB(p)->royal) & BB(p).color[c];
     if (!mon) return false;
     Attackers a = attackers_make(p, status_of(p, c ^ 1).active, BB(p).color[0] | BB(p).color[1]);
     while (mon)
@@ -431,12 +445,11 @@ static inline int promo_choices(const Position *p) {
 static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool drops, Bitboard bulk, int *bulk_count) {
     const ScTables *tb = TB(p);
     const Variant *v = p->var;
-    const Bitboard *t = BB(p).type;
     int us = p->side, them = us ^ 1, n = 0;
     Bitboard own = BB(p).color[us], foe = BB(p).color[them], occ = own | foe;
     Status st = status_of(p, us);
-    Bitboard foe_immune = t[SC_D] & foe & embassy[them];
-    Bitboard victims = foe & ~foe_immune & ~t[SC_K] & ~t[SC_E];
+    Bitboard foe_immune = pieces_of(p, tb->immune) & foe & embassy[them];
+    Bitboard victims = foe & ~foe_immune & ~pieces_of(p, tb->royal);
     Bitboard empty = ~occ;
     for (Bitboard pcs = own & ~st.frozen; pcs;) {
         int s = bb_pop_lsb(&pcs), ty = PC_TYPE(p->board[s]);
@@ -498,11 +511,11 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
  * make -> sc_royal_attacked -> unmake (the tests compare it with the reference). */
 static bool sc_move_exposes(const Position *p, Move m) {
     const ScTables *tb = TB(p);
-    const Bitboard *t = BB(p).type;
     int us = p->side, them = us ^ 1;
     int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m);
     Bitboard own = BB(p).color[us], foe = BB(p).color[them], occ = own | foe;
-    Bitboard mon = (t[SC_K] | t[SC_E]) & own, our_m = t[SC_M] & own, our_f = t[SC_F] & own;
+    Bitboard mon = pieces_of(p, tb->royal) & own;
+    Bitboard our_m = pieces_of(p, tb->freezer) & own, our_f = pieces_of(p, tb->pacifier) & own;
     Bitboard fb = 1ull << from, tob = 1ull << to;
     if (kind == MK_DROP) {
         occ |= tob;
@@ -516,14 +529,14 @@ static bool sc_move_exposes(const Position *p, Move m) {
         foe &= ~(1ull << capsq);
         occ = (occ & ~fb & ~(1ull << capsq)) | tob;
         if (mon & fb) mon = (mon & ~fb) | tob;
-        if (moved == SC_M) our_m &= ~fb;
-        if (moved == SC_F) our_f &= ~fb;
-        if (now == SC_M) our_m |= tob;
-        if (now == SC_F) our_f |= tob;
+        if ((tb->freezer >> moved) & 1) our_m &= ~fb;
+        if ((tb->pacifier >> moved) & 1) our_f &= ~fb;
+        if ((tb->freezer >> now) & 1) our_m |= tob;
+        if ((tb->pacifier >> now) & 1) our_f |= tob;
     }
-    Bitboard exposed = foe & ~(t[SC_D] & embassy[them]);
+    Bitboard exposed = foe & ~(pieces_of(p, tb->immune) & embassy[them]);
     Bitboard disabled = (bb_spread(our_m) | bb_spread(our_f)) & exposed;
-    Attackers a = attackers_make(p, foe & ~disabled & ~t[SC_M] & ~t[SC_F], occ);
+    Attackers a = attackers_make(p, foe & ~disabled & ~pieces_of(p, tb->no_capture), occ);
     while (mon)
         if (sc_attacked(p, bb_pop_lsb(&mon), them, &a)) return true;
     return false;
@@ -538,7 +551,7 @@ static Bitboard unblock_mask(const Position *p, const Attackers *a) {
     const Bitboard *t = BB(p).type;
     int them = p->side ^ 1;
     Bitboard own = BB(p).color[p->side], mask = 0;
-    for (Bitboard mon = (t[SC_K] | t[SC_E]) & own; mon;) {
+    for (Bitboard mon = pieces_of(p, tb->royal) & own; mon;) {
         int q = bb_pop_lsb(&mon);
         Bitboard rb = rook_att8(q, a->occ) & own, bb = bishop_att8(q, a->occ) & own;
         Bitboard pinners = (rook_att8(q, a->occ ^ rb) & a->orth) | (bishop_att8(q, a->occ ^ bb) & a->diag);
@@ -561,16 +574,16 @@ static Bitboard unblock_mask(const Position *p, const Attackers *a) {
  * monarch: all these are legal without a test (and only counted when count_only).
  * Everything else is tested with sc_move_exposes. */
 static int sc_generate(Position *p, Move *list, bool count_only) {
-    const Bitboard *t = BB(p).type;
+    const ScTables *tb = TB(p);
     int us = p->side, them = us ^ 1;
-    Bitboard own = BB(p).color[us], foe = BB(p).color[them];
+    Bitboard own = BB(p).color[us], foe = BB(p).color[them], monarchs = pieces_of(p, tb->royal);
     Attackers a = attackers_make(p, status_of(p, them).active, own | foe);
     bool check = false;
-    for (Bitboard mon = (t[SC_K] | t[SC_E]) & own; mon && !check;)
+    for (Bitboard mon = monarchs & own; mon && !check;)
         check = sc_attacked(p, bb_pop_lsb(&mon), them, &a);
-    Bitboard special = check ? ~0ull : unblock_mask(p, &a) | t[SC_K] | t[SC_E];
-    Bitboard exposed_foe = foe & ~(t[SC_D] & embassy[them]);
-    for (Bitboard mf = (t[SC_M] | t[SC_F]) & own & ~special; mf;) {
+    Bitboard special = check ? ~0ull : unblock_mask(p, &a) | monarchs;
+    Bitboard exposed_foe = foe & ~(pieces_of(p, tb->immune) & embassy[them]);
+    for (Bitboard mf = pieces_of(p, tb->freezer | tb->pacifier) & own & ~special; mf;) {
         int s = bb_pop_lsb(&mf);
         if (bb_spread(1ull << s) & exposed_foe) special |= 1ull << s;
     }
@@ -604,15 +617,15 @@ enum { ST_IMMUNE = 1, ST_FROZEN = 2, ST_NEUTRAL = 4 };
 /* Status of the piece on s, from the spec's table, by looking at its neighbours. */
 static int ref_status(const Position *p, int s) {
     int pc = p->board[s], c = PC_COLOR(pc), f = s % 8, r = s / 8;
-    if (PC_TYPE(pc) == SC_D && (c == WHITE ? r == 7 : r == 0) && (f == 0 || f == 7)) return ST_IMMUNE;
+    if ((pos_def(p, pc)->flags & PF_IMMUNE_ZONE) && (c == WHITE ? r == 7 : r == 0) && (f == 0 || f == 7)) return ST_IMMUNE;
     int st = 0;
     for (int df = -1; df <= 1; df++)
         for (int dr = -1; dr <= 1; dr++) {
             if ((!df && !dr) || !on_board(f + df, r + dr)) continue;
             int q = p->board[(r + dr) * 8 + f + df];
             if (!q || PC_COLOR(q) == c) continue;
-            if (PC_TYPE(q) == SC_M) st |= ST_FROZEN;
-            if (PC_TYPE(q) == SC_F) st |= ST_NEUTRAL;
+            if (pos_def(p, q)->flags & PF_FREEZES) st |= ST_FROZEN;
+            if (pos_def(p, q)->flags & PF_PACIFIES) st |= ST_NEUTRAL;
         }
     return st;
 }
