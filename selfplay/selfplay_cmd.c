@@ -22,6 +22,10 @@
 
 #define CMD "selfplay"
 #define NSCORE 5 /* White scores per mille: 0, 250, 500, 750, 1000 */
+/* manifest.json is derived from the shards' statistics files: rewriting it after every
+ * shard would cost O(shards^2) bytes over a long run, so it is rewritten at most this
+ * often while playing, and always at the end */
+#define MANIFEST_SECONDS 10.0
 
 /* Options of one run. */
 typedef struct SelfplayOpts {
@@ -64,6 +68,7 @@ typedef struct SelfplayRun {
     atomic_long replays_rejected;         /* games the report's replay refused (illegal move) */
     long games_todo;
     double t0, last_progress;
+    double last_manifest;                 /* when manifest.json was last rewritten */
     CvError err;
 } SelfplayRun;
 
@@ -466,7 +471,11 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     pthread_mutex_lock(&run->lock_manifest);
     if (ok) {
         s->done = true;
-        if (run->nranks == 1) ok = selfplay_write_manifest(run, &err);
+        double now = cli_now();
+        if (run->nranks == 1 && now - run->last_manifest >= MANIFEST_SECONDS) {
+            ok = selfplay_write_manifest(run, &err);
+            run->last_manifest = now;
+        }
     }
     if (!ok && !atomic_exchange(&run->failed, 1)) run->err = err;
     pthread_mutex_unlock(&run->lock_manifest);
@@ -766,6 +775,7 @@ int cmd_selfplay(int argc, char **argv) {
         run->t0 = run->last_progress = cli_now();
         selfplay_play(run);
         ok = !atomic_load(&run->failed);
+        if (ok && run->nranks == 1) ok = selfplay_write_manifest(run, &run->err);
     }
     double secs = cli_now() - run->t0;
     long positions = atomic_load(&run->positions_now), nodes = atomic_load(&run->nodes_now);
