@@ -62,7 +62,7 @@ def record_dtype(width, height, hold_types, record_size):
         ("move", "<u4"), ("best", "<u4"),
         ("score", "<i2"), ("result", "<i2"),
         ("side", "u1"), ("ep", "u1"), ("flags", "u1"), ("termination", "u1"),
-        ("halfmove", "<u2"), ("reserved", "<u2"), ("castle", "<u4"), ("key", "<u8"),
+        ("halfmove", "<u2"), ("depth", "<u2"), ("castle", "<u4"), ("key", "<u8"),
         ("board", "u1", (nsq,)),
     ]
     if hold_types:
@@ -169,7 +169,7 @@ def load_dataset(folder, errors=None):
     if not arrays:
         return {"meta": meta or {}}
     data = np.concatenate(arrays)
-    out = {name: data[name] for name in data.dtype.names if name not in ("reserved", "pad")}
+    out = {name: data[name] for name in data.dtype.names if name != "pad"}
     out["meta"] = {k: v for k, v in (meta or {}).items() if k != "key"}
     return out
 

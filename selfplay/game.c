@@ -178,6 +178,7 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             gpl->best = MOVE_NONE;
             gpl->score = 0;
             gpl->random = 1;
+            gpl->depth = 0;
         } else {
             SearchLimits lim = {cfg->player[who].nodes, cfg->player[who].depth,
                                 cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0};
@@ -187,6 +188,7 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             gpl->score = (int16_t)r.score;
             gpl->played = game_sample(&r, cfg, g->nply, &rng);
             gpl->random = 0;
+            gpl->depth = (uint8_t)r.depth;
             if (cfg->resign_plies > 0) {
                 losing_streak[mover] = r.score <= -cfg->resign_score ? losing_streak[mover] + 1 : 0;
                 if (losing_streak[mover] >= cfg->resign_plies) {

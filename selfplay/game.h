@@ -54,6 +54,7 @@ typedef struct GamePly {
     int16_t score;      /* search score for the mover */
     uint16_t legal;     /* legal moves in the position before the move */
     uint8_t random;     /* 1: random move (opening randomisation or random player) */
+    uint8_t depth;      /* deepest completed search iteration (0 if not searched) */
 } GamePly;
 
 /* A played game; `ply` holds nply entries (a game being played needs room for

@@ -95,6 +95,7 @@ static void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Posit
     r[22] = (uint8_t)((p->random ? RECFLAG_RANDOM : 0) | (check ? RECFLAG_CHECK : 0));
     r[23] = (uint8_t)g->termination;
     put16(r + 24, pos->halfmove);
+    put16(r + 26, p->depth);
     put32(r + 28, pos->castle);
     put64(r + 32, pos->key);
     int nsq = v->width * v->height;
@@ -184,8 +185,8 @@ static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games,
             if (p->best) move_to_str(pos, p->best, best);
             fprintf(f, "{\"game\":%u,\"ply\":%d,\"fen\":\"%s\",\"legal\":%u,\"move\":\"%s\",", (unsigned)g->id, k,
                     fen, (unsigned)p->legal, mv);
-            if (p->best) fprintf(f, "\"best\":\"%s\",\"score\":%d,", best, p->score);
-            else fprintf(f, "\"best\":null,\"score\":null,");
+            if (p->best) fprintf(f, "\"best\":\"%s\",\"score\":%d,\"depth\":%d,", best, p->score, p->depth);
+            else fprintf(f, "\"best\":null,\"score\":null,\"depth\":null,");
             fprintf(f, "\"random\":%s,\"result\":%d,\"termination\":\"%s\"}\n", p->random ? "true" : "false",
                     record_result_for(g->white_score, pos->side), game_term_name(g->termination));
             pos_make(pos, p->played);
