@@ -202,6 +202,7 @@ def summarize(data):
         "termination": {TERMINATIONS[t]: int((term == t).sum()) for t in np.unique(term)},
         "duplicate_games": int(len(games) - len(seqs)),
         "random_moves": int((data["flags"] & 1).sum()),
+        "avg_search_depth": round(float(data["depth"][data["depth"] > 0].mean()), 2) if (data["depth"] > 0).any() else 0,
     }
 
 
