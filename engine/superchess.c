@@ -91,8 +91,9 @@ typedef struct ScTables {
     uint8_t orth_rider[SC_NPT + 1], diag_rider[SC_NPT + 1];
     uint8_t attackers[SC_NPT + 1];               /* types with leap captures, in order */
     int nattackers;
-    Bitboard rook_like, bishop_like;             /* type masks as bit sets of type ids */
-    uint32_t royal, freezer, pacifier, immune, no_capture; /* type sets from the PF_* flags */
+    /* Type sets (bit t = type t): orthogonal and diagonal riders, and from the PF_* flags
+     * monarchs, freezers, pacifiers, immune-zone pieces and pieces that never capture. */
+    uint32_t rook_like, bishop_like, royal, freezer, pacifier, immune, no_capture;
     CastleDef castles[8];
     uint32_t castle_clear_sq[64];                /* tokens lost when a move touches sq */
     uint32_t castle_clear_type[2][SC_NPT + 1];   /* tokens lost when this monarch moves */
@@ -201,8 +202,8 @@ static void sc_init(Variant *v) {
         if (leap_capture) tb->attackers[tb->nattackers++] = (uint8_t)t;
         for (int c = 0; c < 2; c++)
             for (int q = 0; q < 64; q++) tb->rev_any[c][q] |= tb->rev_cap[c][t][q] | tb->rev_lame_from[c][t][q];
-        if (tb->orth_rider[t]) tb->rook_like |= 1ull << t;
-        if (tb->diag_rider[t]) tb->bishop_like |= 1ull << t;
+        if (tb->orth_rider[t]) tb->rook_like |= 1u << t;
+        if (tb->diag_rider[t]) tb->bishop_like |= 1u << t;
     }
     /* Castling: Ka e1->c1 a1->d1, Kh e1->g1 h1->f1, Ea d1->b1 a1->c1, Eh d1->f1 h1->e1. */
     static const uint8_t spec[4][5] = {
@@ -246,7 +247,7 @@ static inline Bitboard pieces_of(const Position *p, uint32_t types) {
  * neither), and which can attack at all (active: not M or F, neither frozen nor
  * neutralised). Recomputed from the board whenever it is needed. */
 typedef struct Status {
-    Bitboard frozen, neutral, active, immune;
+    Bitboard frozen, neutral, active;
 } Status;
 
 /* Status of colour c's pieces in the current position. */
@@ -254,8 +255,7 @@ static inline Status status_of(const Position *p, int c) {
     const ScTables *tb = TB(p);
     Bitboard own = BB(p).color[c], foe = BB(p).color[c ^ 1];
     Status st;
-    st.immune = pieces_of(p, tb->immune) & own & embassy[c];
-    Bitboard exposed = own & ~st.immune;
+    Bitboard exposed = own & ~(pieces_of(p, tb->immune) & embassy[c]);
     st.frozen = bb_spread(pieces_of(p, tb->freezer) & foe) & exposed;
     st.neutral = bb_spread(pieces_of(p, tb->pacifier) & foe) & exposed;
     st.active = own & ~st.frozen & ~st.neutral & ~pieces_of(p, tb->no_capture);
@@ -271,12 +271,7 @@ typedef struct Attackers {
 /* The attackers of the pieces in `active` under occupancy occ. */
 static inline Attackers attackers_make(const Position *p, Bitboard active, Bitboard occ) {
     const ScTables *tb = TB(p);
-    const Bitboard *t = BB(p).type;
-    Attackers a = {active, occ, 0, 0};
-    for (Bitboard m = tb->rook_like; m; m &= m - 1) a.orth |= t[bb_lsb(m)];
-    for (Bitboard m = tb->bishop_like; m; m &= m - 1) a.diag |= t[bb_lsb(m)];
-    a.orth &= active;
-    a.diag &= active;
+    Attackers a = {active, occ, pieces_of(p, tb->rook_like) & active, pieces_of(p, tb->bishop_like) & active};
     return a;
 }
 
@@ -467,7 +462,7 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
             if ((e->mode & MM_MOVE) && (b & empty)) to |= b;
             if ((e->mode & MM_CAPTURE) && (b & cap_ok)) to |= b;
         }
-        bool pawn = ty == SC_P;
+        bool pawn = (fl & PF_PAWN) != 0;
         if ((bulk >> s) & 1) {
             Bitboard last = us == WHITE ? 0xffull << 56 : 0xffull;
             *bulk_count += promotes && (to & last) ? bb_popcount(to & ~last) + bb_popcount(to & last) * promo_choices(p)
@@ -479,7 +474,7 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
             int kind = pawn && (d - s == 16 || s - d == 16) ? MK_DOUBLE : MK_NORMAL;
             n = emit_board_move(p, list, n, s, d, kind, promotes);
         }
-        if (pawn && can_cap && p->ep != NO_SQ && ((tb->leap_cap[us][SC_P][s] >> p->ep) & 1))
+        if (pawn && can_cap && p->ep != NO_SQ && ((tb->leap_cap[us][ty][s] >> p->ep) & 1))
             list[n++] = MOVE_MAKE(s, p->ep, NO_SQ, 0, MK_EP);
     }
     /* Castling: token, both pieces home and not frozen, path empty, three squares safe. */
