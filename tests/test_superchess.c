@@ -419,3 +419,30 @@ Test(superchess, cli_setup_exit_codes) {
     snprintf(cmd, sizeof cmd, "%s setup --check 'rnbqkbnr/pppppppp w - - 0 1' >/dev/null 2>&1", CHESSVAR_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 2, "a bad FEN");
 }
+
+/* Whether the move written text is legal in fen. */
+static bool is_legal(const char *fen, const char *text) {
+    Position *p = malloc(sizeof *p);
+    tu_fen(p, sc(), fen);
+    CvError err = {{0}};
+    bool legal = move_from_str(p, text, &err) != MOVE_NONE;
+    free(p);
+    return legal;
+}
+
+Test(superchess, castling_conditions) {
+    /* with both monarchs at home E castles only with the a-rook, K only with the h-rook */
+    const char *home = "4k3/8/8/8/8/8/8/R2EK2R w Ka,Kh,Ea,Eh - 0 1";
+    cr_assert(is_legal(home, "d1b1"));
+    cr_assert(is_legal(home, "e1g1"));
+    cr_assert_not(is_legal(home, "e1c1"), "the Emperor stands between");
+    cr_assert_not(is_legal(home, "d1f1"), "the King stands between");
+    /* a frozen rook or monarch may not castle; a neutralised one may */
+    cr_assert_not(is_legal("4k3/8/8/8/8/8/m7/R3K3 w Ka - 0 1", "e1c1"), "rook frozen by ma2");
+    cr_assert_not(is_legal("4k3/8/8/8/8/8/4m3/R3K3 w Ka - 0 1", "e1c1"), "king frozen by me2");
+    cr_assert(is_legal("4k3/8/8/8/8/8/3f4/R3K3 w Ka - 0 1", "e1c1"), "king neutralised by fd2");
+    cr_assert(is_legal("4k3/8/8/8/8/8/f7/R3K3 w Ka - 0 1", "e1c1"), "rook neutralised by fa2");
+    /* the crossed square attacked: no castling; attacked only by a frozen piece: castling */
+    cr_assert_not(is_legal("3rk3/8/8/8/8/8/8/R3K3 w Ka - 0 1", "e1c1"), "rd8 hits d1");
+    cr_assert(is_legal("3rk3/2M5/8/8/8/8/8/R3K3 w Ka - 0 1", "e1c1"), "rd8 frozen by Mc7");
+}
