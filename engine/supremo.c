@@ -29,6 +29,8 @@ static const int SUP_DF[8] = {1, 0, 1, -1, -1, 0, -1, 1};
 static const int SUP_DR[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
 #define SUP_ALL_DIRS 0xFFu
+#define SUP_ORTH_DIRS 0x33u /* E N W S */
+#define SUP_DIAG_DIRS 0xCCu /* NE NW SW SE */
 
 /* Tables built once per variant from its piece data (read-only afterwards). */
 typedef struct SupTables {
@@ -56,6 +58,8 @@ typedef struct SupTables {
     uint8_t reach[MAX_PT];             /* Chebyshev radius of every non-line attack */
     uint8_t zone[MAX_PT];              /* radius of the squares whose contents such an attack
                                           depends on (0: none; leaps depend on no square) */
+    uint8_t has_leap[MAX_PT];          /* any unconditional leap (skip the tables if not) */
+    uint8_t npromo;                    /* number of promotion choices */
     uint8_t royal_type;
 } SupTables;
 
@@ -192,6 +196,7 @@ static void supremo_init(Variant *v) {
                     break;
                 }
                 if (mode & MM_CAPTURE) reach = sup_max(reach, span);
+                T->has_leap[t] = 1;
                 for (int c = 0; c < 2; c++) {
                     int dr = (pd->flags & PF_ORIENTED) && c == BLACK ? -mc->dr : mc->dr;
                     for (int s = 0; s < W * H; s++) {
@@ -259,6 +264,7 @@ static void supremo_init(Variant *v) {
         T->reach[t] = (uint8_t)(reach > 9 ? 9 : reach);
         T->zone[t] = (uint8_t)(zone > 9 ? 9 : zone);
     }
+    while (v->promo_types[T->npromo]) T->npromo++;
     v->tables = T;
 }
 
@@ -431,7 +437,7 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
     for (int t = 1; t <= npt; t++) {
         u128 mine = pos->bb.b10.type[t] & xs;
         if (!mine) continue;
-        if (T->leap_from[t][by][sq] & mine) return true;
+        if (T->has_leap[t] && (T->leap_from[t][by][sq] & mine)) return true;
         if (T->ride_cp[t] | T->hop_cp[t]) line_pieces |= mine;
     }
     if (T->lines[sq] & line_pieces) {
@@ -543,7 +549,7 @@ static inline void gen_add(GenCtx *g, Move m, bool risky) {
 
 /* Adds the moves from `from` to every square of dests (one per promotion type inside pz);
  * in legal mode, moves that touch no sensitive square are taken without a test. */
-static void gen_emit(GenCtx *g, int from, u128 dests, int mid, int kind, u128 pz, bool blast) {
+static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, u128 dests, int mid, int kind, u128 pz, bool blast) {
     if (!dests) return;
     const Variant *v = g->pos->var;
     u128 risky = 0;
@@ -554,9 +560,7 @@ static void gen_emit(GenCtx *g, int from, u128 dests, int mid, int kind, u128 pz
     }
     u128 safe = dests & ~risky;
     if (!g->list) {
-        int np = 0;
-        while (v->promo_types[np]) np++;
-        g->n += bb128_popcount(safe & ~pz) + np * bb128_popcount(safe & pz);
+        g->n += bb128_popcount(safe & ~pz) + g->T->npromo * bb128_popcount(safe & pz);
     } else {
         u128 plain = safe & ~pz, promos = safe & pz;
         while (plain) g->list[g->n++] = MOVE_MAKE(from, bb128_pop_lsb(&plain), mid, 0, kind);
@@ -573,6 +577,49 @@ static void gen_emit(GenCtx *g, int from, u128 dests, int mid, int kind, u128 pz
         }
         for (int i = 0; v->promo_types[i]; i++) gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), true);
     }
+}
+
+/* Destinations of type t's slide and hop components along direction dir from s: the
+ * empty squares before the first piece and that piece if capturable (slide), the empty
+ * squares beyond it up to the next piece and that piece if capturable (hop). On the rays
+ * that grow the square index the pieces are isolated with arithmetic, on the others with
+ * the highest set bit. */
+static inline u128 fast_line(const SupTables *T, int t, int dir, int s, u128 occ, u128 capt) {
+    uint8_t bit = (uint8_t)(1u << dir);
+    bool hop = (T->hop_mv[t] | T->hop_cp[t]) & bit;
+    u128 ray = T->ray[dir][s], blk = ray & occ;
+    u128 slide = ray, first = 0, hopq = 0, second = 0;
+    if (blk) {
+        if (dir < 4) {
+            first = blk & (~blk + 1);
+            u128 below = first - 1, rest = blk ^ first, beyond = ray & ~below & ~first;
+            slide = ray & below;
+            second = rest & (~rest + 1);
+            hopq = second ? beyond & (second - 1) : beyond;
+        } else {
+            int b1 = bb128_msb(blk);
+            first = sup_bit(b1);
+            slide = ray & ~T->ray[dir][b1] & ~first;
+            if (hop) {
+                u128 beyond = T->ray[dir][b1], blk2 = beyond & occ;
+                hopq = beyond;
+                if (blk2) {
+                    int b2 = bb128_msb(blk2);
+                    second = sup_bit(b2);
+                    hopq = beyond & ~T->ray[dir][b2] & ~second;
+                }
+            }
+        }
+    }
+    u128 d = 0;
+    if (T->ride_mv[t] & bit) d |= slide;
+    if (T->ride_cp[t] & bit) d |= first & capt;
+    if (T->ride_range[t][dir] < 9) d &= T->box[T->ride_range[t][dir]][s];
+    if (hop) {
+        if (T->hop_mv[t] & bit) d |= hopq;
+        if (T->hop_cp[t] & bit) d |= second & capt;
+    }
+    return d;
 }
 
 /* Generates the moves of the side to move from the tables, each (from, to, mid, promo)
@@ -597,7 +644,7 @@ static void fast_generate(GenCtx *g) {
         uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
         while (pieces) {
             int s = bb128_pop_lsb(&pieces);
-            u128 d = (T->leap_mv[t][us][s] & empty) | (T->leap_cp[t][us][s] & capt);
+            u128 d = T->has_leap[t] ? (T->leap_mv[t][us][s] & empty) | (T->leap_cp[t][us][s] & capt) : 0;
             for (int i = 0; i < T->nslow[t]; i++) {
                 const MoveComp *mc = &v->pieces[t].comp[T->slow[t][i]];
                 int sign = (fl & PF_ORIENTED) && us == BLACK ? -1 : 1;
@@ -615,27 +662,8 @@ static void fast_generate(GenCtx *g) {
                 if (mc->mode & MM_MOVE) d |= b & empty;
                 if (mc->mode & MM_CAPTURE) d |= b & capt;
             }
-            for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
-                int dir = __builtin_ctz(dirs);
-                uint8_t bit = (uint8_t)(1u << dir);
-                u128 ray = T->ray[dir][s], blk = ray & occ;
-                u128 lim = T->box[T->ride_range[t][dir]][s];
-                if (!blk) {
-                    if (T->ride_mv[t] & bit) d |= ray & lim;
-                    continue;
-                }
-                int b1 = dir < 4 ? bb128_lsb(blk) : bb128_msb(blk);
-                if (T->ride_mv[t] & bit) d |= ray & ~T->ray[dir][b1] & ~sup_bit(b1) & lim;
-                if (T->ride_cp[t] & bit) d |= sup_bit(b1) & capt & lim;
-                if (!((T->hop_mv[t] | T->hop_cp[t]) & bit)) continue;
-                u128 beyond = T->ray[dir][b1], blk2 = beyond & occ;
-                if (blk2) {
-                    int b2 = dir < 4 ? bb128_lsb(blk2) : bb128_msb(blk2);
-                    if (T->hop_cp[t] & bit) d |= sup_bit(b2) & capt;
-                    beyond &= ~T->ray[dir][b2] & ~sup_bit(b2);
-                }
-                if (T->hop_mv[t] & bit) d |= beyond;
-            }
+            for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1))
+                d |= fast_line(T, t, __builtin_ctz(dirs), s, occ, capt);
             for (uint8_t dirs = jdirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
                 int dir = __builtin_ctz(dirs);
                 int o = T->over[s][dir], l = T->land[s][dir];
@@ -688,16 +716,20 @@ int supremo_pseudo_fast(Position *pos, Move *list) {
 static u128 gen_sensitive(const Position *pos, const SupTables *T, int k, int them) {
     u128 enemy = pos->bb.b10.color[them], sens = 0;
     u128 toward[8] = {0};
+    u128 orth = 0, diag = 0;
     for (int t = 1; t <= pos->var->npt; t++) {
         u128 mine = pos->bb.b10.type[t] & enemy;
         if (!mine) continue;
         uint8_t dirs = T->ride_cp[t] | T->hop_cp[t];
-        for (; dirs; dirs &= (uint8_t)(dirs - 1)) toward[__builtin_ctz(dirs) ^ 4] |= mine;
+        if (dirs == SUP_ORTH_DIRS || dirs == SUP_ALL_DIRS) orth |= mine;
+        if (dirs == SUP_DIAG_DIRS || dirs == SUP_ALL_DIRS) diag |= mine;
+        if (dirs != SUP_ORTH_DIRS && dirs != SUP_DIAG_DIRS && dirs != SUP_ALL_DIRS)
+            for (; dirs; dirs &= (uint8_t)(dirs - 1)) toward[__builtin_ctz(dirs) ^ 4] |= mine;
         if ((T->dleap_mode[t] & MM_CAPTURE) && (mine & T->box[T->reach[t]][k])) sens |= T->dleap_base[t][k];
         if (T->zone[t] && (mine & T->box[T->reach[t]][k])) sens |= T->box[T->zone[t]][k];
     }
     for (int d = 0; d < 8; d++) {
-        u128 a = T->ray[d][k] & toward[d];
+        u128 a = T->ray[d][k] & (toward[d] | ((SUP_ORTH_DIRS >> d) & 1 ? orth : diag));
         if (!a) continue;
         int far = d < 4 ? bb128_msb(a) : bb128_lsb(a);
         sens |= T->ray[d][k] & ~T->ray[d][far];
