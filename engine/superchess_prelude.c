@@ -4,6 +4,7 @@
  * for self-play and a checker that tells whether a FEN is such an array. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "position.h"
@@ -67,40 +68,29 @@ static bool prelude_counts(const PreludeParams *pp, const Variant *v, int pool[M
     return true;
 }
 
-/* Writes the FEN of a finished prelude: White's ranks 1-2 as ids (a1..h1, a2..h2), the
- * mirror for Black, reserves, castling tokens for each monarch at home x rook in a corner. */
-static int prelude_fen(const Variant *v, const uint8_t white[16], const int res[MAX_PT], char *fen, size_t n) {
-    char board[128];
+/* The position of a finished prelude (step 6): White's ranks 1-2 as ids (a1..h1, a2..h2),
+ * the mirror for Black, the reserves in hand, White to move, no e.p. square; every castling
+ * token is offered and the FEN reader keeps those whose monarch and rook are at home. */
+static bool prelude_position(const Variant *v, const uint8_t white[16], const int res[MAX_PT], Position *pos,
+                             CvError *err) {
+    char fen[160];
     int len = 0;
     for (int r = 7; r >= 0; r--) {
         if (r >= 2 && r <= 5) {
-            len += sprintf(board + len, "8");
+            fen[len++] = '8';
         } else {
-            int row = r <= 1 ? r : 7 - r;
             for (int f = 0; f < 8; f++) {
-                char l = v->pieces[white[row * 8 + f]].letter;
-                board[len++] = r <= 1 ? l : (char)(l - 'A' + 'a');
+                char l = v->pieces[white[(r <= 1 ? r : 7 - r) * 8 + f]].letter;
+                fen[len++] = r <= 1 ? l : (char)(l - 'A' + 'a');
             }
         }
-        if (r) board[len++] = '/';
+        fen[len++] = r ? '/' : '[';
     }
-    board[len] = 0;
-    char hand[8] = "", castle[48] = "";
-    int hl = 0;
     for (int c = 0; c < 2; c++)
         for (int t = 1; t < MAX_PT; t++)
-            if (res[t]) hand[hl++] = c == WHITE ? v->pieces[t].letter : (char)(v->pieces[t].letter - 'A' + 'a');
-    hand[hl] = 0;
-    static const char *const tokens[8] = {"Ka", "Kh", "Ea", "Eh", "ka", "kh", "ea", "eh"};
-    static const uint8_t monarch[4] = {SC_K, SC_K, SC_E, SC_E}, mfile[4] = {4, 4, 3, 3}, rfile[4] = {0, 7, 0, 7};
-    for (int c = 0; c < 2; c++)
-        for (int i = 0; i < 4; i++)
-            if (white[mfile[i]] == monarch[i] && white[rfile[i]] == SC_R) {
-                if (castle[0]) strcat(castle, ",");
-                strcat(castle, tokens[c * 4 + i]);
-            }
-    if (!castle[0]) strcpy(castle, "-");
-    return snprintf(fen, n, "%s[%s] w %s - 0 1", board, hand, castle);
+            if (res[t]) fen[len++] = c == WHITE ? v->pieces[t].letter : (char)(v->pieces[t].letter - 'A' + 'a');
+    snprintf(fen + len, sizeof fen - (size_t)len, "] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1");
+    return pos_from_fen(pos, v, fen, err);
 }
 
 /* A uniform draw in [0, n) from a splitmix64 stream. */
@@ -158,34 +148,33 @@ bool prelude_random(const PreludeParams *pp, uint64_t seed, char *fen, size_t n,
         bool monarch = false;
         for (int f = 0; f < 8; f++) monarch = monarch || white[f] == SC_K || white[f] == SC_E;
         if (!monarch) continue;
-        prelude_fen(v, white, res, fen, n);
-        return true;
+        Position *pos = malloc(sizeof *pos);
+        if (!pos) return prelude_fail(err, "out of memory");
+        bool ok = prelude_position(v, white, res, pos, err);
+        if (ok) pos_to_fen(pos, fen, n);
+        free(pos);
+        return ok;
     }
     return prelude_fail(err, "the prelude parameters admit no array (100000 draws failed)");
 }
 
-/* Checks fen against the prelude: a mirrored array whose substitutions are eligible,
- * within the pool and the per-phase range, with the finish of step 6. */
-bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
-    const Variant *v = variant_by_name("superchess");
+/* The prelude rules fen breaks, checked on pos (fen read), into err; true if none. */
+static bool prelude_check_position(const PreludeParams *pp, const Variant *v, const Position *pos, CvError *err) {
     int pool[MAX_PT], res[MAX_PT];
     if (!prelude_counts(pp, v, pool, res, err)) return false;
-    Position pos;
-    CvError ferr;
-    if (!pos_from_fen(&pos, v, fen, &ferr)) return prelude_fail(err, "%s", ferr.msg);
     char name[4], other[4];
     for (int s = 16; s < 48; s++)
-        if (pos.board[s]) {
-            sq_to_str(&pos, s, name);
+        if (pos->board[s]) {
+            sq_to_str(pos, s, name);
             return prelude_fail(err, "square %s is not empty: a prelude array fills only ranks 1-2 and 7-8", name);
         }
     uint8_t white[16];
     int used[MAX_PT] = {0}, per_wing[2] = {0, 0};
     for (int i = 0; i < 16; i++) {
-        int s = i, mirror = (7 - i / 8) * 8 + i % 8;
-        int pw = pos.board[s], pb = pos.board[mirror];
-        sq_to_str(&pos, s, name);
-        sq_to_str(&pos, mirror, other);
+        int mirror = (7 - i / 8) * 8 + i % 8;
+        int pw = pos->board[i], pb = pos->board[mirror];
+        sq_to_str(pos, i, name);
+        sq_to_str(pos, mirror, other);
         if (!pw || PC_COLOR(pw) != WHITE) return prelude_fail(err, "square %s does not hold a white piece", name);
         if (!pb || PC_COLOR(pb) != BLACK) return prelude_fail(err, "square %s does not hold a black piece", other);
         if (PC_TYPE(pb) != PC_TYPE(pw))
@@ -211,18 +200,38 @@ bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
     }
     for (int c = 0; c < 2; c++)
         for (int t = 1; t < MAX_PT; t++)
-            if (pos.hand[c][t] != res[t])
+            if (pos->hand[c][t] != res[t])
                 return prelude_fail(err, "holdings: %s should hold exactly the reserves '%s'",
                                     c == WHITE ? "white" : "black", pp->reserves);
-    char expect[256], got[256];
-    prelude_fen(v, white, res, expect, sizeof expect);
-    pos_to_fen(&pos, got, sizeof got);
-    const char *ce = strchr(expect, ' '), *cg = strchr(got, ' ');
-    if (pos.side != WHITE) return prelude_fail(err, "a prelude array has White to move");
-    if (pos.ep != NO_SQ) return prelude_fail(err, "a prelude array has no e.p. square");
-    size_t le = strcspn(ce + 3, " "), lg = strcspn(cg + 3, " ");
-    if (le != lg || strncmp(ce + 3, cg + 3, le) != 0)
-        return prelude_fail(err, "castling field is '%.*s', the prelude gives '%.*s'", (int)lg, cg + 3, (int)le, ce + 3);
-    if (!superchess_pool_is_derived(&pos)) return prelude_fail(err, "a prelude array has the derived pool (no pool field)");
+    if (pos->side != WHITE) return prelude_fail(err, "a prelude array has White to move");
+    if (pos->ep != NO_SQ) return prelude_fail(err, "a prelude array has no e.p. square");
+    Position *expect = malloc(sizeof *expect);
+    if (!expect) return prelude_fail(err, "out of memory");
+    if (!prelude_position(v, white, res, expect, err)) {
+        free(expect);
+        return false;
+    }
+    bool same = pos->castle == expect->castle;
+    if (!same) {
+        char got[48], want[48];
+        v->ops->fen_format_castling(pos, got);
+        v->ops->fen_format_castling(expect, want);
+        prelude_fail(err, "castling field is '%s', the prelude gives '%s'", got, want);
+    }
+    free(expect);
+    if (!same) return false;
+    if (!superchess_pool_is_derived(pos)) return prelude_fail(err, "a prelude array has the derived pool (no pool field)");
     return true;
+}
+
+/* Checks fen against the prelude: a mirrored array whose substitutions are eligible,
+ * within the pool and the per-phase range, with the finish of step 6. */
+bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
+    const Variant *v = variant_by_name("superchess");
+    Position *pos = malloc(sizeof *pos);
+    if (!pos) return prelude_fail(err, "out of memory");
+    CvError ferr;
+    bool ok = pos_from_fen(pos, v, fen, &ferr) ? prelude_check_position(pp, v, pos, err) : prelude_fail(err, "%s", ferr.msg);
+    free(pos);
+    return ok;
 }
