@@ -2,7 +2,9 @@
 """Measures the self-play player and writes results/selfplay_*.json:
 
 - selfplay_throughput.json: positions/s and search nodes/s at 1000 nodes per move on 1 and
-  2 threads for every variant (with the CPU time used, since the machine may be shared),
+  2 threads for every variant (with the CPU time used, since the machine may be shared, and
+  a model of the 2-thread speed-up on idle cores: the dynamic schedule's balance over the
+  games actually played times the measured CPU efficiency),
   beside the perft speed of the same binary: bulk-counted leaves/s and generator calls/s
   (positions whose moves perft generated or counted), to show what the search adds;
 - selfplay_strength.json: the player against a random mover (100 games per variant, equal
@@ -27,7 +29,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 # games per throughput run: enough that the last game's tail is small against the run
-THROUGHPUT_GAMES = {"chess": 64, "switching": 64, "superchess": 32, "supremo": 24}
+THROUGHPUT_GAMES = {"chess": 128, "switching": 128, "superchess": 64, "supremo": 48}
 PERFT_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
 DEEPER = {"chess": (2000, 500, 100), "switching": (2000, 500, 100), "superchess": (2000, 500, 100),
           "supremo": (2000, 500, 50)}
@@ -47,13 +49,16 @@ def run_json(cmd):
     return res
 
 
-def selfplay(binary, variant, extra):
+def selfplay(binary, variant, extra, inspect=None):
     """One selfplay run in a fresh folder; returns (command, summary), the summary with
-    the CPU seconds the run used (user + system) added."""
+    the CPU seconds the run used (user + system) added. inspect(folder), if given, looks
+    at the output before it is removed; its result is the summary's "inspect"."""
     with tempfile.TemporaryDirectory() as d:
         cmd = [binary, "selfplay", "--variant", variant, "--out", os.path.join(d, "run"), "--progress", "0",
                "--json"] + extra
         res = run_json(cmd)
+        if inspect:
+            res["inspect"] = inspect(os.path.join(d, "run"))
     cmd[cmd.index("--out") + 1] = "OUT"
     return " ".join(cmd[1:]), res
 
@@ -61,6 +66,29 @@ def selfplay(binary, variant, extra):
 def machine():
     """What the numbers were measured on."""
     return {"cpus": os.cpu_count(), "machine": platform.machine(), "load_average_at_start": os.getloadavg()}
+
+
+def searched_per_game(folder):
+    """Searched (non-random) positions per game, in game order, from the JSONL shards."""
+    counts = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".jsonl"):
+            with open(os.path.join(folder, name)) as f:
+                for line in f:
+                    rec = json.loads(line)
+                    counts[rec["game"]] = counts.get(rec["game"], 0) + (0 if rec["random"] else 1)
+    return [counts[g] for g in sorted(counts)]
+
+
+def modelled_speedup(costs, workers):
+    """Speed-up of handing games out in order to the first free worker (the OpenMP
+    dynamic schedule) on idle cores, each game costing its searched positions (fixed
+    nodes per move): total work over the busiest worker's work."""
+    free = [0] * workers
+    for c in costs:
+        i = free.index(min(free))
+        free[i] += c
+    return round(sum(costs) / max(free), 3) if costs and max(free) else None
 
 
 def per_cpu(count, cpu, startup):
@@ -79,8 +107,11 @@ def throughput(binary, variants, quick):
                                 "--quiet"])["cpu_seconds"] for _ in range(3))
         row = {"variant": v, "nodes_per_move": 1000, "games": games, "startup_cpu_seconds": round(startup, 3)}
         for t in (1, 2):
+            # the 2-thread run also writes JSONL, read for the schedule model (the 1-thread
+            # run writes it too, so both do the same work)
             cmd, r = selfplay(binary, v, ["--games", str(games), "--nodes", "1000", "--threads", str(t),
-                                          "--seed", "11"])
+                                          "--seed", "11", "--format", "bin,jsonl"],
+                              inspect=searched_per_game if t == 2 else None)
             row[f"threads_{t}"] = {"command": cmd, "seconds": r["seconds"], "positions": r["positions_this_run"],
                                    "positions_per_second": r["positions_per_second"],
                                    "search_nodes_per_second": r["nodes_per_second"],
@@ -93,6 +124,9 @@ def throughput(binary, variants, quick):
                                    "involuntary_context_switches": r["involuntary_switches"]}
             # the games themselves (identical for both thread counts)
             row["games_summary"] = {k: r[k] for k in ("avg_plies", "white_score", "duplicate_rate", "termination")}
+            if t == 2:
+                model = modelled_speedup(r["inspect"], 2)
+                row["modelled_schedule_speedup_2_threads"] = model
         t1, t2 = row["threads_1"], row["threads_2"]
         # flat copies for plots and tables
         row["positions_per_second_1_thread"] = t1["positions_per_second"]
@@ -103,6 +137,10 @@ def throughput(binary, variants, quick):
         # work efficiency: 1.0 means two threads do the same work with no extra CPU time
         if t1["positions_per_cpu_second"] and t2["positions_per_cpu_second"]:
             row["cpu_efficiency_2_threads"] = round(t2["positions_per_cpu_second"] / t1["positions_per_cpu_second"], 3)
+            # what two idle cores would give: the schedule's balance times the CPU efficiency
+            if row["modelled_schedule_speedup_2_threads"]:
+                row["expected_speedup_2_idle_cores"] = round(row["modelled_schedule_speedup_2_threads"] *
+                                                             row["cpu_efficiency_2_threads"], 3)
         d = PERFT_DEPTH[v]
         leaves = run_json([binary, "perft", "--variant", v, "--depth", str(d), "--threads", "1", "--json",
                            "--quiet"])
