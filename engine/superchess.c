@@ -765,7 +765,7 @@ static bool castle_token_home(const Position *p, int bit) {
 /* Castling field: comma-separated tokens Ka,Kh,Ea,Eh (lower case for Black) in any order,
  * or '-'; tokens whose monarch or rook is not at home are dropped. */
 static bool sc_parse_castling(Position *p, const char *field, CvError *err) {
-    uint32_t rights = 0;
+    uint32_t rights = 0, seen = 0;
     if (strcmp(field, "-") != 0) {
         const char *s = field;
         for (int idx = 1;; idx++) {
@@ -776,6 +776,9 @@ static bool sc_parse_castling(Position *p, const char *field, CvError *err) {
             if (bit < 0)
                 return sc_fail(err, "bad FEN: castling token %d '%.*s' is not one of Ka,Kh,Ea,Eh,ka,kh,ea,eh (field 3)",
                                idx, (int)len, s);
+            if (seen & (1u << bit))
+                return sc_fail(err, "bad FEN: castling token '%s' repeated (field 3)", castle_token[bit]);
+            seen |= 1u << bit;
             if (castle_token_home(p, bit)) rights |= 1u << bit;
             if (!s[len]) break;
             s += len + 1;

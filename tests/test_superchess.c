@@ -316,6 +316,8 @@ Test(superchess, bad_fens_are_named) {
     expect_bad("4e3/8/8/8/8/8/8/3EK2e w - - 0 1", "black has 2 Emperors");
     expect_bad("4k3/8/8/8/8/8/8/4K2R w Kh,Qh - 0 1", "castling token 2 'Qh'");
     expect_bad("4k3/8/8/8/8/8/8/4K2R w KQ - 0 1", "castling token 1 'KQ'");
+    expect_bad("4k3/8/8/8/8/8/8/4K2R w Kh,Kh - 0 1", "castling token 'Kh' repeated");
+    expect_bad("4k3/8/8/8/8/8/8/4K2R w Kh, - 0 1", "castling token 2 ''");
     expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 QZ/-", "unknown piece letter 'Z' in the white pool");
     expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q", "is not <white>/<black>");
     expect_bad("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Q/-/-", "is not <white>/<black>");
