@@ -90,7 +90,7 @@ static inline bool sup_capturable(const Variant *v, int pc, int by) {
            !(v->pieces[PC_TYPE(pc)].flags & PF_UNCAPTURABLE);
 }
 
-/* Squares of type-`t` pieces of every colour that can never be captured. */
+/* Squares of the pieces, of either colour, that can never be captured. */
 static inline u128 sup_uncapturable(const Position *pos, const SupTables *T) {
     u128 b = 0;
     for (int t = 1; t <= pos->var->npt; t++)
