@@ -54,6 +54,7 @@ static int eval_placement(const Variant *v, int t, int sq) {
     return 4 * ((w > h ? w : h) / 2 - 1 - dist);
 }
 
+/* Builds the value and piece-square tables of variant v once, so evaluation is one table lookup per piece. */
 void eval_init(EvalParams *ep, const Variant *v) {
     memset(ep, 0, sizeof *ep);
     ep->var = v;
@@ -80,6 +81,7 @@ static inline int eval_sum_bits(const EvalParams *ep, const Position *pos, uint6
     return s;
 }
 
+/* Material, placement and hand pieces, for the side to move. */
 int eval_position(const EvalParams *ep, const Position *pos) {
     int s;
     if (pos->wide) {

@@ -16,8 +16,10 @@ static const char *const game_term_names[TERM_COUNT] = {
     "none", "mate", "stalemate", "repetition", "fifty_moves", "ply_cap", "material", "resign", "draw_score",
 };
 
+/* Name of a termination reason as written in the data files and summaries. */
 const char *game_term_name(int t) { return t >= 0 && t < TERM_COUNT ? game_term_names[t] : "unknown"; }
 
+/* Allocates one search per searching player; random players need none. */
 bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
     memset(gp->search, 0, sizeof gp->search);
     for (int i = 0; i < 2; i++) {
@@ -31,6 +33,7 @@ bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
     return true;
 }
 
+/* Releases the searches of both players. */
 void game_player_free(GamePlayer *gp) {
     for (int i = 0; i < 2; i++) {
         search_free(gp->search[i]);
@@ -41,6 +44,7 @@ void game_player_free(GamePlayer *gp) {
 /* Square colour of sq: 0 dark, 1 light. */
 static int game_square_colour(const Position *pos, int sq) { return (sq % pos->width + sq / pos->width) & 1; }
 
+/* Applies the insufficient-material rule of the position's variant (rules files); variants without one never draw by material. */
 bool game_insufficient_material(const Position *pos) {
     const Variant *v = pos->var;
     int pieces[2] = {0, 0}, royals[2] = {0, 0}, knights = 0, bishops = 0, others = 0;
@@ -78,6 +82,7 @@ bool game_insufficient_material(const Position *pos) {
     return false;
 }
 
+/* Decides whether the game is over, in the order of precedence of the rules: mate and stalemate first. */
 int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
     if (n == 0) {
         if (pos_in_check(pos)) {
@@ -146,6 +151,7 @@ static Move game_sample(const SearchResult *r, const GameConfig *cfg, int ply, u
     return r->root[k - 1].move;
 }
 
+/* Plays one game from its own random stream, so it depends only on the configuration and its id. */
 bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err) {
     uint64_t key = id;
     uint64_t rng = XXH3_64bits_withSeed(&key, sizeof key, cfg->seed);

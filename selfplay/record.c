@@ -10,26 +10,31 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+/* Holding types stored per colour: all types when the variant has hands or a pool. */
 int record_hold_types(const Variant *v) { return (v->rules & (RULE_DROPS | RULE_POOL)) ? v->npt : 0; }
 
+/* Record size of a variant, rounded to 8 bytes so records stay aligned. */
 int record_size(const Variant *v) {
     int n = RECORD_FIXED_SIZE + v->width * v->height + 4 * record_hold_types(v);
     return (n + 7) & ~7;
 }
 
+/* Path of one of a shard's files. */
 void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext) {
     snprintf(buf, n, "%s/shard-%06u.%s", dir, (unsigned)shard, ext);
 }
 
-/* Little-endian stores into a byte buffer. */
+/* Little-endian store of 16 bits: the files are the same on every machine. */
 static void put16(uint8_t *p, uint32_t v) {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
 }
+/* Little-endian store of 32 bits. */
 static void put32(uint8_t *p, uint32_t v) {
     put16(p, v & 0xffff);
     put16(p + 2, v >> 16);
 }
+/* Little-endian store of 64 bits. */
 static void put64(uint8_t *p, uint64_t v) {
     put32(p, (uint32_t)v);
     put32(p + 4, (uint32_t)(v >> 32));
@@ -67,6 +72,7 @@ static bool record_commit(FILE *f, const char *tmp, const char *path, CvError *e
     return true;
 }
 
+/* Writes a small text file with the same atomic commit as the shards. */
 bool record_write_text(const char *path, const char *text, size_t len, CvError *err) {
     char tmp[1100];
     FILE *f = record_open_tmp(path, tmp, sizeof tmp, err);
@@ -233,6 +239,7 @@ static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, P
     return true;
 }
 
+/* Writes every requested format of one shard, each file committed atomically. */
 bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games, Position *pos,
                         CvError *err) {
     static const struct {

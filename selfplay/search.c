@@ -22,17 +22,20 @@ Search *search_new(const Variant *v, int tt_bits) {
     return s;
 }
 
+/* Releases a search and its table. */
 void search_free(Search *s) {
     if (!s) return;
     free(s->tt);
     free(s);
 }
 
+/* Forgets everything learnt, so the next game does not depend on the previous one. */
 void search_clear(Search *s) {
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
 }
 
+/* Counts earlier occurrences of the current key, same side to move, back to the last irreversible move. */
 bool search_repeated(const Position *pos, int times) {
     int window = pos->halfmove < pos->ply ? pos->halfmove : pos->ply;
     int seen = 0;
@@ -159,10 +162,11 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     return best;
 }
 
-/* Converts a mate score between "from the root" and "from this node" for the table. */
+/* Mate score as stored in the table: distance from this node, not from the root. */
 static inline int search_to_tt(int score, int ply) {
     return score > SEARCH_MATE_BOUND ? score + ply : score < -SEARCH_MATE_BOUND ? score - ply : score;
 }
+/* Mate score read from the table, made relative to the root again. */
 static inline int search_from_tt(int score, int ply) {
     return score > SEARCH_MATE_BOUND ? score - ply : score < -SEARCH_MATE_BOUND ? score + ply : score;
 }
@@ -262,6 +266,7 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
     return n;
 }
 
+/* Iterative deepening within the node or depth budget; the answer is the deepest finished iteration. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     SearchResult r = {0};
     Move list[MAX_MOVES];

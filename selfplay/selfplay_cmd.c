@@ -726,6 +726,7 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
     printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions, secs, pps, nps);
 }
 
+/* The selfplay subcommand: plan, resume, play, write, summarise; exit 0, 1 (failure or report findings) or 2 (bad input). */
 int cmd_selfplay(int argc, char **argv) {
     SelfplayOpts o;
     int rc = selfplay_parse(argc, argv, &o);

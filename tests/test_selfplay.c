@@ -20,6 +20,7 @@
 #include "../selfplay/game.c"
 #include "../selfplay/search.c"
 
+/* Builds the engine tables once per test process. */
 static void setup(void) { engine_init(); }
 
 TestSuite(selfplay, .init = setup);
