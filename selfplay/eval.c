@@ -54,7 +54,8 @@ static int eval_placement(const Variant *v, int t, int sq) {
     return 4 * ((w > h ? w : h) / 2 - 1 - dist);
 }
 
-/* Builds the value and piece-square tables of variant v once, so evaluation is one table lookup per piece. */
+/* Builds the value and piece-square tables of variant v once, so evaluation is one table lookup per
+ * piece. */
 void eval_init(EvalParams *ep, const Variant *v) {
     memset(ep, 0, sizeof *ep);
     ep->var = v;
@@ -65,7 +66,8 @@ void eval_init(EvalParams *ep, const Variant *v) {
             int file = sq % v->width, rank = sq / v->width;
             int mirror = (v->height - 1 - rank) * v->width + file;
             ep->psq[PC_MAKE(WHITE, t)][sq] = (int16_t)(ep->value[t] + eval_placement(v, t, sq));
-            ep->psq[PC_MAKE(BLACK, t)][sq] = (int16_t)-(ep->value[t] + eval_placement(v, t, mirror));
+            ep->psq[PC_MAKE(BLACK, t)][sq] =
+                (int16_t) - (ep->value[t] + eval_placement(v, t, mirror));
         }
     }
 }
@@ -86,7 +88,8 @@ int eval_position(const EvalParams *ep, const Position *pos) {
     int s;
     if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
-        s = eval_sum_bits(ep, pos, (uint64_t)occ, 0) + eval_sum_bits(ep, pos, (uint64_t)(occ >> 64), 64);
+        s = eval_sum_bits(ep, pos, (uint64_t)occ, 0) +
+            eval_sum_bits(ep, pos, (uint64_t)(occ >> 64), 64);
     } else {
         s = eval_sum_bits(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0);
     }

@@ -8,8 +8,8 @@
 /* Evaluation tables of one variant, built once per search; read-only while searching. */
 typedef struct EvalParams {
     const Variant *var;
-    int value[MAX_PT];            /* centipawns per piece type (royal pieces 0) */
-    int16_t psq[64][MAX_SQ];      /* [piece code][square]: value + placement, White positive */
+    int value[MAX_PT];       /* centipawns per piece type (royal pieces 0) */
+    int16_t psq[64][MAX_SQ]; /* [piece code][square]: value + placement, White positive */
 } EvalParams;
 
 /* Fills the tables of variant v: values from the variant record, or from the table in

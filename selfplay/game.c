@@ -13,11 +13,14 @@
 #pragma weak prelude_defaults
 
 static const char *const game_term_names[TERM_COUNT] = {
-    "none", "mate", "stalemate", "repetition", "fifty_moves", "ply_cap", "material", "resign", "draw_score",
+    "none",    "mate",     "stalemate", "repetition", "fifty_moves",
+    "ply_cap", "material", "resign",    "draw_score",
 };
 
 /* Name of a termination reason as written in the data files and summaries. */
-const char *game_term_name(int t) { return t >= 0 && t < TERM_COUNT ? game_term_names[t] : "unknown"; }
+const char *game_term_name(int t) {
+    return t >= 0 && t < TERM_COUNT ? game_term_names[t] : "unknown";
+}
 
 /* Allocates one search per searching player; random players need none. */
 bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
@@ -42,9 +45,12 @@ void game_player_free(GamePlayer *gp) {
 }
 
 /* Square colour of sq: 0 dark, 1 light. */
-static int game_square_colour(const Position *pos, int sq) { return (sq % pos->width + sq / pos->width) & 1; }
+static int game_square_colour(const Position *pos, int sq) {
+    return (sq % pos->width + sq / pos->width) & 1;
+}
 
-/* Applies the insufficient-material rule of the position's variant (rules files); variants without one never draw by material. */
+/* Applies the insufficient-material rule of the position's variant (rules files); variants without
+ * one never draw by material. */
 bool game_insufficient_material(const Position *pos) {
     const Variant *v = pos->var;
     int pieces[2] = {0, 0}, royals[2] = {0, 0}, knights = 0, bishops = 0, others = 0;
@@ -59,8 +65,7 @@ bool game_insufficient_material(const Position *pos) {
         else if (pd->letter == 'B') {
             bishops++;
             bishop_colours |= 1 << game_square_colour(pos, sq);
-        } else
-            others++;
+        } else others++;
     }
     if (strcmp(v->name, "chess") == 0 || strcmp(v->name, "switching") == 0) {
         /* K v K; K + one minor v K; kings and bishops only, all on one square colour */
@@ -78,11 +83,13 @@ bool game_insufficient_material(const Position *pos) {
         return true;
     }
     if (strcmp(v->name, "supremo") == 0)
-        return pieces[0] == 1 && pieces[1] == 1 && royals[0] == 1 && royals[1] == 1; /* bare Kings */
+        return pieces[0] == 1 && pieces[1] == 1 && royals[0] == 1 &&
+               royals[1] == 1; /* bare Kings */
     return false;
 }
 
-/* Decides whether the game is over, in the order of precedence of the rules: mate and stalemate first. */
+/* Decides whether the game is over, in the order of precedence of the rules: mate and stalemate
+ * first. */
 int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
     if (n == 0) {
         if (pos_in_check(pos)) {
@@ -103,7 +110,8 @@ int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
 
 /* Chooses the start position of game g: the fixed FEN, a random prelude array (Superchess,
  * when the generator is linked in), a random one of the P0/P1 arrays, or the default. */
-static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g, CvError *err) {
+static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g,
+                       CvError *err) {
     const Variant *v = cfg->var;
     const char *fen = cfg->start_fen ? cfg->start_fen : v->start_fen;
     char buf[256];
@@ -187,7 +195,8 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             gpl->depth = 0;
         } else {
             SearchLimits lim = {cfg->player[who].nodes, cfg->player[who].depth,
-                                cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0};
+                                cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin
+                                                                                  : 0};
             SearchResult r = search_run(gp->search[who], pos, &lim);
             g->nodes += r.nodes;
             gpl->best = r.best;

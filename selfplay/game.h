@@ -25,36 +25,36 @@ const char *game_term_name(int t);
 enum { PLAYER_SEARCH = 0, PLAYER_RANDOM = 1 };
 
 typedef struct PlayerSpec {
-    int kind;        /* PLAYER_* */
-    int64_t nodes;   /* budget per move (0: none) */
-    int depth;       /* depth per move (0: none) */
+    int kind;      /* PLAYER_* */
+    int64_t nodes; /* budget per move (0: none) */
+    int depth;     /* depth per move (0: none) */
 } PlayerSpec;
 
 /* Everything that decides a game besides its id: equal configs and ids give equal games. */
 typedef struct GameConfig {
     const Variant *var;
-    const char *start_fen;  /* NULL: the variant's start, or a random start (prelude) */
-    bool random_start;      /* pick the start among the variant's named starts / prelude */
+    const char *start_fen; /* NULL: the variant's start, or a random start (prelude) */
+    bool random_start;     /* pick the start among the variant's named starts / prelude */
     uint64_t seed;
-    int random_plies;       /* uniformly random moves at the start of each game */
-    int temperature;        /* centipawns; 0 = always the best move */
-    int temp_margin;        /* candidate moves: within this many centipawns of the best */
-    int temp_plies;         /* temperature applies while ply < temp_plies */
+    int random_plies; /* uniformly random moves at the start of each game */
+    int temperature;  /* centipawns; 0 = always the best move */
+    int temp_margin;  /* candidate moves: within this many centipawns of the best */
+    int temp_plies;   /* temperature applies while ply < temp_plies */
     int ply_cap;
-    int resign_score, resign_plies; /* 0: never resign */
+    int resign_score, resign_plies;           /* 0: never resign */
     int draw_score, draw_plies, draw_min_ply; /* draw_plies 0: never adjudicate a draw */
-    PlayerSpec player[2];   /* player A (White in even games), player B */
+    PlayerSpec player[2];                     /* player A (White in even games), player B */
     int tt_bits;
 } GameConfig;
 
 /* One ply as played. */
 typedef struct GamePly {
     Move played;
-    Move best;          /* MOVE_NONE when the move was not searched */
-    int16_t score;      /* search score for the mover */
-    uint16_t legal;     /* legal moves in the position before the move */
-    uint8_t random;     /* 1: random move (opening randomisation or random player) */
-    uint8_t depth;      /* deepest completed search iteration (0 if not searched) */
+    Move best;      /* MOVE_NONE when the move was not searched */
+    int16_t score;  /* search score for the mover */
+    uint16_t legal; /* legal moves in the position before the move */
+    uint8_t random; /* 1: random move (opening randomisation or random player) */
+    uint8_t depth;  /* deepest completed search iteration (0 if not searched) */
 } GamePly;
 
 /* A played game; `ply` holds nply entries (a game being played needs room for
@@ -63,11 +63,11 @@ typedef struct Game {
     uint32_t id;
     char start_fen[256];
     int nply;
-    int termination;       /* Termination */
-    int white_score;       /* per mille: 1000 White won, 0 Black won, 500 draw, 750/250 stalemate */
-    int a_is_white;        /* player A had White */
-    int64_t nodes;         /* search nodes spent */
-    uint64_t hash;         /* XXH3 of the start and the moves: duplicate detection */
+    int termination; /* Termination */
+    int white_score; /* per mille: 1000 White won, 0 Black won, 500 draw, 750/250 stalemate */
+    int a_is_white;  /* player A had White */
+    int64_t nodes;   /* search nodes spent */
+    uint64_t hash;   /* XXH3 of the start and the moves: duplicate detection */
     GamePly ply[];
 } Game;
 

@@ -11,7 +11,9 @@
 #include <xxhash.h>
 
 /* Holding types stored per colour: all types when the variant has hands or a pool. */
-int record_hold_types(const Variant *v) { return (v->rules & (RULE_DROPS | RULE_POOL)) ? v->npt : 0; }
+int record_hold_types(const Variant *v) {
+    return (v->rules & (RULE_DROPS | RULE_POOL)) ? v->npt : 0;
+}
 
 /* Record size of a variant, rounded to 8 bytes so records stay aligned. */
 int record_size(const Variant *v) {
@@ -82,10 +84,13 @@ bool record_write_text(const char *path, const char *text, size_t len, CvError *
 }
 
 /* Result per mille for the side to move, from the White score. */
-static int record_result_for(int white_score, int side) { return side == WHITE ? white_score : 1000 - white_score; }
+static int record_result_for(int white_score, int side) {
+    return side == WHITE ? white_score : 1000 - white_score;
+}
 
 /* Fills one binary record for the position before ply k of game g. */
-static void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
+static void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos,
+                        bool check) {
     const Variant *v = pos->var;
     const GamePly *p = &g->ply[k];
     memset(r, 0, (size_t)rsize);
@@ -147,7 +152,8 @@ static void record_header(uint8_t *h, const ShardInfo *si, uint64_t records) {
 }
 
 /* Binary shard: header, then blocks of up to RECORD_BLOCK_RECORDS records. */
-static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, Position *pos, CvError *err) {
+static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
+                             CvError *err) {
     int rsize = record_size(si->var);
     uint8_t *block = malloc(16 + (size_t)RECORD_BLOCK_RECORDS * (size_t)rsize);
     if (!block) {
@@ -165,7 +171,8 @@ static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, P
         const Game *g = games[i];
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) break;
         for (int k = 0; k < g->nply; k++) {
-            record_fill(block + 8 + (size_t)nrec * (size_t)rsize, rsize, g, k, pos, pos_in_check(pos));
+            record_fill(block + 8 + (size_t)nrec * (size_t)rsize, rsize, g, k, pos,
+                        pos_in_check(pos));
             if (++nrec == RECORD_BLOCK_RECORDS) {
                 record_flush_block(f, block, nrec, rsize, nblock++);
                 nrec = 0;
@@ -179,7 +186,8 @@ static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, P
 }
 
 /* JSONL shard: one JSON object per position. */
-static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games, Position *pos, CvError *err) {
+static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
+                               CvError *err) {
     char fen[512], mv[32], best[32];
     for (uint32_t i = 0; i < si->games; i++) {
         const Game *g = games[i];
@@ -189,12 +197,14 @@ static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games,
             pos_to_fen(pos, fen, sizeof fen);
             move_to_str(pos, p->played, mv);
             if (p->best) move_to_str(pos, p->best, best);
-            fprintf(f, "{\"game\":%u,\"ply\":%d,\"fen\":\"%s\",\"legal\":%u,\"move\":\"%s\",", (unsigned)g->id, k,
-                    fen, (unsigned)p->legal, mv);
-            if (p->best) fprintf(f, "\"best\":\"%s\",\"score\":%d,\"depth\":%d,", best, p->score, p->depth);
+            fprintf(f, "{\"game\":%u,\"ply\":%d,\"fen\":\"%s\",\"legal\":%u,\"move\":\"%s\",",
+                    (unsigned)g->id, k, fen, (unsigned)p->legal, mv);
+            if (p->best)
+                fprintf(f, "\"best\":\"%s\",\"score\":%d,\"depth\":%d,", best, p->score, p->depth);
             else fprintf(f, "\"best\":null,\"score\":null,\"depth\":null,");
-            fprintf(f, "\"random\":%s,\"result\":%d,\"termination\":\"%s\"}\n", p->random ? "true" : "false",
-                    record_result_for(g->white_score, pos->side), game_term_name(g->termination));
+            fprintf(f, "\"random\":%s,\"result\":%d,\"termination\":\"%s\"}\n",
+                    p->random ? "true" : "false", record_result_for(g->white_score, pos->side),
+                    game_term_name(g->termination));
             pos_make(pos, p->played);
         }
     }
@@ -202,21 +212,28 @@ static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games,
 }
 
 /* PGN result token of a White score per mille. */
-static const char *record_pgn_result(int ws) { return ws > 500 ? "1-0" : ws < 500 ? "0-1" : "1/2-1/2"; }
+static const char *record_pgn_result(int ws) {
+    return ws > 500 ? "1-0" : ws < 500 ? "0-1" : "1/2-1/2";
+}
 
 /* PGN shard: one game each, Variant and FEN tags, moves in the variant's notation. */
-static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, Position *pos, CvError *err) {
+static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
+                             CvError *err) {
     char mv[32];
     for (uint32_t i = 0; i < si->games; i++) {
         const Game *g = games[i];
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
         const char *white = si->player_name[g->a_is_white ? 0 : 1];
         const char *black = si->player_name[g->a_is_white ? 1 : 0];
-        fprintf(f, "[Event \"chessvar selfplay\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%u\"]\n",
-                (unsigned)g->id);
-        fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", white, black, record_pgn_result(g->white_score));
+        fprintf(
+            f,
+            "[Event \"chessvar selfplay\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%u\"]\n",
+            (unsigned)g->id);
+        fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", white, black,
+                record_pgn_result(g->white_score));
         fprintf(f, "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", si->var->name, g->start_fen);
-        fprintf(f, "[Termination \"%s\"]\n[PlyCount \"%d\"]\n", game_term_name(g->termination), g->nply);
+        fprintf(f, "[Termination \"%s\"]\n[PlyCount \"%d\"]\n", game_term_name(g->termination),
+                g->nply);
         if (g->white_score != 0 && g->white_score != 500 && g->white_score != 1000)
             fprintf(f, "[WhiteScore \"%d/1000\"]\n", g->white_score);
         fprintf(f, "\n");
@@ -240,8 +257,8 @@ static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, P
 }
 
 /* Writes every requested format of one shard, each file committed atomically. */
-bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games, Position *pos,
-                        CvError *err) {
+bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games,
+                        Position *pos, CvError *err) {
     static const struct {
         int flag;
         const char *ext;

@@ -5,10 +5,10 @@
 
 #include "game.h"
 
-#define RECORD_VERSION 1
-#define RECORD_HEADER_SIZE 64
+#define RECORD_VERSION       1
+#define RECORD_HEADER_SIZE   64
 #define RECORD_BLOCK_RECORDS 1024
-#define RECORD_FIXED_SIZE 40   /* bytes before the board in a record */
+#define RECORD_FIXED_SIZE    40 /* bytes before the board in a record */
 
 enum { FORMAT_BIN = 1, FORMAT_JSONL = 2, FORMAT_PGN = 4 };
 
@@ -21,7 +21,7 @@ typedef struct ShardInfo {
     uint32_t shard;
     uint32_t first_game;
     uint32_t games;
-    char player_name[2][48];   /* player A, player B, for the PGN tags */
+    char player_name[2][48]; /* player A, player B, for the PGN tags */
 } ShardInfo;
 
 /* Bytes of one record for variant v: fixed part, board, holdings, padded to 8. */
@@ -35,8 +35,8 @@ void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, con
 
 /* Writes the shard's files for every format in the mask, each atomically; the games must
  * be in game-id order. pos is scratch for replaying the games. */
-bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games, Position *pos,
-                        CvError *err);
+bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games,
+                        Position *pos, CvError *err);
 
 /* Writes text to path atomically (temp file, fsync, rename, fsync of the folder). */
 bool record_write_text(const char *path, const char *text, size_t len, CvError *err);

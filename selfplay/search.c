@@ -35,7 +35,8 @@ void search_clear(Search *s) {
     memset(s->killers, 0, sizeof s->killers);
 }
 
-/* Counts earlier occurrences of the current key, same side to move, back to the last irreversible move. */
+/* Counts earlier occurrences of the current key, same side to move, back to the last irreversible
+ * move. */
 bool search_repeated(const Position *pos, int times) {
     int window = pos->halfmove < pos->ply ? pos->halfmove : pos->ply;
     int seen = 0;
@@ -68,8 +69,8 @@ static inline int search_victim_value(const Search *s, const Position *pos, Move
 
 /* Scores every move of the list for ordering: hash move, captures by MVV-LVA,
  * promotions, killers, then the rest. */
-static void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int n, Move hash,
-                               int ply) {
+static void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int n,
+                               Move hash, int ply) {
     for (int i = 0; i < n; i++) {
         Move m = list[i];
         if (m == hash) {
@@ -164,11 +165,15 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
 
 /* Mate score as stored in the table: distance from this node, not from the root. */
 static inline int search_to_tt(int score, int ply) {
-    return score > SEARCH_MATE_BOUND ? score + ply : score < -SEARCH_MATE_BOUND ? score - ply : score;
+    return score > SEARCH_MATE_BOUND    ? score + ply
+           : score < -SEARCH_MATE_BOUND ? score - ply
+                                        : score;
 }
 /* Mate score read from the table, made relative to the root again. */
 static inline int search_from_tt(int score, int ply) {
-    return score > SEARCH_MATE_BOUND ? score - ply : score < -SEARCH_MATE_BOUND ? score + ply : score;
+    return score > SEARCH_MATE_BOUND    ? score - ply
+           : score < -SEARCH_MATE_BOUND ? score + ply
+                                        : score;
 }
 
 /* Principal-variation alpha-beta to `depth` plies, then quiescence. */
@@ -251,7 +256,8 @@ static void search_sort_root(RootMove *root, int n) {
 /* One root iteration at `depth`: every move searched, those within `margin` of the best
  * with an exact score. Returns how many moves were searched before the budget ran out
  * (n when the iteration finished); the root is sorted only when it finished. */
-static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth, int margin) {
+static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth,
+                                 int margin) {
     int best = -SEARCH_INF;
     for (int i = 0; i < n; i++) {
         int floor = best == -SEARCH_INF ? -SEARCH_INF : best - margin;
@@ -266,7 +272,8 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
     return n;
 }
 
-/* Iterative deepening within the node or depth budget; the answer is the deepest finished iteration. */
+/* Iterative deepening within the node or depth budget; the answer is the deepest finished
+ * iteration. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     SearchResult r = {0};
     Move list[MAX_MOVES];

@@ -8,9 +8,9 @@
 
 #include "eval.h"
 
-#define SEARCH_MAX_PLY 64
-#define SEARCH_INF 32000
-#define SEARCH_MATE 30000
+#define SEARCH_MAX_PLY    64
+#define SEARCH_INF        32000
+#define SEARCH_MATE       30000
 #define SEARCH_MATE_BOUND (SEARCH_MATE - 1000) /* |score| above this is a mate score */
 
 typedef struct TTEntry {
@@ -25,18 +25,18 @@ typedef struct TTEntry {
 typedef struct SearchLimits {
     int64_t nodes;
     int depth;
-    int margin;     /* root moves within margin of the best get exact scores (0: only the best) */
+    int margin; /* root moves within margin of the best get exact scores (0: only the best) */
 } SearchLimits;
 
 typedef struct RootMove {
     Move move;
-    int score;      /* exact if > best - margin, else an upper bound */
+    int score; /* exact if > best - margin, else an upper bound */
 } RootMove;
 
 typedef struct SearchResult {
     Move best;
-    int score;      /* centipawns for the side to move; mates as +-(SEARCH_MATE - plies) */
-    int depth;      /* deepest completed iteration */
+    int score; /* centipawns for the side to move; mates as +-(SEARCH_MATE - plies) */
+    int depth; /* deepest completed iteration */
     int64_t nodes;
     int nroot;
     RootMove *root; /* points into the Search; valid until the next search */

@@ -20,7 +20,7 @@
 #include <mpi.h>
 #endif
 
-#define CMD "selfplay"
+#define CMD    "selfplay"
 #define NSCORE 5 /* White scores per mille: 0, 250, 500, 750, 1000 */
 /* manifest.json is derived from the shards' statistics files: rewriting it after every
  * shard would cost O(shards^2) bytes over a long run, so it is rewritten at most this
@@ -34,9 +34,9 @@ typedef struct SelfplayOpts {
     int formats;
     const char *out;
     bool resume, json;
-    const char *report;     /* rule-consistency report (JSON path; Markdown beside it), or NULL */
-    long check_every;       /* verify every n-th position of each game in the report (0: none) */
-    double progress;        /* seconds between progress lines; 0 = none */
+    const char *report; /* rule-consistency report (JSON path; Markdown beside it), or NULL */
+    long check_every;   /* verify every n-th position of each game in the report (0: none) */
+    double progress;    /* seconds between progress lines; 0 = none */
     char formats_text[32];
 } SelfplayOpts;
 
@@ -47,8 +47,8 @@ typedef struct ShardStats {
     uint64_t positions, nodes;
     uint32_t by_score[NSCORE];
     uint32_t term[TERM_COUNT];
-    int64_t a_score;        /* per mille, summed over games, for player A */
-    uint64_t *hashes;       /* one per game */
+    int64_t a_score;  /* per mille, summed over games, for player A */
+    uint64_t *hashes; /* one per game */
 } ShardStats;
 
 /* Shared state of a run: the plan, the shard table and the counters of this invocation. */
@@ -64,44 +64,46 @@ typedef struct SelfplayRun {
     atomic_int failed;
     /* pthread locks rather than omp critical, so thread sanitizers see them */
     pthread_mutex_t lock_slots, lock_manifest, lock_progress;
-    Report *parts;                        /* per thread, when a report is asked for */
-    atomic_long replays_rejected;         /* games the report's replay refused (illegal move) */
+    Report *parts;                /* per thread, when a report is asked for */
+    atomic_long replays_rejected; /* games the report's replay refused (illegal move) */
     long games_todo;
     double t0, last_progress;
-    double last_manifest;                 /* when manifest.json was last rewritten */
+    double last_manifest; /* when manifest.json was last rewritten */
     CvError err;
 } SelfplayRun;
 
 /* Prints the options of the subcommand. */
 static void selfplay_help(FILE *f) {
-    fprintf(f,
-            "usage: chessvar selfplay --variant V --games N --out DIR [options]\n"
-            "  --threads T          OpenMP worker threads (default: all cores)\n"
-            "  --seed S             run seed; game g uses a stream derived from (S, g) (default 1)\n"
-            "  --nodes N | --depth D  budget per move of player A (default --nodes 1000)\n"
-            "  --opponent SPEC      player B: random, nodes=N or depth=D (default: as player A)\n"
-            "  --random-plies N     uniformly random moves opening each game (default 4)\n"
-            "  --temperature CP     sampling temperature in centipawns, 0 = best move (default 30)\n"
-            "  --temp-margin CP     candidates within CP of the best (default 40)\n"
-            "  --temp-plies N       temperature applies to the first N plies (default 30)\n"
-            "  --start FEN          play every game from FEN (default: the variant's start;\n"
-            "                       Superchess: a random prelude array or named start per game)\n"
-            "  --fixed-start        always the variant's default start\n"
-            "  --ply-cap N          adjudicate a draw at N plies (default 600)\n"
-            "  --resign CP,PLIES    a side resigns after PLIES own moves scored <= -CP (default off)\n"
-            "  --draw CP,PLIES,MIN  draw after PLIES plies with |score| <= CP, from ply MIN (default off)\n"
-            "  --format LIST        comma list of bin, jsonl, pgn (default bin)\n"
-            "  --shard-games N      games per shard file (default 50)\n"
-            "  --hash-bits B        transposition table of 2^B entries per player (default 16)\n"
-            "  --resume             continue the run in DIR (same options) without losing or\n"
-            "                       repeating games\n"
-            "  --progress SEC       seconds between progress lines on stderr, 0 = none (default 5)\n"
-            "  --json               print the summary as JSON\n"
-            "  --report PATH        rule-consistency report of the games played by this\n"
-            "                       invocation: PATH (JSON) and PATH with .md (Markdown)\n"
-            "  --check-every N      in the report, verify every N-th position of each game\n"
-            "                       (invariants of chessvar check; default 20, 0 = events only)\n"
-            "MPI: mpirun -np K chessvar selfplay ... gives each rank a disjoint range of shards.\n");
+    fprintf(
+        f,
+        "usage: chessvar selfplay --variant V --games N --out DIR [options]\n"
+        "  --threads T          OpenMP worker threads (default: all cores)\n"
+        "  --seed S             run seed; game g uses a stream derived from (S, g) (default 1)\n"
+        "  --nodes N | --depth D  budget per move of player A (default --nodes 1000)\n"
+        "  --opponent SPEC      player B: random, nodes=N or depth=D (default: as player A)\n"
+        "  --random-plies N     uniformly random moves opening each game (default 4)\n"
+        "  --temperature CP     sampling temperature in centipawns, 0 = best move (default 30)\n"
+        "  --temp-margin CP     candidates within CP of the best (default 40)\n"
+        "  --temp-plies N       temperature applies to the first N plies (default 30)\n"
+        "  --start FEN          play every game from FEN (default: the variant's start;\n"
+        "                       Superchess: a random prelude array or named start per game)\n"
+        "  --fixed-start        always the variant's default start\n"
+        "  --ply-cap N          adjudicate a draw at N plies (default 600)\n"
+        "  --resign CP,PLIES    a side resigns after PLIES own moves scored <= -CP (default off)\n"
+        "  --draw CP,PLIES,MIN  draw after PLIES plies with |score| <= CP, from ply MIN (default "
+        "off)\n"
+        "  --format LIST        comma list of bin, jsonl, pgn (default bin)\n"
+        "  --shard-games N      games per shard file (default 50)\n"
+        "  --hash-bits B        transposition table of 2^B entries per player (default 16)\n"
+        "  --resume             continue the run in DIR (same options) without losing or\n"
+        "                       repeating games\n"
+        "  --progress SEC       seconds between progress lines on stderr, 0 = none (default 5)\n"
+        "  --json               print the summary as JSON\n"
+        "  --report PATH        rule-consistency report of the games played by this\n"
+        "                       invocation: PATH (JSON) and PATH with .md (Markdown)\n"
+        "  --check-every N      in the report, verify every N-th position of each game\n"
+        "                       (invariants of chessvar check; default 20, 0 = events only)\n"
+        "MPI: mpirun -np K chessvar selfplay ... gives each rank a disjoint range of shards.\n");
 }
 
 /* Parses a player spec: "random", "nodes=N" or "depth=D". */
@@ -113,11 +115,13 @@ static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
         return true;
     }
     p->kind = PLAYER_SEARCH;
-    if (strncmp(text, "nodes=", 6) == 0 && cli_int(CMD, "--opponent nodes", text + 6, 1, 1000000000L, &v)) {
+    if (strncmp(text, "nodes=", 6) == 0 &&
+        cli_int(CMD, "--opponent nodes", text + 6, 1, 1000000000L, &v)) {
         p->nodes = v;
         return true;
     }
-    if (strncmp(text, "depth=", 6) == 0 && cli_int(CMD, "--opponent depth", text + 6, 1, SEARCH_MAX_PLY / 2, &v)) {
+    if (strncmp(text, "depth=", 6) == 0 &&
+        cli_int(CMD, "--opponent depth", text + 6, 1, SEARCH_MAX_PLY / 2, &v)) {
         p->depth = (int)v;
         return true;
     }
@@ -140,7 +144,9 @@ static bool selfplay_parse_list(const char *opt, const char *text, int *out, int
     for (int i = 0; i < want; i++) {
         long v;
         if (!tok || !cli_int(CMD, opt, tok, 0, 100000, &v)) {
-            if (!tok) cli_usage_error(CMD, "%s needs %d comma-separated numbers, got '%s'", opt, want, text);
+            if (!tok)
+                cli_usage_error(CMD, "%s needs %d comma-separated numbers, got '%s'", opt, want,
+                                text);
             return false;
         }
         out[i] = (int)v;
@@ -172,16 +178,16 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     g->player[0].nodes = 1000;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val;
-#define VALUE()                                                                                                        \
-    do {                                                                                                               \
-        if (!(val = cli_value(CMD, argc, argv, &i))) return 2;                                                         \
+#define VALUE()                                                                                    \
+    do {                                                                                           \
+        if (!(val = cli_value(CMD, argc, argv, &i))) return 2;                                     \
     } while (0)
-#define INTOPT(name, lo, hi, dst)                                                                                      \
-    if (strcmp(a, name) == 0) {                                                                                        \
-        VALUE();                                                                                                       \
-        if (!cli_int(CMD, name, val, lo, hi, &v)) return 2;                                                            \
-        dst = v;                                                                                                       \
-        continue;                                                                                                      \
+#define INTOPT(name, lo, hi, dst)                                                                  \
+    if (strcmp(a, name) == 0) {                                                                    \
+        VALUE();                                                                                   \
+        if (!cli_int(CMD, name, val, lo, hi, &v)) return 2;                                        \
+        dst = v;                                                                                   \
+        continue;                                                                                  \
     }
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             selfplay_help(stdout);
@@ -202,7 +208,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
             char *end;
             errno = 0;
             unsigned long long s = strtoull(val, &end, 10);
-            if (!*val || *end || errno || *val == '-') return cli_usage_error(CMD, "--seed needs a whole number, got '%s'", val);
+            if (!*val || *end || errno || *val == '-')
+                return cli_usage_error(CMD, "--seed needs a whole number, got '%s'", val);
             g->seed = s;
         } else if (strcmp(a, "--nodes") == 0) {
             VALUE();
@@ -256,7 +263,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         } else if (strcmp(a, "--json") == 0) {
             o->json = true;
         } else {
-            return cli_usage_error(CMD, "unknown option '%s' (chessvar selfplay --help lists them)", a);
+            return cli_usage_error(CMD, "unknown option '%s' (chessvar selfplay --help lists them)",
+                                   a);
         }
 #undef INTOPT
 #undef VALUE
@@ -272,10 +280,13 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         if (strcmp(t, "bin") == 0) o->formats |= FORMAT_BIN;
         else if (strcmp(t, "jsonl") == 0) o->formats |= FORMAT_JSONL;
         else if (strcmp(t, "pgn") == 0) o->formats |= FORMAT_PGN;
-        else return cli_usage_error(CMD, "--format takes bin, jsonl, pgn (comma-separated), got '%s'", t);
+        else
+            return cli_usage_error(CMD,
+                                   "--format takes bin, jsonl, pgn (comma-separated), got '%s'", t);
     }
-    snprintf(o->formats_text, sizeof o->formats_text, "%s%s%s", (o->formats & FORMAT_BIN) ? "bin," : "",
-             (o->formats & FORMAT_JSONL) ? "jsonl," : "", (o->formats & FORMAT_PGN) ? "pgn," : "");
+    snprintf(o->formats_text, sizeof o->formats_text, "%s%s%s",
+             (o->formats & FORMAT_BIN) ? "bin," : "", (o->formats & FORMAT_JSONL) ? "jsonl," : "",
+             (o->formats & FORMAT_PGN) ? "pgn," : "");
     o->formats_text[strlen(o->formats_text) - 1] = 0;
     if (g->start_fen) {
         Position *p = malloc(sizeof *p);
@@ -293,15 +304,17 @@ static void selfplay_config_json(const SelfplayOpts *o, char *buf, size_t n) {
     char a[48], b[48];
     selfplay_player_name(&g->player[0], a, sizeof a);
     selfplay_player_name(&g->player[1], b, sizeof b);
-    int k = snprintf(buf, n,
-                     "{\"variant\":\"%s\",\"games\":%ld,\"seed\":%llu,\"shard_games\":%ld,\"format\":\"%s\","
-                     "\"player_a\":\"%s\",\"player_b\":\"%s\",\"random_plies\":%d,\"temperature\":%d,"
-                     "\"temp_margin\":%d,\"temp_plies\":%d,\"ply_cap\":%d,\"resign\":[%d,%d],\"draw\":[%d,%d,%d],"
-                     "\"hash_bits\":%d,\"random_start\":%s,\"start\":",
-                     g->var->name, o->games, (unsigned long long)g->seed, o->shard_games, o->formats_text, a, b,
-                     g->random_plies, g->temperature, g->temp_margin, g->temp_plies, g->ply_cap, g->resign_score,
-                     g->resign_plies, g->draw_score, g->draw_plies, g->draw_min_ply, g->tt_bits,
-                     g->random_start ? "true" : "false");
+    int k = snprintf(
+        buf, n,
+        "{\"variant\":\"%s\",\"games\":%ld,\"seed\":%llu,\"shard_games\":%ld,\"format\":\"%s\","
+        "\"player_a\":\"%s\",\"player_b\":\"%s\",\"random_plies\":%d,\"temperature\":%d,"
+        "\"temp_margin\":%d,\"temp_plies\":%d,\"ply_cap\":%d,\"resign\":[%d,%d],\"draw\":[%d,%d,%d]"
+        ","
+        "\"hash_bits\":%d,\"random_start\":%s,\"start\":",
+        g->var->name, o->games, (unsigned long long)g->seed, o->shard_games, o->formats_text, a, b,
+        g->random_plies, g->temperature, g->temp_margin, g->temp_plies, g->ply_cap, g->resign_score,
+        g->resign_plies, g->draw_score, g->draw_plies, g->draw_min_ply, g->tt_bits,
+        g->random_start ? "true" : "false");
     if (g->start_fen) snprintf(buf + k, n - (size_t)k, "\"%s\"}", g->start_fen);
     else snprintf(buf + k, n - (size_t)k, "null}");
 }
@@ -318,14 +331,16 @@ static bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError
     size_t cap = 512 + 17 * (size_t)s->games;
     char *buf = malloc(cap);
     if (!buf) return false;
-    int k = snprintf(buf, cap,
-                     "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
-                     "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
-                     (unsigned)shard, (unsigned long long)shard * (unsigned long long)run->o->shard_games,
-                     (unsigned)s->games, (unsigned long long)s->positions, (unsigned long long)s->nodes,
-                     s->by_score[0], s->by_score[1], s->by_score[2], s->by_score[3], s->by_score[4],
-                     (long long)s->a_score);
-    for (int t = 0; t < TERM_COUNT; t++) k += snprintf(buf + k, cap - (size_t)k, "%s%u", t ? "," : "", s->term[t]);
+    int k = snprintf(
+        buf, cap,
+        "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
+        "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
+        (unsigned)shard, (unsigned long long)shard * (unsigned long long)run->o->shard_games,
+        (unsigned)s->games, (unsigned long long)s->positions, (unsigned long long)s->nodes,
+        s->by_score[0], s->by_score[1], s->by_score[2], s->by_score[3], s->by_score[4],
+        (long long)s->a_score);
+    for (int t = 0; t < TERM_COUNT; t++)
+        k += snprintf(buf + k, cap - (size_t)k, "%s%u", t ? "," : "", s->term[t]);
     k += snprintf(buf + k, cap - (size_t)k, "],\"hashes\":\"");
     for (uint32_t i = 0; i < s->games; i++)
         k += snprintf(buf + k, cap - (size_t)k, "%016llx", (unsigned long long)s->hashes[i]);
@@ -354,18 +369,22 @@ static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     unsigned sh, games, sc[NSCORE], term[TERM_COUNT];
     unsigned long long first, pos, nodes;
     long long a;
-    bool ok = fscanf(f,
-                     "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
-                     "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
-                     &sh, &first, &games, &pos, &nodes, &sc[0], &sc[1], &sc[2], &sc[3], &sc[4], &a) == 11 &&
-              sh == shard && first == (unsigned long long)shard * (unsigned long long)run->o->shard_games &&
-              games == selfplay_shard_games(run->o, shard);
+    bool ok =
+        fscanf(f,
+               "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
+               "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
+               &sh, &first, &games, &pos, &nodes, &sc[0], &sc[1], &sc[2], &sc[3], &sc[4],
+               &a) == 11 &&
+        sh == shard &&
+        first == (unsigned long long)shard * (unsigned long long)run->o->shard_games &&
+        games == selfplay_shard_games(run->o, shard);
     for (int t = 0; ok && t < TERM_COUNT; t++) ok = fscanf(f, t ? ",%u" : "%u", &term[t]) == 1;
     if (ok) ok = fscanf(f, "],\"hashes\":\"") == 0;
     if (ok) {
         s->hashes = calloc(games, sizeof *s->hashes);
         ok = s->hashes != NULL;
-        for (unsigned i = 0; ok && i < games; i++) ok = fscanf(f, "%16llx", (unsigned long long *)&s->hashes[i]) == 1;
+        for (unsigned i = 0; ok && i < games; i++)
+            ok = fscanf(f, "%16llx", (unsigned long long *)&s->hashes[i]) == 1;
     }
     fclose(f);
     if (!ok) {
@@ -397,20 +416,23 @@ static bool selfplay_write_manifest(const SelfplayRun *run, CvError *err) {
             games += run->stats[i].games;
             positions += run->stats[i].positions;
         }
-    int k = snprintf(buf, cap,
-                     "{\n\"format\": \"chessvar-selfplay-manifest\",\n\"version\": %d,\n\"config\": %s,\n"
-                     "\"shards_total\": %u,\n\"shards_done\": %u,\n\"games_done\": %llu,\n\"positions\": %llu,\n"
-                     "\"shards\": [",
-                     RECORD_VERSION, run->config, (unsigned)run->nshards, (unsigned)done, (unsigned long long)games,
-                     (unsigned long long)positions);
+    int k = snprintf(
+        buf, cap,
+        "{\n\"format\": \"chessvar-selfplay-manifest\",\n\"version\": %d,\n\"config\": %s,\n"
+        "\"shards_total\": %u,\n\"shards_done\": %u,\n\"games_done\": %llu,\n\"positions\": %llu,\n"
+        "\"shards\": [",
+        RECORD_VERSION, run->config, (unsigned)run->nshards, (unsigned)done,
+        (unsigned long long)games, (unsigned long long)positions);
     bool first = true;
     for (uint32_t i = 0; i < run->nshards; i++) {
         const ShardStats *s = &run->stats[i];
         if (!s->done) continue;
         k += snprintf(buf + k, cap - (size_t)k,
-                      "%s\n  {\"shard\": %u, \"first_game\": %llu, \"games\": %u, \"positions\": %llu, \"name\": "
+                      "%s\n  {\"shard\": %u, \"first_game\": %llu, \"games\": %u, \"positions\": "
+                      "%llu, \"name\": "
                       "\"shard-%06u\"}",
-                      first ? "" : ",", (unsigned)i, (unsigned long long)i * (unsigned long long)run->o->shard_games,
+                      first ? "" : ",", (unsigned)i,
+                      (unsigned long long)i * (unsigned long long)run->o->shard_games,
                       (unsigned)s->games, (unsigned long long)s->positions, (unsigned)i);
         first = false;
     }
@@ -496,9 +518,11 @@ static void selfplay_play(SelfplayRun *run) {
         GamePlayer *gp = malloc(sizeof *gp);
         Game *scratch = malloc(game_size(MAX_GAME_PLY)); /* the game being played */
         Move *moves = malloc(MAX_GAME_PLY * sizeof *moves);
-        VariantReport *vr = run->parts ? report_variant(&run->parts[omp_get_thread_num()], o->game.var) : NULL;
+        VariantReport *vr =
+            run->parts ? report_variant(&run->parts[omp_get_thread_num()], o->game.var) : NULL;
         bool ready = scratch && moves && gp && game_player_init(gp, &o->game);
-        if (!ready && !atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+        if (!ready && !atomic_exchange(&run->failed, 1))
+            snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < n; i++) {
             if (atomic_load(&run->failed)) continue;
@@ -511,29 +535,34 @@ static void selfplay_play(SelfplayRun *run) {
             }
             if (vr) {
                 for (int k = 0; k < scratch->nply; k++) moves[k] = scratch->ply[k].played;
-                if (check_replay(vr, o->game.var, scratch->start_fen, moves, scratch->nply, (int)o->check_every) < 0)
+                if (check_replay(vr, o->game.var, scratch->start_fen, moves, scratch->nply,
+                                 (int)o->check_every) < 0)
                     atomic_fetch_add(&run->replays_rejected, 1);
             }
             Game *g = malloc(game_size(scratch->nply)); /* kept until its shard is written */
             if (!g) {
-                if (!atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+                if (!atomic_exchange(&run->failed, 1))
+                    snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
                 continue;
             }
             memcpy(g, scratch, game_size(scratch->nply));
             pthread_mutex_lock(&run->lock_slots);
-            if (!run->slots[shard]) run->slots[shard] = calloc(selfplay_shard_games(o, shard), sizeof(Game *));
+            if (!run->slots[shard])
+                run->slots[shard] = calloc(selfplay_shard_games(o, shard), sizeof(Game *));
             bool stored = run->slots[shard] != NULL;
             if (stored) run->slots[shard][gid - shard * (uint32_t)o->shard_games] = g;
             pthread_mutex_unlock(&run->lock_slots);
             if (!stored) {
                 free(g);
-                if (!atomic_exchange(&run->failed, 1)) snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
+                if (!atomic_exchange(&run->failed, 1))
+                    snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
                 continue;
             }
             atomic_fetch_add(&run->games_now, 1);
             atomic_fetch_add(&run->positions_now, g->nply);
             atomic_fetch_add(&run->nodes_now, (long)g->nodes);
-            if (atomic_fetch_sub(&run->remaining[shard], 1) == 1) selfplay_close_shard(run, shard, gp);
+            if (atomic_fetch_sub(&run->remaining[shard], 1) == 1)
+                selfplay_close_shard(run, shard, gp);
             pthread_mutex_lock(&run->lock_progress);
             selfplay_progress(run, false);
             pthread_mutex_unlock(&run->lock_progress);
@@ -557,7 +586,8 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
     char path[1024];
     snprintf(path, sizeof path, "%s/run.json", o->out);
     if (mkdir(o->out, 0777) != 0 && errno != EEXIST) {
-        snprintf(run->err.msg, sizeof run->err.msg, "cannot create %.200s: %s", o->out, strerror(errno));
+        snprintf(run->err.msg, sizeof run->err.msg, "cannot create %.200s: %s", o->out,
+                 strerror(errno));
         return false;
     }
     FILE *f = fopen(path, "r");
@@ -567,13 +597,16 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
         fclose(f);
         have[strcspn(have, "\n")] = 0;
         if (!o->resume && run->rank == 0) { /* other ranks check after rank 0 wrote it */
-            snprintf(run->err.msg, sizeof run->err.msg,
-                     "%.150s already holds a run (pass --resume to continue it, or use a new folder)", o->out);
+            snprintf(
+                run->err.msg, sizeof run->err.msg,
+                "%.150s already holds a run (pass --resume to continue it, or use a new folder)",
+                o->out);
             return false;
         }
         if (strcmp(have, run->config) != 0) {
             snprintf(run->err.msg, sizeof run->err.msg,
-                     "--resume: the options differ from the run in %.150s (see its run.json)", path);
+                     "--resume: the options differ from the run in %.150s (see its run.json)",
+                     path);
             return false;
         }
         return true;
@@ -616,26 +649,31 @@ static bool selfplay_write_report(SelfplayRun *run, double secs, uint64_t *failu
     char meta[2048], intro[2048], terms[512] = "";
     int tk = 0;
     for (int k = 1; k < TERM_COUNT; k++)
-        tk += snprintf(terms + tk, sizeof terms - (size_t)tk, "%s\"%s\": %llu", k > 1 ? ", " : "", game_term_name(k),
-                       (unsigned long long)term[k]);
+        tk += snprintf(terms + tk, sizeof terms - (size_t)tk, "%s\"%s\": %llu", k > 1 ? ", " : "",
+                       game_term_name(k), (unsigned long long)term[k]);
     snprintf(meta, sizeof meta,
              "\"command\": \"selfplay\", \"config\": %s, \"rank\": %d, \"games_checked\": %ld, "
-             "\"check_every\": %ld, \"replays_rejected\": %ld, \"seconds\": %.1f, \"games_completed\": %llu, "
-             "\"white_score_counts\": {\"0\": %llu, \"250\": %llu, \"500\": %llu, \"750\": %llu, \"1000\": %llu}, "
+             "\"check_every\": %ld, \"replays_rejected\": %ld, \"seconds\": %.1f, "
+             "\"games_completed\": %llu, "
+             "\"white_score_counts\": {\"0\": %llu, \"250\": %llu, \"500\": %llu, \"750\": %llu, "
+             "\"1000\": %llu}, "
              "\"termination\": {%s}",
              run->config, run->rank, (long)atomic_load(&run->games_now), o->check_every,
-             (long)atomic_load(&run->replays_rejected), secs, (unsigned long long)games, (unsigned long long)sc[0],
-             (unsigned long long)sc[1], (unsigned long long)sc[2], (unsigned long long)sc[3],
-             (unsigned long long)sc[4], terms);
-    int ik = snprintf(intro, sizeof intro,
-                      "Written by `chessvar selfplay`: the %ld %s games this invocation played (seed %llu), each "
-                      "replayed move by move with its special-rule events counted and one position in %ld verified "
-                      "(0: none); %ld replays refused a recorded move. All %llu completed games of the run: White won "
-                      "%llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (White/Black). Termination:",
-                      (long)atomic_load(&run->games_now), o->game.var->name, (unsigned long long)o->game.seed,
-                      o->check_every, (long)atomic_load(&run->replays_rejected), (unsigned long long)games,
-                      (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
-                      (unsigned long long)sc[3], (unsigned long long)sc[1]);
+             (long)atomic_load(&run->replays_rejected), secs, (unsigned long long)games,
+             (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
+             (unsigned long long)sc[3], (unsigned long long)sc[4], terms);
+    int ik = snprintf(
+        intro, sizeof intro,
+        "Written by `chessvar selfplay`: the %ld %s games this invocation played (seed %llu), each "
+        "replayed move by move with its special-rule events counted and one position in %ld "
+        "verified "
+        "(0: none); %ld replays refused a recorded move. All %llu completed games of the run: "
+        "White won "
+        "%llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (White/Black). Termination:",
+        (long)atomic_load(&run->games_now), o->game.var->name, (unsigned long long)o->game.seed,
+        o->check_every, (long)atomic_load(&run->replays_rejected), (unsigned long long)games,
+        (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
+        (unsigned long long)sc[3], (unsigned long long)sc[1]);
     for (int k = 1; k < TERM_COUNT; k++)
         if (term[k])
             ik += snprintf(intro + ik, sizeof intro - (size_t)ik, " %s %llu", game_term_name(k),
@@ -667,7 +705,8 @@ static int selfplay_cmp_u64(const void *a, const void *b) {
 }
 
 /* Prints the summary of every completed shard (all ranks) and this invocation's speed. */
-static void selfplay_summary(const SelfplayRun *run, double secs, long positions, long nodes, long games_now) {
+static void selfplay_summary(const SelfplayRun *run, double secs, long positions, long nodes,
+                             long games_now) {
     const SelfplayOpts *o = run->o;
     uint64_t games = 0, pos = 0, gnodes = 0, dup = 0;
     uint64_t sc[NSCORE] = {0}, term[TERM_COUNT] = {0};
@@ -685,48 +724,59 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
     uint64_t *h = malloc((games + 1) * sizeof *h);
     size_t nh = 0;
     for (uint32_t i = 0; h && i < run->nshards; i++)
-        for (uint32_t k = 0; run->stats[i].done && k < run->stats[i].games; k++) h[nh++] = run->stats[i].hashes[k];
+        for (uint32_t k = 0; run->stats[i].done && k < run->stats[i].games; k++)
+            h[nh++] = run->stats[i].hashes[k];
     if (h) qsort(h, nh, sizeof *h, selfplay_cmp_u64);
     for (size_t i = 1; i < nh; i++) dup += h[i] == h[i - 1];
     free(h);
     double g = games ? (double)games : 1;
-    double white = ((double)sc[4] + 0.75 * (double)sc[3] + 0.5 * (double)sc[2] + 0.25 * (double)sc[1]) / g;
+    double white =
+        ((double)sc[4] + 0.75 * (double)sc[3] + 0.5 * (double)sc[2] + 0.25 * (double)sc[1]) / g;
     double pps = secs > 0 ? (double)positions / secs : 0, nps = secs > 0 ? (double)nodes / secs : 0;
     char a[48], b[48];
     selfplay_player_name(&o->game.player[0], a, sizeof a);
     selfplay_player_name(&o->game.player[1], b, sizeof b);
     if (o->json) {
-        printf("{\"variant\":\"%s\",\"threads\":%ld,\"ranks\":%d,\"games\":%llu,\"games_this_run\":%ld,"
-               "\"positions\":%llu,\"search_nodes\":%llu,\"seconds\":%.3f,\"positions_this_run\":%ld,"
-               "\"positions_per_second\":%.1f,\"nodes_per_second\":%.1f,\"avg_plies\":%.2f,"
-               "\"white_score\":%.4f,\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,"
-               "\"duplicates\":%llu,\"duplicate_rate\":%.4f,\"white_score_counts\":{\"0\":%llu,\"250\":%llu,"
-               "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
-               o->game.var->name, o->threads, run->nranks, (unsigned long long)games, games_now,
-               (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps, (double)pos / g, white,
-               a, b, (double)a_score / 1000.0 / g, (unsigned long long)dup, (double)dup / g,
-               (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
-               (unsigned long long)sc[3], (unsigned long long)sc[4]);
+        printf(
+            "{\"variant\":\"%s\",\"threads\":%ld,\"ranks\":%d,\"games\":%llu,\"games_this_run\":%"
+            "ld,"
+            "\"positions\":%llu,\"search_nodes\":%llu,\"seconds\":%.3f,\"positions_this_run\":%ld,"
+            "\"positions_per_second\":%.1f,\"nodes_per_second\":%.1f,\"avg_plies\":%.2f,"
+            "\"white_score\":%.4f,\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,"
+            "\"duplicates\":%llu,\"duplicate_rate\":%.4f,\"white_score_counts\":{\"0\":%llu,"
+            "\"250\":%llu,"
+            "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
+            o->game.var->name, o->threads, run->nranks, (unsigned long long)games, games_now,
+            (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps,
+            (double)pos / g, white, a, b, (double)a_score / 1000.0 / g, (unsigned long long)dup,
+            (double)dup / g, (unsigned long long)sc[0], (unsigned long long)sc[1],
+            (unsigned long long)sc[2], (unsigned long long)sc[3], (unsigned long long)sc[4]);
         for (int k = 1; k < TERM_COUNT; k++)
-            printf("%s\"%s\":%llu", k > 1 ? "," : "", game_term_name(k), (unsigned long long)term[k]);
+            printf("%s\"%s\":%llu", k > 1 ? "," : "", game_term_name(k),
+                   (unsigned long long)term[k]);
         printf("}}\n");
         return;
     }
-    printf("selfplay %s: %llu games (%ld this run, %ld threads, %d ranks), %llu positions\n", o->game.var->name,
-           (unsigned long long)games, games_now, o->threads, run->nranks, (unsigned long long)pos);
-    printf("results: White won %llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (W/B); White score %.1f%%\n",
+    printf("selfplay %s: %llu games (%ld this run, %ld threads, %d ranks), %llu positions\n",
+           o->game.var->name, (unsigned long long)games, games_now, o->threads, run->nranks,
+           (unsigned long long)pos);
+    printf("results: White won %llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (W/B); "
+           "White score %.1f%%\n",
            (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
            (unsigned long long)sc[3], (unsigned long long)sc[1], 100 * white);
-    printf("players: A = %s, B = %s; A scored %.1f%%\n", a, b, 100.0 * (double)a_score / 1000.0 / g);
+    printf("players: A = %s, B = %s; A scored %.1f%%\n", a, b,
+           100.0 * (double)a_score / 1000.0 / g);
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
         if (term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)term[k]);
-    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)pos / g, (unsigned long long)dup,
-           100.0 * (double)dup / g);
-    printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions, secs, pps, nps);
+    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)pos / g,
+           (unsigned long long)dup, 100.0 * (double)dup / g);
+    printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions,
+           secs, pps, nps);
 }
 
-/* The selfplay subcommand: plan, resume, play, write, summarise; exit 0, 1 (failure or report findings) or 2 (bad input). */
+/* The selfplay subcommand: plan, resume, play, write, summarise; exit 0, 1 (failure or report
+ * findings) or 2 (bad input). */
 int cmd_selfplay(int argc, char **argv) {
     SelfplayOpts o;
     int rc = selfplay_parse(argc, argv, &o);
@@ -748,8 +798,10 @@ int cmd_selfplay(int argc, char **argv) {
 #endif
     selfplay_config_json(&o, run->config, sizeof run->config);
     run->nshards = (uint32_t)((o.games + o.shard_games - 1) / o.shard_games);
-    run->shard_lo = (uint32_t)((uint64_t)run->nshards * (uint64_t)run->rank / (uint64_t)run->nranks);
-    run->shard_hi = (uint32_t)((uint64_t)run->nshards * (uint64_t)(run->rank + 1) / (uint64_t)run->nranks);
+    run->shard_lo =
+        (uint32_t)((uint64_t)run->nshards * (uint64_t)run->rank / (uint64_t)run->nranks);
+    run->shard_hi =
+        (uint32_t)((uint64_t)run->nshards * (uint64_t)(run->rank + 1) / (uint64_t)run->nranks);
     run->stats = calloc(run->nshards, sizeof *run->stats);
     run->remaining = calloc(run->nshards, sizeof *run->remaining);
     run->slots = calloc(run->nshards, sizeof *run->slots);
@@ -793,7 +845,8 @@ int cmd_selfplay(int argc, char **argv) {
         double mx;
         MPI_Allreduce(&secs, &mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         secs = mx;
-        if (ok && !okmin && run->rank == 0) snprintf(run->err.msg, sizeof run->err.msg, "another rank failed");
+        if (ok && !okmin && run->rank == 0)
+            snprintf(run->err.msg, sizeof run->err.msg, "another rank failed");
         ok = okmin;
         if (ok && run->rank == 0) {
             for (uint32_t i = 0; i < run->nshards; i++)
@@ -813,7 +866,9 @@ int cmd_selfplay(int argc, char **argv) {
         long rejected = (long)atomic_load(&run->replays_rejected);
         if (!report_ok) fprintf(stderr, "chessvar selfplay: report: %s\n", run->err.msg);
         else if (report_failures_found || rejected)
-            fprintf(stderr, "chessvar selfplay: the report lists %llu invariant failures and %ld refused replays\n",
+            fprintf(stderr,
+                    "chessvar selfplay: the report lists %llu invariant failures and %ld refused "
+                    "replays\n",
                     (unsigned long long)report_failures_found, rejected);
         run->err.msg[0] = 0;
         ok = report_ok && report_failures_found == 0 && rejected == 0;

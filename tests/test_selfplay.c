@@ -51,25 +51,33 @@ static int adjudicate(const char *vname, const char *fen, const char *plies, int
 
 Test(selfplay, mate_and_stalemate) {
     int ws;
-    cr_expect_eq(adjudicate("chess", "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", NULL, 600, &ws),
+    cr_expect_eq(adjudicate("chess",
+                            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", NULL,
+                            600, &ws),
                  TERM_MATE);
     cr_expect_eq(ws, 0);
-    cr_expect_eq(adjudicate("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL, 600, &ws), TERM_STALEMATE);
+    cr_expect_eq(adjudicate("chess", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", NULL, 600, &ws),
+                 TERM_STALEMATE);
     cr_expect_eq(ws, 500);
     /* Supremo: the stalemating side wins 3/4 (rules/supremo.md section 5) */
-    cr_expect_eq(adjudicate("supremo", "k9/2K7/1P8/10/10/10/10/10/10/10 b - - 0 1", NULL, 600, &ws), TERM_STALEMATE);
+    cr_expect_eq(adjudicate("supremo", "k9/2K7/1P8/10/10/10/10/10/10/10 b - - 0 1", NULL, 600, &ws),
+                 TERM_STALEMATE);
     cr_expect_eq(ws, 750);
     /* checkmate on the 100th quiet ply takes precedence over the 50-move rule */
-    cr_expect_eq(adjudicate("chess", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80", NULL, 600, &ws), TERM_MATE);
+    cr_expect_eq(adjudicate("chess", "R5k1/5ppp/8/8/8/8/8/6K1 b - - 100 80", NULL, 600, &ws),
+                 TERM_MATE);
     cr_expect_eq(ws, 1000);
 }
 
 Test(selfplay, draws) {
     int ws;
-    cr_expect_eq(adjudicate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80", NULL, 600, &ws), TERM_FIFTY);
-    cr_expect_eq(adjudicate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 99 80", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 100 80", NULL, 600, &ws),
+                 TERM_FIFTY);
+    cr_expect_eq(adjudicate("chess", "6k1/5ppp/8/8/8/8/8/R5K1 b - - 99 80", NULL, 600, &ws),
+                 TERM_NONE);
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8", 600, &ws), TERM_NONE);
-    cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", 600, &ws), TERM_REPETITION);
+    cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", 600, &ws),
+                 TERM_REPETITION);
     cr_expect_eq(ws, 500);
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6", 2, &ws), TERM_PLY_CAP);
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6", 3, &ws), TERM_NONE);
@@ -77,21 +85,32 @@ Test(selfplay, draws) {
 
 Test(selfplay, insufficient_material) {
     int ws;
-    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
-    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
-    cr_expect_eq(adjudicate("switching", "4k3/8/8/8/8/2n5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", NULL, 600, &ws),
+                 TERM_MATERIAL);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws),
+                 TERM_MATERIAL);
+    cr_expect_eq(adjudicate("switching", "4k3/8/8/8/8/2n5/8/4K3 w - - 0 1", NULL, 600, &ws),
+                 TERM_MATERIAL);
     /* bishops on one square colour (c3, e5) versus on both (c3, d5) */
-    cr_expect_eq(adjudicate("chess", "4k3/8/8/4b3/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
-    cr_expect_eq(adjudicate("chess", "4k3/8/8/3b4/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_NONE);
-    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/2NN4/8/4K3 w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/4b3/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws),
+                 TERM_MATERIAL);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/3b4/8/2B5/8/4K3 w - - 0 1", NULL, 600, &ws),
+                 TERM_NONE);
+    cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/2NN4/8/4K3 w - - 0 1", NULL, 600, &ws),
+                 TERM_NONE);
     cr_expect_eq(adjudicate("chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", NULL, 600, &ws), TERM_NONE);
     /* Superchess: bare monarchs with empty hands only */
-    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/K7 w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
-    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/K7[L] w - - 0 1", NULL, 600, &ws), TERM_NONE);
-    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/KN6 w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/K7 w - - 0 1", NULL, 600, &ws),
+                 TERM_MATERIAL);
+    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/K7[L] w - - 0 1", NULL, 600, &ws),
+                 TERM_NONE);
+    cr_expect_eq(adjudicate("superchess", "7k/8/8/8/8/8/8/KN6 w - - 0 1", NULL, 600, &ws),
+                 TERM_NONE);
     /* Supremo: bare Kings only; a King and a minor piece is no draw there */
-    cr_expect_eq(adjudicate("supremo", "k9/10/10/10/10/10/10/10/10/9K w - - 0 1", NULL, 600, &ws), TERM_MATERIAL);
-    cr_expect_eq(adjudicate("supremo", "k9/10/10/10/10/10/10/10/10/7B1K w - - 0 1", NULL, 600, &ws), TERM_NONE);
+    cr_expect_eq(adjudicate("supremo", "k9/10/10/10/10/10/10/10/10/9K w - - 0 1", NULL, 600, &ws),
+                 TERM_MATERIAL);
+    cr_expect_eq(adjudicate("supremo", "k9/10/10/10/10/10/10/10/10/7B1K w - - 0 1", NULL, 600, &ws),
+                 TERM_NONE);
 }
 
 /* Searches fen with lim and returns the best move as text. */
@@ -116,9 +135,11 @@ Test(selfplay, search_finds_tactics) {
     cr_expect_str_eq(mv, "a1a8");
     cr_expect_eq(score, SEARCH_MATE - 1);
     /* wins the undefended queen */
-    best_move("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", (SearchLimits){20000, 0, 0}, mv, &score);
+    best_move("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", (SearchLimits){20000, 0, 0}, mv,
+              &score);
     cr_expect_str_eq(mv, "d2d5");
-    best_move("supremo", "k9/10/10/10/10/10/10/10/1q8/K9 w - - 0 1", (SearchLimits){0, 2, 0}, mv, &score);
+    best_move("supremo", "k9/10/10/10/10/10/10/10/1q8/K9 w - - 0 1", (SearchLimits){0, 2, 0}, mv,
+              &score);
     cr_expect_str_eq(mv, "a1b2");
 }
 
@@ -221,10 +242,14 @@ Test(selfplay, same_data_for_any_thread_count, .timeout = 120) {
         temp_dir(d1, sizeof d1);
         temp_dir(d2, sizeof d2);
         char *v = (char *)variants[i], *nd = (char *)nodes[i], *g = (char *)games[i];
-        cr_assert_eq(run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
-                            "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "1", "--out", d1)), 0);
-        cr_assert_eq(run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
-                            "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "2", "--out", d2)), 0);
+        cr_assert_eq(
+            run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
+                   "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "1", "--out", d1)),
+            0);
+        cr_assert_eq(
+            run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
+                   "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "2", "--out", d2)),
+            0);
         int files = same_dirs(d1, d2);
         /* run.json, manifest.json, and per shard bin, jsonl, pgn and json */
         int shards = (atoi(g) + 1) / 2;
@@ -238,8 +263,12 @@ Test(selfplay, different_seeds_differ) {
     char d1[512], d2[512];
     temp_dir(d1, sizeof d1);
     temp_dir(d2, sizeof d2);
-    cr_assert_eq(run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "1", "--out", d1)), 0);
-    cr_assert_eq(run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "2", "--out", d2)), 0);
+    cr_assert_eq(
+        run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "1", "--out", d1)),
+        0);
+    cr_assert_eq(
+        run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "2", "--out", d2)),
+        0);
     char p1[600], p2[600];
     snprintf(p1, sizeof p1, "%s/shard-000000.bin", d1);
     snprintf(p2, sizeof p2, "%s/shard-000000.bin", d2);
@@ -257,8 +286,9 @@ Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
     char whole[512], killed[512];
     temp_dir(whole, sizeof whole);
     temp_dir(killed, sizeof killed);
-#define RESUME_ARGS "--variant", "chess", "--games", "60", "--nodes", "300", "--seed", "3", "--shard-games", "2", \
-                    "--ply-cap", "200", "--format", "bin,pgn", "--threads", "2"
+#define RESUME_ARGS                                                                                \
+    "--variant", "chess", "--games", "60", "--nodes", "300", "--seed", "3", "--shard-games", "2",  \
+        "--ply-cap", "200", "--format", "bin,pgn", "--threads", "2"
     cr_assert_eq(run(SP(RESUME_ARGS, "--out", whole)), 0);
     pid_t pid = spawn(SP(RESUME_ARGS, "--out", killed));
     char mark[600];
@@ -266,7 +296,8 @@ Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
     struct timespec pause = {0, 2000000};
     int st;
     while (access(mark, F_OK) != 0) {
-        cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the run ended before its second shard was written");
+        cr_assert_eq(waitpid(pid, &st, WNOHANG), 0,
+                     "the run ended before its second shard was written");
         nanosleep(&pause, NULL);
     }
     cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the run ended before it could be killed");
@@ -278,8 +309,9 @@ Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
     cr_assert_eq(run(SP(RESUME_ARGS, "--out", killed, "--resume")), 0);
     same_dirs(whole, killed);
     /* a resume with other options is refused */
-    cr_expect_eq(run(SP("--variant", "chess", "--games", "60", "--nodes", "301", "--seed", "3", "--shard-games", "2",
-                        "--ply-cap", "200", "--format", "bin,pgn", "--out", killed, "--resume")),
+    cr_expect_eq(run(SP("--variant", "chess", "--games", "60", "--nodes", "301", "--seed", "3",
+                        "--shard-games", "2", "--ply-cap", "200", "--format", "bin,pgn", "--out",
+                        killed, "--resume")),
                  1);
 #undef RESUME_ARGS
     remove_dir(whole);
@@ -302,8 +334,8 @@ Test(selfplay, reader_loads_and_rejects_corruption, .timeout = 60) {
     if (!py) cr_skip_test("no python3 with numpy");
     char d[512];
     temp_dir(d, sizeof d);
-    cr_assert_eq(run(SP("--variant", "superchess", "--games", "4", "--nodes", "150", "--shard-games", "2",
-                        "--ply-cap", "120", "--out", d)),
+    cr_assert_eq(run(SP("--variant", "superchess", "--games", "4", "--nodes", "150",
+                        "--shard-games", "2", "--ply-cap", "120", "--out", d)),
                  0);
     char cmd[1400];
     const char *root = CHESSVAR_TEST_DATA "/../..";
@@ -360,11 +392,12 @@ Test(selfplay, mpi_ranks_write_the_same_data, .timeout = 120) {
     /* Open MPI refuses root unless told; harmless elsewhere */
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-#define MPI_ARGS "--variant", "switching", "--games", "9", "--nodes", "200", "--seed", "5", "--shard-games", "2", \
-                 "--ply-cap", "150", "--format", "bin,pgn", "--threads", "1"
+#define MPI_ARGS                                                                                   \
+    "--variant", "switching", "--games", "9", "--nodes", "200", "--seed", "5", "--shard-games",    \
+        "2", "--ply-cap", "150", "--format", "bin,pgn", "--threads", "1"
     cr_assert_eq(run(SP(MPI_ARGS, "--out", d1)), 0);
-    int rc = run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay", MPI_ARGS, "--out",
-                                 d2, NULL});
+    int rc = run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay",
+                                 MPI_ARGS, "--out", d2, NULL});
 #undef MPI_ARGS
     if (rc == 0) same_dirs(d1, d2);
     remove_dir(d1);
@@ -378,8 +411,8 @@ Test(selfplay, jsonl_positions_replay, .timeout = 60) {
         const Variant *v = variant_by_name(variants[vi]);
         char d[512];
         temp_dir(d, sizeof d);
-        cr_assert_eq(run(SP("--variant", (char *)variants[vi], "--games", "2", "--nodes", "150", "--ply-cap", "80",
-                            "--format", "jsonl", "--out", d)),
+        cr_assert_eq(run(SP("--variant", (char *)variants[vi], "--games", "2", "--nodes", "150",
+                            "--ply-cap", "80", "--format", "jsonl", "--out", d)),
                      0);
         char path[600];
         snprintf(path, sizeof path, "%s/shard-000000.jsonl", d);
@@ -390,12 +423,15 @@ Test(selfplay, jsonl_positions_replay, .timeout = 60) {
         unsigned game, legal, last_game = ~0u;
         int ply, lines = 0;
         while (fgets(line, sizeof line, f)) {
-            cr_assert_eq(sscanf(line, "{\"game\":%u,\"ply\":%d,\"fen\":\"%511[^\"]\",\"legal\":%u,\"move\":\"%31[^\"]\"",
+            cr_assert_eq(sscanf(line,
+                                "{\"game\":%u,\"ply\":%d,\"fen\":\"%511[^\"]\",\"legal\":%u,"
+                                "\"move\":\"%31[^\"]\"",
                                 &game, &ply, fen, &legal, mv),
                          5, "unparsable line: %s", line);
             CvError err = {{0}};
             cr_assert(pos_from_fen(pos, v, fen, &err), "%s: %s", fen, err.msg);
-            if (game == last_game) cr_expect_str_eq(fen, expect, "game %u ply %d does not follow its move", game, ply);
+            if (game == last_game)
+                cr_expect_str_eq(fen, expect, "game %u ply %d does not follow its move", game, ply);
             Move list[MAX_MOVES];
             cr_expect_eq((unsigned)pos_legal_moves(pos, list), legal, "legal count at %s", fen);
             Move m = move_from_str(pos, mv, &err);
@@ -419,8 +455,8 @@ Test(selfplay, consistency_report_of_the_games, .timeout = 60) {
     snprintf(md, sizeof md, "%s/check.md", d);
     char out[600];
     snprintf(out, sizeof out, "%s/data", d);
-    cr_assert_eq(run(SP("--variant", "switching", "--games", "3", "--nodes", "200", "--ply-cap", "100", "--out", out,
-                        "--report", rep, "--check-every", "10")),
+    cr_assert_eq(run(SP("--variant", "switching", "--games", "3", "--nodes", "200", "--ply-cap",
+                        "100", "--out", out, "--report", rep, "--check-every", "10")),
                  0);
     long len = 0;
     char *json = slurp(rep, &len);
