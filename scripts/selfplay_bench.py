@@ -32,7 +32,7 @@ VARIANTS = ["chess", "switching", "superchess", "supremo"]
 THROUGHPUT_GAMES = {"chess": 128, "switching": 128, "superchess": 64, "supremo": 48}
 PERFT_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
 DEEPER = {"chess": (2000, 500, 100), "switching": (2000, 500, 100), "superchess": (2000, 500, 100),
-          "supremo": (2000, 500, 50)}
+          "supremo": (2000, 500, 100)}
 
 
 def run_json(cmd):
