@@ -6,6 +6,7 @@
 #include "../engine/superchess.h"
 #include "cli.h"
 
+/* The usage text of `chessvar setup`. */
 static void setup_help(FILE *f) {
     fprintf(f,
             "usage: chessvar setup [--variant superchess] --prelude random [--seed N] [--count K]\n"
