@@ -28,21 +28,21 @@
 static const int SUP_DF[8] = {1, 0, 1, -1, -1, 0, -1, 1};
 static const int SUP_DR[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 
-#define SUP_ALL_DIRS 0xFFu
+#define SUP_ALL_DIRS  0xFFu
 #define SUP_ORTH_DIRS 0x33u /* E N W S */
 #define SUP_DIAG_DIRS 0xCCu /* NE NW SW SE */
 
 /* Tables built once per variant from its piece data (read-only afterwards). */
 typedef struct SupTables {
-    u128 full;                      /* the 100 squares */
+    u128 full; /* the 100 squares */
     u128 not_file_a, not_file_j;
     u128 last_rank[2];
-    u128 kmask[MAX_SQ];             /* K-step neighbours */
-    u128 box[10][MAX_SQ];           /* Chebyshev distance <= r */
-    u128 ray[8][MAX_SQ];            /* squares beyond s in direction d, to the edge */
-    u128 lines[MAX_SQ];             /* union of the 8 rays */
-    uint8_t over[MAX_SQ][8];        /* s + d (the K-step / jumped square), NO_SQ off board */
-    uint8_t land[MAX_SQ][8];        /* s + 2d (the jK landing), NO_SQ off board */
+    u128 kmask[MAX_SQ];      /* K-step neighbours */
+    u128 box[10][MAX_SQ];    /* Chebyshev distance <= r */
+    u128 ray[8][MAX_SQ];     /* squares beyond s in direction d, to the edge */
+    u128 lines[MAX_SQ];      /* union of the 8 rays */
+    uint8_t over[MAX_SQ][8]; /* s + d (the K-step / jumped square), NO_SQ off board */
+    uint8_t land[MAX_SQ][8]; /* s + 2d (the jK landing), NO_SQ off board */
     uint32_t flags[MAX_PT];
     u128 leap_mv[MAX_PT][2][MAX_SQ];   /* unconditional leaps that may move */
     u128 leap_cp[MAX_PT][2][MAX_SQ];   /* unconditional leaps that may capture */
@@ -50,30 +50,42 @@ typedef struct SupTables {
     uint8_t nslow[MAX_PT];             /* lame or conditional leaps, walked per piece */
     uint8_t slow[MAX_PT][MAX_COMP];
     uint8_t ride_mv[MAX_PT], ride_cp[MAX_PT], hop_mv[MAX_PT], hop_cp[MAX_PT];
-    uint8_t ride_range[MAX_PT][8];     /* 9 = unlimited */
+    uint8_t ride_range[MAX_PT][8]; /* 9 = unlimited */
     uint8_t jstep_mv[MAX_PT], jstep_cp[MAX_PT];
     uint8_t dleap_mode[MAX_PT];
-    u128 dleap_base[MAX_PT][MAX_SQ];   /* one leap of the double-leap family */
+    u128 dleap_base[MAX_PT][MAX_SQ]; /* one leap of the double-leap family */
     uint8_t walk_range[MAX_PT], walk_mode[MAX_PT];
-    uint8_t reach[MAX_PT];             /* Chebyshev radius of every non-line attack */
-    uint8_t zone[MAX_PT];              /* radius of the squares whose contents such an attack
-                                          depends on (0: none; leaps depend on no square) */
-    uint8_t has_leap[MAX_PT];          /* any unconditional leap (skip the tables if not) */
-    uint8_t npromo;                    /* number of promotion choices */
+    uint8_t reach[MAX_PT];    /* Chebyshev radius of every non-line attack */
+    uint8_t zone[MAX_PT];     /* radius of the squares whose contents such an attack
+                                 depends on (0: none; leaps depend on no square) */
+    uint8_t has_leap[MAX_PT]; /* any unconditional leap (skip the tables if not) */
+    uint8_t npromo;           /* number of promotion choices */
     uint8_t royal_type;
 } SupTables;
 
 /* ------------------------------------------------------------------ piece data */
 
-#define SUP_HOP(f, r) {MC_HOP, MM_BOTH, f, r, 0, 0, 0, {{0}}}
-#define SUP_JSTEP(f, r, mode) {MC_JSTEP, mode, f, r, 0, 0, 0, {{0}}}
-#define SUP_KSTEP_MOVES LEAP_M(1, 0, MM_MOVE), LEAP_M(-1, 0, MM_MOVE), LEAP_M(0, 1, MM_MOVE), \
-    LEAP_M(0, -1, MM_MOVE), LEAP_M(1, 1, MM_MOVE), LEAP_M(1, -1, MM_MOVE),                    \
-    LEAP_M(-1, 1, MM_MOVE), LEAP_M(-1, -1, MM_MOVE)
-#define SUP_JSTEPS SUP_JSTEP(1, 0, MM_MOVE), SUP_JSTEP(-1, 0, MM_MOVE), SUP_JSTEP(0, 1, MM_MOVE), \
-    SUP_JSTEP(0, -1, MM_MOVE), SUP_JSTEP(1, 1, MM_MOVE), SUP_JSTEP(1, -1, MM_MOVE),              \
-    SUP_JSTEP(-1, 1, MM_MOVE), SUP_JSTEP(-1, -1, MM_MOVE)
-#define SUP_ROOK_HOPS SUP_HOP(1, 0), SUP_HOP(-1, 0), SUP_HOP(0, 1), SUP_HOP(0, -1)
+#define SUP_HOP(f, r)                                                                              \
+    {                                                                                              \
+        MC_HOP, MM_BOTH, f, r, 0, 0, 0, {                                                          \
+            { 0 }                                                                                  \
+        }                                                                                          \
+    }
+#define SUP_JSTEP(f, r, mode)                                                                      \
+    {                                                                                              \
+        MC_JSTEP, mode, f, r, 0, 0, 0, {                                                           \
+            { 0 }                                                                                  \
+        }                                                                                          \
+    }
+#define SUP_KSTEP_MOVES                                                                            \
+    LEAP_M(1, 0, MM_MOVE), LEAP_M(-1, 0, MM_MOVE), LEAP_M(0, 1, MM_MOVE), LEAP_M(0, -1, MM_MOVE),  \
+        LEAP_M(1, 1, MM_MOVE), LEAP_M(1, -1, MM_MOVE), LEAP_M(-1, 1, MM_MOVE),                     \
+        LEAP_M(-1, -1, MM_MOVE)
+#define SUP_JSTEPS                                                                                 \
+    SUP_JSTEP(1, 0, MM_MOVE), SUP_JSTEP(-1, 0, MM_MOVE), SUP_JSTEP(0, 1, MM_MOVE),                 \
+        SUP_JSTEP(0, -1, MM_MOVE), SUP_JSTEP(1, 1, MM_MOVE), SUP_JSTEP(1, -1, MM_MOVE),            \
+        SUP_JSTEP(-1, 1, MM_MOVE), SUP_JSTEP(-1, -1, MM_MOVE)
+#define SUP_ROOK_HOPS   SUP_HOP(1, 0), SUP_HOP(-1, 0), SUP_HOP(0, 1), SUP_HOP(0, -1)
 #define SUP_BISHOP_HOPS SUP_HOP(1, 1), SUP_HOP(1, -1), SUP_HOP(-1, 1), SUP_HOP(-1, -1)
 
 /* ------------------------------------------------------------------ small helpers */
@@ -253,8 +265,7 @@ static void supremo_init(Variant *v) {
                 if (mode & MM_CAPTURE) reach = sup_max(reach, 2 * mc->range);
                 if (mode & MM_CAPTURE) zone = sup_max(zone, 2 * mc->range - 1);
                 break;
-            default:
-                break;
+            default: break;
             }
         }
         if (pd->flags & PF_BLAST) {
@@ -308,7 +319,8 @@ static void supremo_make(Position *pos, Move m) {
             capture = true;
         }
     }
-    pos->halfmove = (capture || (fl & (PF_PAWN_PIECE | PF_PAWN))) ? 0 : (uint16_t)(pos->halfmove + 1);
+    pos->halfmove =
+        (capture || (fl & (PF_PAWN_PIECE | PF_PAWN))) ? 0 : (uint16_t)(pos->halfmove + 1);
     pos->ep = NO_SQ;
     if (us == BLACK) pos->fullmove++;
     pos->side = (uint8_t)(us ^ 1);
@@ -400,8 +412,8 @@ static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
 }
 
 /* Whether a capturing walk of `left` steps from cur can land on k and still complete. */
-static bool fast_walk_hits(const SupTables *T, u128 occ, u128 capt, int origin, int cur,
-                           int left, int k, bool hit, bool captured) {
+static bool fast_walk_hits(const SupTables *T, u128 occ, u128 capt, int origin, int cur, int left,
+                           int k, bool hit, bool captured) {
     if (left == 0) return hit && (cur != origin || captured);
     for (int d = 0; d < 8; d++) {
         int nb = T->over[cur][d];
@@ -415,7 +427,8 @@ static bool fast_walk_hits(const SupTables *T, u128 occ, u128 capt, int origin, 
             u128 b = sup_bit(x);
             if (!hit && !(T->box[2 * (left - 1) < 9 ? 2 * (left - 1) : 9][k] & b)) continue;
             if (!(occ & b)) {
-                if (fast_walk_hits(T, occ, capt, origin, x, left - 1, k, hit, captured)) return true;
+                if (fast_walk_hits(T, occ, capt, origin, x, left - 1, k, hit, captured))
+                    return true;
             } else if (capt & b) {
                 if (fast_walk_hits(T, occ & ~b, capt & ~b, origin, x, left - 1, k, hit || x == k,
                                    captured || left > 1))
@@ -447,7 +460,8 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
             uint8_t bit = (uint8_t)(1u << (d ^ 4));
             int b1 = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
             int pc = pos->board[b1], t1 = PC_TYPE(pc);
-            if (PC_COLOR(pc) == by && (T->ride_cp[t1] & bit) && (T->box[T->ride_range[t1][d ^ 4]][sq] & sup_bit(b1)))
+            if (PC_COLOR(pc) == by && (T->ride_cp[t1] & bit) &&
+                (T->box[T->ride_range[t1][d ^ 4]][sq] & sup_bit(b1)))
                 return true;
             u128 blk2 = T->ray[d][b1] & occ;
             if (!blk2) continue;
@@ -495,7 +509,8 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
             u128 b = near, capt = pos->bb.b10.color[by ^ 1] & ~uncap;
             while (b) {
                 int s = bb128_pop_lsb(&b);
-                if (fast_walk_hits(T, occ & ~sup_bit(s), capt, s, s, T->walk_range[t], sq, false, false))
+                if (fast_walk_hits(T, occ & ~sup_bit(s), capt, s, s, T->walk_range[t], sq, false,
+                                   false))
                     return true;
             }
         }
@@ -521,13 +536,13 @@ static bool supremo_in_check(const Position *pos) { return supremo_royal_attacke
 typedef struct GenCtx {
     Position *pos;
     const SupTables *T;
-    Move *list;          /* NULL: count only */
+    Move *list; /* NULL: count only */
     int n;
     bool legal;
     bool check;
     int us, king;
-    u128 sens;           /* squares whose change may expose the King */
-    u128 blast_risky;    /* landings next to an enemy on a sensitive square */
+    u128 sens;        /* squares whose change may expose the King */
+    u128 blast_risky; /* landings next to an enemy on a sensitive square */
 } GenCtx;
 
 /* Whether m leaves the mover's King unattacked (make, attack test, unmake). */
@@ -549,7 +564,8 @@ static inline void gen_add(GenCtx *g, Move m, bool risky) {
 
 /* Adds the moves from `from` to every square of dests (one per promotion type inside pz);
  * in legal mode, moves that touch no sensitive square are taken without a test. */
-static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, u128 dests, int mid, int kind, u128 pz, bool blast) {
+static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, u128 dests, int mid,
+                                                           int kind, u128 pz, bool blast) {
     if (!dests) return;
     const Variant *v = g->pos->var;
     u128 risky = 0;
@@ -566,7 +582,8 @@ static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, 
         while (plain) g->list[g->n++] = MOVE_MAKE(from, bb128_pop_lsb(&plain), mid, 0, kind);
         while (promos) {
             int to = bb128_pop_lsb(&promos);
-            for (int i = 0; v->promo_types[i]; i++) g->list[g->n++] = MOVE_MAKE(from, to, mid, v->promo_types[i], kind);
+            for (int i = 0; v->promo_types[i]; i++)
+                g->list[g->n++] = MOVE_MAKE(from, to, mid, v->promo_types[i], kind);
         }
     }
     while (risky) {
@@ -575,7 +592,8 @@ static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, 
             gen_add(g, MOVE_MAKE(from, to, mid, 0, kind), true);
             continue;
         }
-        for (int i = 0; v->promo_types[i]; i++) gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), true);
+        for (int i = 0; v->promo_types[i]; i++)
+            gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), true);
     }
 }
 
@@ -644,13 +662,16 @@ static void fast_generate(GenCtx *g) {
         uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
         while (pieces) {
             int s = bb128_pop_lsb(&pieces);
-            u128 d = T->has_leap[t] ? (T->leap_mv[t][us][s] & empty) | (T->leap_cp[t][us][s] & capt) : 0;
+            u128 d =
+                T->has_leap[t] ? (T->leap_mv[t][us][s] & empty) | (T->leap_cp[t][us][s] & capt) : 0;
             for (int i = 0; i < T->nslow[t]; i++) {
                 const MoveComp *mc = &v->pieces[t].comp[T->slow[t][i]];
                 int sign = (fl & PF_ORIENTED) && us == BLACK ? -1 : 1;
                 int f = s % 10, r = s / 10;
                 if (mc->cond == MCOND_START_RANK && r != v->pawn_start_rank[us]) continue;
-                if (mc->cond == MCOND_FIRST_TWO && r != (us == WHITE ? 0 : 9) && r != (us == WHITE ? 1 : 8)) continue;
+                if (mc->cond == MCOND_FIRST_TWO && r != (us == WHITE ? 0 : 9) &&
+                    r != (us == WHITE ? 1 : 8))
+                    continue;
                 if (!sup_on(f + mc->df, r + sign * mc->dr, 10, 10)) continue;
                 bool open = true;
                 for (int k = 0; k < mc->nlame; k++) {
@@ -692,7 +713,8 @@ static void fast_generate(GenCtx *g) {
                     ms.n = 0;
                     fast_walk(T, occ0, capt, s, s, T->walk_range[t], NO_SQ, false, &quiet, &ms);
                     gen_emit(g, s, quiet & ~d, NO_SQ, kind, pz, blast);
-                    for (int i = 0; i < ms.n; i++) gen_emit(g, s, ms.dest[i], ms.mid[i], MK_MULTI, pz, blast);
+                    for (int i = 0; i < ms.n; i++)
+                        gen_emit(g, s, ms.dest[i], ms.mid[i], MK_MULTI, pz, blast);
                 } else {
                     u128 x = sup_bit(s);
                     for (int k = 0; k < T->walk_range[t]; k++) x = fast_quiet_step(T, x, occ0);
@@ -725,7 +747,8 @@ static u128 gen_sensitive(const Position *pos, const SupTables *T, int k, int th
         if (dirs == SUP_DIAG_DIRS || dirs == SUP_ALL_DIRS) diag |= mine;
         if (dirs != SUP_ORTH_DIRS && dirs != SUP_DIAG_DIRS && dirs != SUP_ALL_DIRS)
             for (; dirs; dirs &= (uint8_t)(dirs - 1)) toward[__builtin_ctz(dirs) ^ 4] |= mine;
-        if ((T->dleap_mode[t] & MM_CAPTURE) && (mine & T->box[T->reach[t]][k])) sens |= T->dleap_base[t][k];
+        if ((T->dleap_mode[t] & MM_CAPTURE) && (mine & T->box[T->reach[t]][k]))
+            sens |= T->dleap_base[t][k];
         if (T->zone[t] && (mine & T->box[T->reach[t]][k])) sens |= T->box[T->zone[t]][k];
     }
     for (int d = 0; d < 8; d++) {
@@ -817,7 +840,8 @@ static int ref_look(const RefWalk *rw, int sq) {
 /* A multi-step K/jK walk, step by step on the scratch board: every landing empty, or
  * capturable when the walk captures (removed at once); the end may be the origin only
  * after an intermediate capture. */
-static void ref_walk_steps(RefWalk *rw, int pc, int cur, int left, int mode, int mid, bool captured) {
+static void ref_walk_steps(RefWalk *rw, int pc, int cur, int left, int mode, int mid,
+                           bool captured) {
     if (left == 0) {
         if (cur == rw->origin && !captured) return;
         ref_add_piece(rw, pc, cur, mid, mid != NO_SQ ? MK_MULTI : MK_NORMAL);
@@ -946,11 +970,8 @@ static void ref_piece_moves(RefWalk *rw, int from) {
             }
             break;
         }
-        case MC_WALK:
-            ref_walk_steps(rw, pc, from, mc->range, mode, NO_SQ, false);
-            break;
-        default:
-            break;
+        case MC_WALK: ref_walk_steps(rw, pc, from, mc->range, mode, NO_SQ, false); break;
+        default: break;
         }
     }
 }
@@ -1034,7 +1055,8 @@ static bool supremo_validate(Position *pos, CvError *err) {
     for (int c = 0; c < 2; c++) {
         int kings = pos->count[PC_MAKE(c, T->royal_type)];
         if (kings != 1) {
-            snprintf(err->msg, sizeof err->msg, "FEN field 1 (board): %s has %d Kings, exactly one is required",
+            snprintf(err->msg, sizeof err->msg,
+                     "FEN field 1 (board): %s has %d Kings, exactly one is required",
                      c == WHITE ? "White" : "Black", kings);
             return false;
         }
@@ -1044,7 +1066,8 @@ static bool supremo_validate(Position *pos, CvError *err) {
         if (!pc || !(v->pieces[PC_TYPE(pc)].flags & PF_PROMOTES)) continue;
         int last = PC_COLOR(pc) == WHITE ? pos->height - 1 : 0;
         if (s / pos->width == last) {
-            snprintf(err->msg, sizeof err->msg, "FEN field 1 (board): %s pawn on its last rank (rank %d)",
+            snprintf(err->msg, sizeof err->msg,
+                     "FEN field 1 (board): %s pawn on its last rank (rank %d)",
                      PC_COLOR(pc) == WHITE ? "White" : "Black", last + 1);
             return false;
         }
@@ -1094,26 +1117,48 @@ Variant variant_supremo = {
     .height = 10,
     .npt = 9,
     .rules = 0,
-    .pieces = {
-        [SUP_PAWN] = {'P', "Pawn", PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 4,
-                      {LEAP_M(0, 1, MM_MOVE),
-                       {MC_LEAP, MM_MOVE, 0, 2, 0, MCOND_START_RANK, 1, {{0, 1}}},
-                       LEAP_M(1, 1, MM_CAPTURE), LEAP_M(-1, 1, MM_CAPTURE)}},
-        [SUP_KNIGHT] = {'N', "Super Knight", 0, 550, 9,
-                        {KNIGHT_LEAPS, {MC_DLEAP, MM_BOTH, 1, 2, 0, 0, 0, {{0}}}}},
-        [SUP_BISHOP] = {'B', "Super Bishop", 0, 500, 8, {BISHOP_RIDES, SUP_BISHOP_HOPS}},
-        [SUP_ROOK] = {'R', "Super Rook", 0, 700, 8, {ROOK_RIDES, SUP_ROOK_HOPS}},
-        [SUP_QUEEN] = {'Q', "Super General", 0, 1200, 16,
-                       {ROOK_RIDES, BISHOP_RIDES, SUP_ROOK_HOPS, SUP_BISHOP_HOPS}},
-        [SUP_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
-        [SUP_TERMINATOR] = {'T', "Super Terminator", PF_BLAST, 600, 16, {SUP_KSTEP_MOVES, SUP_JSTEPS}},
-        [SUP_COMMANDO] = {'C', "Super Commando", 0, 550, 1, {{MC_WALK, MM_BOTH, 0, 0, 2, 0, 0, {{0}}}}},
-        [SUP_PROTECTOR] = {'S', "Super Protector", PF_NO_CAPTURE | PF_UNCAPTURABLE, 250, 1,
-                           {{MC_WALK, MM_MOVE, 0, 0, 3, 0, 0, {{0}}}}},
-    },
-    .start_fen = "rnbtqktbnr/csrnbbnrsc/pppppppppp/10/10/10/10/PPPPPPPPPP/CSRNBBNRSC/RNBTQKTBNR w - - 0 1",
+    .pieces =
+        {
+            [SUP_PAWN] = {'P',
+                          "Pawn",
+                          PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE,
+                          100,
+                          4,
+                          {LEAP_M(0, 1, MM_MOVE),
+                           {MC_LEAP, MM_MOVE, 0, 2, 0, MCOND_START_RANK, 1, {{0, 1}}},
+                           LEAP_M(1, 1, MM_CAPTURE),
+                           LEAP_M(-1, 1, MM_CAPTURE)}},
+            [SUP_KNIGHT] = {'N',
+                            "Super Knight",
+                            0,
+                            550,
+                            9,
+                            {KNIGHT_LEAPS, {MC_DLEAP, MM_BOTH, 1, 2, 0, 0, 0, {{0}}}}},
+            [SUP_BISHOP] = {'B', "Super Bishop", 0, 500, 8, {BISHOP_RIDES, SUP_BISHOP_HOPS}},
+            [SUP_ROOK] = {'R', "Super Rook", 0, 700, 8, {ROOK_RIDES, SUP_ROOK_HOPS}},
+            [SUP_QUEEN] = {'Q',
+                           "Super General",
+                           0,
+                           1200,
+                           16,
+                           {ROOK_RIDES, BISHOP_RIDES, SUP_ROOK_HOPS, SUP_BISHOP_HOPS}},
+            [SUP_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
+            [SUP_TERMINATOR] =
+                {'T', "Super Terminator", PF_BLAST, 600, 16, {SUP_KSTEP_MOVES, SUP_JSTEPS}},
+            [SUP_COMMANDO] =
+                {'C', "Super Commando", 0, 550, 1, {{MC_WALK, MM_BOTH, 0, 0, 2, 0, 0, {{0}}}}},
+            [SUP_PROTECTOR] = {'S',
+                               "Super Protector",
+                               PF_NO_CAPTURE | PF_UNCAPTURABLE,
+                               250,
+                               1,
+                               {{MC_WALK, MM_MOVE, 0, 0, 3, 0, 0, {{0}}}}},
+        },
+    .start_fen =
+        "rnbtqktbnr/csrnbbnrsc/pppppppppp/10/10/10/10/PPPPPPPPPP/CSRNBBNRSC/RNBTQKTBNR w - - 0 1",
     .pawn_start_rank = {2, 7},
-    .promo_types = {SUP_QUEEN, SUP_ROOK, SUP_BISHOP, SUP_KNIGHT, SUP_TERMINATOR, SUP_COMMANDO, SUP_PROTECTOR},
+    .promo_types = {SUP_QUEEN, SUP_ROOK, SUP_BISHOP, SUP_KNIGHT, SUP_TERMINATOR, SUP_COMMANDO,
+                    SUP_PROTECTOR},
     .stalemate_score = 250,
     .ops = &supremo_ops,
 };
@@ -1132,19 +1177,33 @@ Variant variant_cannon10 = {
     .height = 10,
     .npt = 6,
     .rules = 0,
-    .pieces = {
-        [CAN_PAWN] = {'P', "Pawn", PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 3,
-                      {LEAP_M(0, 1, MM_MOVE), LEAP_M(1, 1, MM_CAPTURE), LEAP_M(-1, 1, MM_CAPTURE)}},
-        [CAN_BISHOP] = {'B', "Bishop", 0, 350, 4, {BISHOP_RIDES}},
-        [CAN_ROOK] = {'R', "Rook", 0, 500, 4, {ROOK_RIDES}},
-        [CAN_QUEEN] = {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}},
-        [CAN_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
-        [CAN_CANNON] = {'C', "Cannon", 0, 450, 8,
-                        {{MC_RIDE, MM_MOVE, 1, 0, 0, 0, 0, {{0}}}, {MC_RIDE, MM_MOVE, -1, 0, 0, 0, 0, {{0}}},
-                         {MC_RIDE, MM_MOVE, 0, 1, 0, 0, 0, {{0}}}, {MC_RIDE, MM_MOVE, 0, -1, 0, 0, 0, {{0}}},
-                         {MC_HOP, MM_CAPTURE, 1, 0, 0, 0, 0, {{0}}}, {MC_HOP, MM_CAPTURE, -1, 0, 0, 0, 0, {{0}}},
-                         {MC_HOP, MM_CAPTURE, 0, 1, 0, 0, 0, {{0}}}, {MC_HOP, MM_CAPTURE, 0, -1, 0, 0, 0, {{0}}}}},
-    },
+    .pieces =
+        {
+            [CAN_PAWN] = {'P',
+                          "Pawn",
+                          PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE,
+                          100,
+                          3,
+                          {LEAP_M(0, 1, MM_MOVE), LEAP_M(1, 1, MM_CAPTURE),
+                           LEAP_M(-1, 1, MM_CAPTURE)}},
+            [CAN_BISHOP] = {'B', "Bishop", 0, 350, 4, {BISHOP_RIDES}},
+            [CAN_ROOK] = {'R', "Rook", 0, 500, 4, {ROOK_RIDES}},
+            [CAN_QUEEN] = {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}},
+            [CAN_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
+            [CAN_CANNON] = {'C',
+                            "Cannon",
+                            0,
+                            450,
+                            8,
+                            {{MC_RIDE, MM_MOVE, 1, 0, 0, 0, 0, {{0}}},
+                             {MC_RIDE, MM_MOVE, -1, 0, 0, 0, 0, {{0}}},
+                             {MC_RIDE, MM_MOVE, 0, 1, 0, 0, 0, {{0}}},
+                             {MC_RIDE, MM_MOVE, 0, -1, 0, 0, 0, {{0}}},
+                             {MC_HOP, MM_CAPTURE, 1, 0, 0, 0, 0, {{0}}},
+                             {MC_HOP, MM_CAPTURE, -1, 0, 0, 0, 0, {{0}}},
+                             {MC_HOP, MM_CAPTURE, 0, 1, 0, 0, 0, {{0}}},
+                             {MC_HOP, MM_CAPTURE, 0, -1, 0, 0, 0, {{0}}}}},
+        },
     .start_fen = "rcbbqkbbcr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RCBBQKBBCR w - - 0 1",
     .pawn_start_rank = {1, 8},
     .promo_types = {CAN_QUEEN, CAN_ROOK, CAN_BISHOP, CAN_CANNON},

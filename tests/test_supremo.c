@@ -44,7 +44,8 @@ static void compare_here(Position *p) {
     pos_to_fen(p, fen, sizeof fen);
     cr_assert(na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0,
               "fast and reference generators differ (%d vs %d moves) at %s", na, nb, fen);
-    cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p), "count_legal differs from gen_legal at %s", fen);
+    cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p),
+                 "count_legal differs from gen_legal at %s", fen);
     Move pa[MAX_MOVES], pb[MAX_MOVES * 2];
     int npa = supremo_pseudo_fast(p, pa), npb = supremo_pseudo_reference(p, p->side, pb);
     qsort(pa, (size_t)npa, sizeof *pa, tu_cmp_move);
@@ -68,8 +69,8 @@ Test(supremo, reference_suite_matches) {
         tu_fen(p, sup(), e[i].fen);
         for (int k = 0; k < e[i].ndepth; k++) {
             uint64_t got = perft(p, e[i].depth[k]);
-            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen, e[i].depth[k],
-                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen,
+                         e[i].depth[k], (unsigned long long)e[i].nodes[k], (unsigned long long)got);
         }
     }
     free(p);
@@ -83,7 +84,8 @@ Test(supremo, reference_generator_matches_the_suite) {
     for (int i = 0; i < n; i++) {
         tu_fen(p, sup(), e[i].fen);
         for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
-            cr_assert_eq(perft_reference(p, e[i].depth[k]), e[i].nodes[k], "%s depth %d", e[i].fen, e[i].depth[k]);
+            cr_assert_eq(perft_reference(p, e[i].depth[k]), e[i].nodes[k], "%s depth %d", e[i].fen,
+                         e[i].depth[k]);
     }
     free(p);
     free(e);
@@ -289,7 +291,8 @@ Test(supremo, colour_flip_gives_the_same_counts) {
         tu_flip_fen(e[i].fen, flipped);
         tu_fen(p, sup(), flipped);
         for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
-            cr_assert_eq(perft(p, e[i].depth[k]), e[i].nodes[k], "flip of %s: %s", e[i].fen, flipped);
+            cr_assert_eq(perft(p, e[i].depth[k]), e[i].nodes[k], "flip of %s: %s", e[i].fen,
+                         flipped);
     }
     free(p);
     free(e);
@@ -303,16 +306,16 @@ Test(supremo, fen_rules) {
     pos_to_fen(p, out, sizeof out);
     cr_assert_str_eq(out, sup()->start_fen, "`10` written for an empty rank");
     const char *bad[] = {
-        "9k/10/10/10/10/10/10/10/10/10 w - - 0 1",              /* no white King */
-        "9k/10/10/10/10/10/10/10/10/K8K w - - 0 1",             /* two white Kings */
-        "P8k/10/10/10/10/10/10/10/10/K9 w - - 0 1",             /* pawn on its last rank */
-        "9k/10/10/10/10/10/10/10/10/K8p w - - 0 1",             /* black pawn on rank 1 */
-        "k8R/10/K9/10/10/10/10/10/10/10 w - - 0 1",             /* side not to move in check */
-        "4r4k/10/10/10/10/10/10/4P5/10/4K5 b - - 0 1",          /* hop check, wrong side */
-        "9k/10/10/10/10/10/10/10/10/K9 w KQ - 0 1",             /* castling field */
-        "9k/10/10/10/10/10/10/10/10/K9 w - e3 0 1",             /* e.p. field */
-        "9k/10/10/10/10/10/10/10/10/K10 w - - 0 1",             /* rank too long */
-        "9k/10/10/10/10/10/10/10/10 w - - 0 1",                 /* nine ranks */
+        "9k/10/10/10/10/10/10/10/10/10 w - - 0 1",     /* no white King */
+        "9k/10/10/10/10/10/10/10/10/K8K w - - 0 1",    /* two white Kings */
+        "P8k/10/10/10/10/10/10/10/10/K9 w - - 0 1",    /* pawn on its last rank */
+        "9k/10/10/10/10/10/10/10/10/K8p w - - 0 1",    /* black pawn on rank 1 */
+        "k8R/10/K9/10/10/10/10/10/10/10 w - - 0 1",    /* side not to move in check */
+        "4r4k/10/10/10/10/10/10/4P5/10/4K5 b - - 0 1", /* hop check, wrong side */
+        "9k/10/10/10/10/10/10/10/10/K9 w KQ - 0 1",    /* castling field */
+        "9k/10/10/10/10/10/10/10/10/K9 w - e3 0 1",    /* e.p. field */
+        "9k/10/10/10/10/10/10/10/10/K10 w - - 0 1",    /* rank too long */
+        "9k/10/10/10/10/10/10/10/10 w - - 0 1",        /* nine ranks */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err.msg[0] = 0;
@@ -336,8 +339,8 @@ Test(supremo, cannon10_suite_counted_by_fairy_stockfish) {
         tu_fen(p, v, e[i].fen);
         for (int k = 0; k < e[i].ndepth; k++) {
             uint64_t got = perft(p, e[i].depth[k]);
-            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen, e[i].depth[k],
-                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen,
+                         e[i].depth[k], (unsigned long long)e[i].nodes[k], (unsigned long long)got);
         }
         tu_compare_tree(p, 2);
     }
