@@ -816,11 +816,16 @@ typedef struct RefWalk {
     uint8_t board[MAX_SQ];
     int w, h, side, origin;
     RefList *out;
+    uint64_t seen[(MAX_SQ * (MAX_SQ + 1) + 63) / 64]; /* (to, mid) already listed for origin */
 } RefWalk;
 
-/* Appends from -> to for the piece pc, one move per promotion type on its last rank. */
+/* Appends from -> to for the piece pc (one move per promotion type on its last rank),
+ * unless the same (to, mid) was already listed for this origin by another route. */
 static void ref_add_piece(RefWalk *rw, int pc, int to, int mid, int kind) {
     const Variant *v = rw->v;
+    int key = to * (MAX_SQ + 1) + (mid == NO_SQ ? MAX_SQ : mid);
+    if (rw->seen[key >> 6] & (1ull << (key & 63))) return;
+    rw->seen[key >> 6] |= 1ull << (key & 63);
     int last = rw->side == WHITE ? rw->h - 1 : 0;
     if ((v->pieces[PC_TYPE(pc)].flags & PF_PROMOTES) && to / rw->w == last) {
         for (int i = 0; v->promo_types[i]; i++)
@@ -881,6 +886,7 @@ static void ref_piece_moves(RefWalk *rw, int from) {
     int sign = (pd->flags & PF_ORIENTED) && rw->side == BLACK ? -1 : 1;
     int f = from % rw->w, r = from / rw->w;
     rw->origin = from;
+    memset(rw->seen, 0, sizeof rw->seen);
     for (int i = 0; i < pd->ncomp; i++) {
         const MoveComp *mc = &pd->comp[i];
         int mode = no_capture ? (mc->mode & MM_MOVE) : mc->mode;

@@ -367,3 +367,28 @@ Test(supremo, cannon10_random_games_fast_equals_reference) {
     cr_assert_gt(seen, 1000);
     free(p);
 }
+
+Test(supremo, crowded_walks_fast_equals_reference) {
+    /* twelve Protectors and two Commandos: the literal walker meets each destination by
+     * thousands of routes, and must list it once */
+    Position *p = malloc(sizeof *p);
+    const char *fens[] = {
+        "s2k2s3/2s1q1s3/3rbbr3/10/2ssSS4/10/3RBBR3/2S1Q1S3/10/S3K2S2 w - - 0 1",
+        "3k6/1P1P1P1P2/10/2t1c1n3/10/10/3T1C1N2/10/1p1p1p1p2/4K5 w - - 0 1",
+    };
+    int seen = 0;
+    for (int f = 0; f < 2; f++) {
+        uint64_t seed = 31 + (uint64_t)f;
+        tu_fen(p, sup(), fens[f]);
+        for (int ply = 0; ply < 40; ply++) {
+            compare_here(p);
+            seen++;
+            Move list[MAX_MOVES];
+            int n = pos_legal_moves(p, list);
+            if (!n) break;
+            pos_make(p, list[tu_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(seen, 40);
+    free(p);
+}
