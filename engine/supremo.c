@@ -153,7 +153,10 @@ static int sup_dir_of(int df, int dr) {
     return -1;
 }
 
+/* Larger of two ints (Chebyshev distances). */
 static inline int sup_max(int a, int b) { return a > b ? a : b; }
+
+/* Absolute value of a file or rank difference. */
 static inline int sup_abs(int a) { return a < 0 ? -a : a; }
 
 /* ------------------------------------------------------------------ tables */
@@ -1103,6 +1106,7 @@ static int supremo_move_to_str(const Position *pos, Move m, char *buf) {
     return len;
 }
 
+/* The operations shared by Supremo and the cannon10 comparison variant. */
 static const VariantOps supremo_ops = {
     .init = supremo_init,
     .gen_legal = supremo_gen_legal,

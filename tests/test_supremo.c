@@ -7,6 +7,7 @@
 
 TestSuite(supremo, .init = engine_init, .timeout = 600);
 
+/* The Supremo variant record. */
 static const Variant *sup(void) { return variant_by_name("supremo"); }
 
 /* Whether the legal moves of p include the move written as text. */
