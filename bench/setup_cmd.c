@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../engine/superchess.h"
 #include "cli.h"
 
 /* The usage text of `chessvar setup`. */

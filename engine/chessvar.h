@@ -265,4 +265,24 @@ PerftResult perft_unit(const Position *root, const PerftUnit *u, int depth, cons
  * serial perft for every thread count and hash size. */
 PerftResult perft_run(const Position *root, int depth, const PerftConfig *cfg);
 
+/* ---------------------------------------------------------------- Superchess prelude */
+
+/* Prelude parameters. Letters are upper case; each side gets the same pool. */
+typedef struct PreludeParams {
+    char pool[32];      /* the prelude pool per side, e.g. "EAWMFDGOHHTTTT" */
+    int min, max;       /* substitutions per choosing phase; max 0: squares and pool permitting */
+    char reserves[8];   /* reserves added to each side's hand, e.g. "LX"; "" for none */
+} PreludeParams;
+
+/* The defaults of the spec: pool E A W M F D G O + 2 H + 4 T, min 1, reserves L and X. */
+void prelude_defaults(PreludeParams *pp);
+
+/* Draws a random prelude from seed (deterministic) and writes its FEN into fen. Returns
+ * false with err filled when the parameters are invalid or admit no array. */
+bool prelude_random(const PreludeParams *pp, uint64_t seed, char *fen, size_t n, CvError *err);
+
+/* Whether fen is an array the prelude with these parameters can produce; err names the
+ * first rule it breaks. */
+bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err);
+
 #endif

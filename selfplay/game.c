@@ -5,8 +5,6 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "../engine/superchess.h"
-
 /* The prelude generator may be absent from a build: weak references let the player fall
  * back to the variant's named starts. */
 #pragma weak prelude_random
