@@ -133,9 +133,12 @@ bool pos_from_fen(Position *p, const Variant *v, const char *fen, CvError *err) 
     int nf = 0;
     if (strlen(fen) >= sizeof buf) return fen_fail(err, "bad FEN: longer than %d characters", (int)sizeof buf - 1);
     strcpy(buf, fen);
-    for (char *tok = strtok(buf, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n")) {
+    /* split by hand: strtok keeps hidden state, and threads read FENs at the same time */
+    for (char *s = buf + strspn(buf, " \t\r\n"); *s; s += strspn(s, " \t\r\n")) {
         if (nf == 7) return fen_fail(err, "bad FEN: more than 7 fields");
-        fields[nf++] = tok;
+        fields[nf++] = s;
+        s += strcspn(s, " \t\r\n");
+        if (*s) *s++ = 0;
     }
     if (nf < 4) return fen_fail(err, "bad FEN: %d fields, need at least 4 (board side castling e.p.)", nf);
     pos_clear(p, v);
