@@ -86,6 +86,20 @@ static void check_flip_tokens(const char *field, bool commas, char *out, size_t 
         }
 }
 
+/* Splits s in place at every sep into at most max non-empty parts (reentrant, unlike
+ * strtok: games run on several threads); returns the count. */
+static int check_split(char *s, char sep, char **parts, int max) {
+    int n = 0;
+    while (*s && n < max) {
+        while (*s == sep) s++;
+        if (!*s) break;
+        parts[n++] = s;
+        while (*s && *s != sep) s++;
+        if (*s) *s++ = 0;
+    }
+    return n;
+}
+
 /* Whether the variant writes castling rights as comma-separated tokens (seen in the
  * castling field of one of its start positions, e.g. `Ka,Kh,ka,kh`). */
 static bool check_castling_tokens(const Variant *v) {
@@ -103,15 +117,13 @@ static bool check_castling_tokens(const Variant *v) {
 static void check_flip_fen(const Position *pos, char *out, size_t n) {
     char fen[512], *field[8] = {0};
     pos_to_fen(pos, fen, sizeof fen);
-    int nf = 0;
-    for (char *t = strtok(fen, " "); t && nf < 8; t = strtok(NULL, " ")) field[nf++] = t;
+    int nf = check_split(fen, ' ', field, 8);
     out[0] = 0;
     if (nf < 4) return;
     char *hand = strchr(field[0], '[');
     if (hand) *hand++ = 0;
     char *ranks[16];
-    int nr = 0;
-    for (char *t = strtok(field[0], "/"); t && nr < 16; t = strtok(NULL, "/")) ranks[nr++] = t;
+    int nr = check_split(field[0], '/', ranks, 16);
     size_t used = 0;
     for (int i = nr - 1; i >= 0; i--) {
         check_swap_case(ranks[i]);
