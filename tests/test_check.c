@@ -194,6 +194,36 @@ Test(check, replay_counts_the_same_events_as_the_game) {
     free(b);
 }
 
+Test(check, fen_reading_is_safe_on_several_threads) {
+    const char *fens[] = {
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1",
+        "rnbtqktbnr/csrnbbnrsc/pppppppppp/10/10/10/10/PPPPPPPPPP/CSRNBBNRSC/RNBTQKTBNR w - - 0 1",
+    };
+    const char *names[] = {"chess", "superchess", "supremo"};
+    char want[3][512];
+    for (int i = 0; i < 3; i++) {
+        Position *p = malloc(sizeof *p);
+        tu_fen(p, variant_by_name(names[i]), fens[i]);
+        pos_to_fen(p, want[i], sizeof want[i]);
+        free(p);
+    }
+    int bad = 0;
+#pragma omp parallel num_threads(2) reduction(+ : bad)
+    {
+        Position *p = malloc(sizeof *p);
+        char out[512];
+        CvError err;
+        for (int k = 0; k < 3000; k++) {
+            int i = k % 3;
+            if (!pos_from_fen(p, variant_by_name(names[i]), fens[i], &err)) bad++;
+            else if (pos_to_fen(p, out, sizeof out), strcmp(out, want[i]) != 0) bad++;
+        }
+        free(p);
+    }
+    cr_assert_eq(bad, 0, "%d FENs misread while another thread read FENs", bad);
+}
+
 Test(check, colour_flip_of_every_start_is_accepted) {
     Position *p = malloc(sizeof *p), *q = malloc(sizeof *q);
     char flip[512];
@@ -228,6 +258,11 @@ Test(check, command_exit_status_and_report) {
     f = fopen("check_test.md", "r");
     cr_assert_not_null(f, "the Markdown summary sits beside the JSON");
     fclose(f);
+    remove("check_test.json");
+    remove("check_test.md");
+    snprintf(cmd, sizeof cmd, "%s check --variant superchess --games 6 --plies 40 --threads 2 --quiet --json check_test.json",
+             CHESSVAR_BINARY);
+    cr_assert_eq(system(cmd), 0, "two threads find no failure either");
     remove("check_test.json");
     remove("check_test.md");
     snprintf(cmd, sizeof cmd, "%s check --games 0 2>/dev/null", CHESSVAR_BINARY);
