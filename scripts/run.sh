@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The default job: install dependencies, build chessvar (Release) into build/, then count
 # perft to depth 4 from the start position of every registered variant.
-# Environment: BUILD_DIR (default build), JOBS (default 2), DEPTH (default 4).
+# Environment: BUILD_DIR (default build), JOBS (default 2), DEPTH (default: 4 on 8x8 boards,
+# 3 on the 10x10 board).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-2}"
-DEPTH="${DEPTH:-4}"
+DEPTH="${DEPTH:-}"
 
 bash scripts/setup.sh
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$BUILD_DIR" -j "$JOBS"
-"$BUILD_DIR/chessvar" perft --all --depth "$DEPTH"
+"$BUILD_DIR/chessvar" perft --all ${DEPTH:+--depth "$DEPTH"}
