@@ -414,6 +414,18 @@ static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
     return r;
 }
 
+/* Squares of `targets` reached by one K or jK step (over a square of occ) from any square
+ * of x. Exact for a single walker standing on any square of x: its own square is never
+ * jumped or landed on. */
+static inline u128 fast_step(const SupTables *T, u128 x, u128 occ, u128 targets) {
+    u128 r = 0;
+    for (int d = 0; d < 8; d++) {
+        u128 one = sup_shift(T, x, d);
+        r |= one | sup_shift(T, one & occ, d);
+    }
+    return r & targets;
+}
+
 /* Whether a capturing walk of `left` steps from cur can land on k and still complete. */
 static bool fast_walk_hits(const SupTables *T, u128 occ, u128 capt, int origin, int cur, int left,
                            int k, bool hit, bool captured) {
@@ -508,7 +520,17 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
                 if (landings & T->kmask[sq]) return true;
             }
         }
-        if (T->walk_range[t] && (T->walk_mode[t] & MM_CAPTURE)) {
+        if (T->walk_range[t] == 2 && (T->walk_mode[t] & MM_CAPTURE)) {
+            /* step 1 onto sq always completes (step 2 can return); otherwise step 2 lands
+             * on sq from a step-1 square, the walker's own squares aside the board as it was */
+            u128 b = near, capt = pos->bb.b10.color[by ^ 1] & ~uncap;
+            while (b) {
+                int s = bb128_pop_lsb(&b);
+                u128 occ0 = occ & ~sup_bit(s), empty0 = T->full & ~occ0;
+                u128 land1 = fast_step(T, sup_bit(s), occ0, empty0 | capt);
+                if ((land1 & sup_bit(sq)) || fast_step(T, land1, occ0, sup_bit(sq))) return true;
+            }
+        } else if (T->walk_range[t] && (T->walk_mode[t] & MM_CAPTURE)) {
             u128 b = near, capt = pos->bb.b10.color[by ^ 1] & ~uncap;
             while (b) {
                 int s = bb128_pop_lsb(&b);
@@ -710,7 +732,17 @@ static void fast_generate(GenCtx *g) {
             }
             if (T->walk_range[t]) {
                 u128 occ0 = occ & ~sup_bit(s);
-                if (T->walk_mode[t] & MM_CAPTURE) {
+                if (T->walk_range[t] == 2 && (T->walk_mode[t] & MM_CAPTURE)) {
+                    u128 empty0 = T->full & ~occ0, open = empty0 | capt;
+                    u128 land1 = fast_step(T, sup_bit(s), occ0, open), c1 = land1 & capt;
+                    u128 quiet = fast_step(T, land1 & empty0, occ0, open) & ~sup_bit(s);
+                    gen_emit(g, s, quiet & ~d, NO_SQ, kind, pz, blast);
+                    while (c1) {
+                        int m1 = bb128_pop_lsb(&c1);
+                        gen_emit(g, s, fast_step(T, sup_bit(m1), occ0, open), m1, MK_MULTI, pz,
+                                 blast);
+                    }
+                } else if (T->walk_mode[t] & MM_CAPTURE) {
                     u128 quiet = 0;
                     MidSets ms;
                     ms.n = 0;
