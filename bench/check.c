@@ -287,7 +287,9 @@ static int check_moves(VariantReport *vr, Position *pos, CheckScratch *w, int n)
         memcpy(&w->snap, pos, CHECK_STATE_BYTES);
         pos_make(pos, m);
         bool ok = pos_is_consistent(pos, why, sizeof why);
-        if (!ok) {
+        if (ok) {
+            report_pass(vr, INV_CONSISTENT);
+        } else {
             pos_unmake(pos);
             fails += check_outcome(vr, INV_CONSISTENT, false, pos, m, why);
             pos_make(pos, m);
@@ -398,13 +400,44 @@ static Move check_greedy_move(Position *p, const Move *list, int n, uint64_t *rn
     return pick;
 }
 
+/* The special rule m exercises: 1 castling, 2 e.p., 3 drop, 4 switch, 5 promotion,
+ * 6 multi-capture move; 0 for an ordinary move. */
+static int check_special_kind(Move m) {
+    switch (MOVE_KIND(m)) {
+    case MK_CASTLE: return 1;
+    case MK_EP: return 2;
+    case MK_DROP: return 3;
+    case MK_SWITCH: return 4;
+    case MK_MULTI: return 6;
+    default: return MOVE_PROMO(m) ? 5 : 0;
+    }
+}
+
+/* Half the time a special-rule move (first a rule at random among those the position
+ * offers, then a move of it), else a random move: games that castle, promote, drop and
+ * switch far more often than random ones, without one frequent rule crowding out the rest. */
+static Move check_special_move(const Move *list, int n, uint64_t *rng) {
+    int count[7] = {0}, kinds = 0;
+    for (int i = 0; i < n; i++) count[check_special_kind(list[i])]++;
+    for (int k = 1; k < 7; k++) kinds += count[k] > 0;
+    if (kinds && (check_rand(rng) & 1)) {
+        int pick = (int)(check_rand(rng) % (uint64_t)kinds), kind = 1;
+        for (; kind < 7; kind++)
+            if (count[kind] && pick-- == 0) break;
+        int nth = (int)(check_rand(rng) % (uint64_t)count[kind]);
+        for (int i = 0; i < n; i++)
+            if (check_special_kind(list[i]) == kind && nth-- == 0) return list[i];
+    }
+    return list[check_rand(rng) % (uint64_t)n];
+}
+
 int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game, const CheckParams *cp) {
     if (!fen) {
         const char *starts[5] = {v->start_fen};
         int ns = 1;
         for (int i = 0; i < 4 && v->starts[i].name; i++)
             if (v->starts[i].fen && strcmp(v->starts[i].fen, v->start_fen) != 0) starts[ns++] = v->starts[i].fen;
-        fen = starts[game % ns];
+        fen = starts[(game / 3) % ns]; /* every start meets every move style */
     }
     Position *p = malloc(sizeof *p);
     Move *list = malloc(sizeof(Move) * MAX_MOVES);
@@ -416,14 +449,16 @@ int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t se
     }
     uint64_t rng = seed ^ ((uint64_t)game * 0xD1B54A32D192ED03ULL);
     check_rand(&rng);
-    int style = cp->style < 0 ? game & 1 : cp->style;
+    int style = cp->style < 0 ? game % 3 : cp->style;
     int sample = cp->sample > 0 ? cp->sample : 1, fails = 0;
     vr->games++;
     for (int ply = 0;; ply++) {
         if (ply % sample == 0) fails += check_position(vr, p);
         int n = pos_legal_moves(p, list);
         if (!n || ply >= cp->max_plies || p->halfmove >= 100 || p->ply >= MAX_GAME_PLY - 1) break;
-        Move m = style == CHECK_GREEDY ? check_greedy_move(p, list, n, &rng) : list[check_rand(&rng) % (uint64_t)n];
+        Move m = style == CHECK_GREEDY    ? check_greedy_move(p, list, n, &rng)
+                 : style == CHECK_SPECIAL ? check_special_move(list, n, &rng)
+                                          : list[check_rand(&rng) % (uint64_t)n];
         pos_make(p, m);
         report_note_move(vr, p);
     }

@@ -7,13 +7,14 @@
 
 #include "report.h"
 
-/* How a checking game chooses its moves. */
-enum { CHECK_RANDOM = 0, CHECK_GREEDY = 1 };
+/* How a checking game chooses its moves: uniformly at random, the biggest capture, or
+ * (half the time) a special-rule move such as castling, a drop, a switch or a promotion. */
+enum { CHECK_RANDOM = 0, CHECK_GREEDY = 1, CHECK_SPECIAL = 2 };
 
 typedef struct CheckParams {
     int max_plies;   /* ply cap of one game */
     int sample;      /* verify every sample-th position (1: all) */
-    int style;       /* CHECK_RANDOM, CHECK_GREEDY, or -1: alternate by game number */
+    int style;       /* CHECK_RANDOM, CHECK_GREEDY, CHECK_SPECIAL, or -1: game number mod 3 */
 } CheckParams;
 
 /* Verifies every invariant on pos and counts them in vr; pos is restored on return.

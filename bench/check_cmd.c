@@ -1,6 +1,7 @@
-/* check_cmd.c - `chessvar check`: plays seeded random and capture-greedy games of one or
- * every variant, verifies the rule invariants on the positions they visit and writes the
- * consistency report (JSON + Markdown). Exit status 1 when any invariant failed. */
+/* check_cmd.c - `chessvar check`: plays seeded random, capture-greedy and
+ * special-rule-seeking games of one or every variant, verifies the rule invariants on
+ * the positions they visit and writes the consistency report (JSON + Markdown). Exit
+ * status 1 when any invariant failed. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,12 @@ static void check_help(FILE *f) {
     fprintf(f,
             "usage: chessvar check [--variant NAME | --all] [--games N] [--seed S] [--plies N]\n"
             "                      [--sample K] [--fen FEN] [--threads N] [--json FILE] [--md FILE] [--quiet]\n\n"
-            "Plays seeded games (even: random moves, odd: capture-greedy moves) and on every visited\n"
-            "position verifies: consistency of all representations, incremental == recomputed key,\n"
-            "make/unmake restores every byte, fast == reference move set, bulk count, notation and\n"
-            "FEN round trips, check/attack agreement, colour-flip move count and the variant's own\n"
-            "rules. Counts special-rule events. Exit status 1 when any invariant fails.\n"
+            "Plays seeded games (random, capture-greedy and special-rule-seeking moves in turn) and\n"
+            "on every visited position verifies: consistency of all representations, incremental ==\n"
+            "recomputed key, make/unmake restores every byte, fast == reference move set, bulk\n"
+            "count, notation and FEN round trips, check/attack agreement, colour-flip move count\n"
+            "and the variant's own rules. Counts special-rule events. Exit status 1 when any\n"
+            "invariant fails.\n"
             "  --variant NAME  one variant (default chess)\n"
             "  --all           every variant\n"
             "  --games N       games per variant (default 40)\n"
@@ -116,8 +118,8 @@ static bool check_write(const CheckOptions *o, const Report *r, double secs) {
              "\"seconds\": %.1f",
              o->games, o->seed, o->plies, o->sample, secs);
     snprintf(intro, sizeof intro,
-             "Written by `chessvar check`: %ld seeded games per variant (seed %ld; even games random moves, odd games "
-             "capture-greedy moves), ply cap %ld, every %s position verified, %.1f s. Invariant counts are per "
+             "Written by `chessvar check`: %ld seeded games per variant (seed %ld; games in turn play random, "
+             "capture-greedy and special-rule-seeking moves), ply cap %ld, every %s position verified, %.1f s. Invariant counts are per "
              "position, or per legal move for the make/unmake, notation and variant-rule checks.",
              o->games, o->seed, o->plies, o->sample == 1 ? "visited" : "sampled", secs);
     const char *paths[2] = {json, md};
