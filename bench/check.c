@@ -312,6 +312,7 @@ static int check_moves(VariantReport *vr, Position *pos, CheckScratch *w, int n)
     return fails;
 }
 
+/* Verifies every invariant on one position and on each of its legal moves. */
 int check_position(VariantReport *vr, Position *pos) {
     CheckScratch *w = malloc(sizeof *w);
     if (!w) return 0;
@@ -431,6 +432,7 @@ static Move check_special_move(const Move *list, int n, uint64_t *rng) {
     return list[check_rand(rng) % (uint64_t)n];
 }
 
+/* Plays one seeded checking game, verifying the positions it visits. */
 int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game, const CheckParams *cp) {
     if (!fen) {
         const char *starts[5] = {v->start_fen};
@@ -467,6 +469,7 @@ int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t se
     return fails;
 }
 
+/* Replays a finished game into the report: events of every move, invariants on a sample. */
 int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves, int nmoves, int sample) {
     Position *p = malloc(sizeof *p);
     Move *list = malloc(sizeof(Move) * MAX_MOVES);

@@ -144,6 +144,7 @@ static bool check_write(const CheckOptions *o, const Report *r, double secs) {
     return true;
 }
 
+/* `chessvar check`: parses options, checks each variant, writes the report, sets the exit status. */
 int cmd_check(int argc, char **argv) {
     CheckOptions o;
     int rc = check_parse(argc, argv, &o);

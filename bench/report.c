@@ -32,12 +32,16 @@ static const char *const event_names[EV_N] = {
     "double_captures",
 };
 
+/* Name of an invariant, as used in the JSON keys. */
 const char *report_invariant_name(int inv) { return inv >= 0 && inv < INV_N ? invariant_names[inv] : "?"; }
 
+/* Name of an event, as used in the JSON keys. */
 const char *report_event_name(int ev) { return ev >= 0 && ev < EV_N ? event_names[ev] : "?"; }
 
+/* Empties a report. */
 void report_init(Report *r) { memset(r, 0, sizeof *r); }
 
+/* The section of a variant, created on first use so variants appear in play order. */
 VariantReport *report_variant(Report *r, const Variant *v) {
     for (int i = 0; i < r->nvar; i++)
         if (r->v[i].var == v) return &r->v[i];
@@ -48,6 +52,7 @@ VariantReport *report_variant(Report *r, const Variant *v) {
     return vr;
 }
 
+/* Counts one pass of an invariant. */
 void report_pass(VariantReport *vr, int inv) { vr->pass[inv]++; }
 
 /* Orders moves by their encoding, for the list difference. */
@@ -87,6 +92,7 @@ static void report_diff_lists(const Position *pos, const Move *a, int na, const 
     free(sb);
 }
 
+/* Counts a failure and keeps its FEN, move and move-list difference for the report. */
 void report_fail(VariantReport *vr, int inv, Position *pos, Move m, const char *detail,
                  const Move *fast, int nfast, const Move *ref, int nref) {
     vr->fail[inv]++;
@@ -146,6 +152,7 @@ static uint64_t report_new_status(const Position *before, const Position *after,
     return n;
 }
 
+/* Counts the special-rule events of the move on top of pos's undo stack. */
 void report_note_move(VariantReport *vr, const Position *pos) {
     if (pos->ply <= 0) return;
     const Undo *u = &pos->stack[pos->ply - 1];
@@ -190,6 +197,7 @@ void report_note_move(VariantReport *vr, const Position *pos) {
 
 /* ---------------------------------------------------------------- merging and totals */
 
+/* Adds one report into another (per-thread reports into the run's). */
 void report_merge(Report *dst, const Report *src) {
     for (int i = 0; i < src->nvar; i++) {
         const VariantReport *s = &src->v[i];
@@ -212,6 +220,7 @@ void report_merge(Report *dst, const Report *src) {
     }
 }
 
+/* Failures over all variants: the exit status of `check` depends on it. */
 uint64_t report_failures(const Report *r) {
     uint64_t n = 0;
     for (int i = 0; i < r->nvar; i++)
@@ -244,6 +253,7 @@ static void report_json_types(FILE *f, const Variant *v, const uint64_t *per_typ
     fputc('}', f);
 }
 
+/* Writes the whole report as one JSON object, for scripts. */
 void report_write_json(const Report *r, FILE *f, const char *meta) {
     fprintf(f, "{\n");
     if (meta && *meta) fprintf(f, "  %s,\n", meta);
@@ -297,6 +307,7 @@ static void report_md_types(FILE *f, const Variant *v, const uint64_t *per_type)
     if (!any) fputc('-', f);
 }
 
+/* Writes the report as Markdown tables, for people. */
 void report_write_markdown(const Report *r, FILE *f, const char *title, const char *intro) {
     fprintf(f, "# %s\n\n", title);
     if (intro && *intro) fprintf(f, "%s\n\n", intro);

@@ -15,6 +15,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* One input: see the file comment for what must hold. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const Variant *v;
     size_t n;
