@@ -105,7 +105,8 @@ static bool check_variant(const CheckOptions *o, const Variant *v, Report *r) {
 /* Writes the JSON and the Markdown report; false (with a message) if a file cannot be written. */
 static bool check_write(const CheckOptions *o, const Report *r, double secs) {
     const char *json = o->json ? o->json : "results/check_report.json";
-    char md[1024], meta[512], intro[768];
+    char md[1024], meta[512], intro[768], every[64] = "every visited position";
+    if (o->sample > 1) snprintf(every, sizeof every, "one position in %ld", o->sample);
     if (o->md) snprintf(md, sizeof md, "%s", o->md);
     else {
         snprintf(md, sizeof md, "%s", json);
@@ -119,9 +120,9 @@ static bool check_write(const CheckOptions *o, const Report *r, double secs) {
              o->games, o->seed, o->plies, o->sample, secs);
     snprintf(intro, sizeof intro,
              "Written by `chessvar check`: %ld seeded games per variant (seed %ld; games in turn play random, "
-             "capture-greedy and special-rule-seeking moves), ply cap %ld, every %s position verified, %.1f s. Invariant counts are per "
+             "capture-greedy and special-rule-seeking moves), ply cap %ld, %s verified, %.1f s. Invariant counts are per "
              "position, or per legal move for the make/unmake, notation and variant-rule checks.",
-             o->games, o->seed, o->plies, o->sample == 1 ? "visited" : "sampled", secs);
+             o->games, o->seed, o->plies, every, secs);
     const char *paths[2] = {json, md};
     for (int k = 0; k < 2; k++) {
         char tmp[1100];
