@@ -4,7 +4,8 @@
 Rows (position, depth) per variant; every engine that can express the row runs it:
   orthodox chess      chessvar, Stockfish, Fairy-Stockfish (and qperft when on PATH)
   superchess (subset) chessvar --variant superchess, Fairy-Stockfish `superchess-amazon`
-  supremo (subset)    chessvar --variant supremo, Fairy-Stockfish `supremo-kp` (10x10)
+  supremo (subset)    chessvar --variant cannon10 (the Supremo generator with the pieces
+                      both express), Fairy-Stockfish `cannon10` (10x10)
 The Fairy-Stockfish variants are in bench/fairy_variants.ini (Debian's version 11.1 has
 no custom pieces; that file says what each subset covers).
 
@@ -39,8 +40,11 @@ ROWS = [
      {"fairy-stockfish": "superchess-amazon"}),
     ("superchess amazons mid", "superchess", "r1b1k2r/ppp2ppp/2n2n2/2bpp1A1/4P3/2NP1N2/PPP2PPP/R1B1KB1R w - - 0 1",
      4, 3, {"fairy-stockfish": "superchess-amazon"}),
-    ("supremo kings+pawns 10x10", "supremo", "5k4/10/10/pppppppppp/10/10/PPPPPPPPPP/10/10/5K4 w - - 0 1", 6, 5,
-     {"fairy-stockfish": "supremo-kp"}),
+    ("cannon10 start (Supremo generator)", "cannon10",
+     "rcbbqkbbcr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RCBBQKBBCR w - - 0 1", 6, 5, {"fairy-stockfish": "cannon10"}),
+    ("cannon10 middlegame", "cannon10",
+     "r1bb1kbb1r/p1pppqpp2/8pp/1c3p4/9C/10/5P4/1PP2c3B/P1BQP1PP1P/R1B2KB1CR w - - 4 13", 4, 3,
+     {"fairy-stockfish": "cannon10"}),
 ]
 
 

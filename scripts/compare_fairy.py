@@ -3,7 +3,7 @@
 
 Fairy-Stockfish 11.1 (the Debian package) has no customPiece option, so it cannot define
 Supremo's Super pieces (slider plus cannon hop). The comparison uses the pieces both engines
-express, defined in scripts/fairy_cannon10.ini and in chessvar as the `cannon10` variant,
+express, defined in bench/fairy_variants.ini and in chessvar as the `cannon10` variant,
 which runs on the Supremo operations unchanged (the same 128-bit generator, hop machinery
 and legality filter): rook, bishop, queen, xiangqi cannon, king, single-step pawn.
 
@@ -148,7 +148,7 @@ def make_epd(fairy, ini, path, walks, seed):
         name = engine.name
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(f"# cannon10 perft suite (the piece set chessvar's Supremo generator shares with\n"
-                 f"# Fairy-Stockfish: scripts/fairy_cannon10.ini). Source of every number: {name}\n"
+                 f"# Fairy-Stockfish: bench/fairy_variants.ini). Source of every number: {name}\n"
                  f"# (Debian package), `go perft` with that ini file, written by scripts/compare_fairy.py\n"
                  f"# --make-epd (seed {seed}); positions: the start, two middle games, and the ends of\n"
                  f"# seeded random walks chosen by that engine's legal-move lists.\n")
@@ -178,7 +178,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--chessvar", default=os.path.join(root, "build", "chessvar"))
     ap.add_argument("--fairy", default=None, help="Fairy-Stockfish binary (default: fairy-stockfish)")
-    ap.add_argument("--ini", default=os.path.join(root, "scripts", "fairy_cannon10.ini"))
+    ap.add_argument("--ini", default=os.path.join(root, "bench", "fairy_variants.ini"))
     ap.add_argument("--pairs", type=int, default=None, help="alternating run pairs (default 3)")
     ap.add_argument("--quick", action="store_true", help="shallower depths, one pair")
     ap.add_argument("--out", default=None, help="output JSON (default results/supremo_fairy.json)")
