@@ -11,24 +11,8 @@ TestSuite(chess, .init = engine_init, .timeout = 300);
 /* Runs every line of an EPD file with the fast perft and checks each depth's count. */
 static void run_suite(const char *file) {
     int n;
-    EpdEntry *e = tu_load_epd(file, &n);
-    cr_assert_gt(n, 0, "%s is empty", file);
-    Position *p = malloc(sizeof *p);
-    const Variant *chess = variant_by_name("chess");
-    int checked = 0;
-    for (int i = 0; i < n; i++) {
-        tu_fen(p, e[i].variant[0] ? variant_by_name(e[i].variant) : chess, e[i].fen);
-        for (int k = 0; k < e[i].ndepth; k++) {
-            if (e[i].nodes[k] > FAST_TIER_MAX_NODES) continue;
-            uint64_t got = perft(p, e[i].depth[k]);
-            cr_assert_eq(got, e[i].nodes[k], "%s: %s depth %d: expected %llu, got %llu", file, e[i].fen, e[i].depth[k],
-                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
-            checked++;
-        }
-    }
-    cr_assert_gt(checked, n, "%s: too few depths checked", file);
-    free(p);
-    free(e);
+    free(tu_load_epd(file, &n));
+    cr_assert_gt(tu_run_suite(file, "chess", 30, FAST_TIER_MAX_NODES, false), n, "%s: too few depths checked", file);
 }
 
 Test(chess, published_perft_suite) { run_suite("chess.epd"); }

@@ -59,19 +59,9 @@ static void sc_flip_fen(const char *fen, char *out) {
 
 Test(superchess, reference_suite_matches) {
     int n;
-    EpdEntry *e = tu_load_epd("superchess.epd", &n);
+    free(tu_load_epd("superchess.epd", &n));
     cr_assert_eq(n, 28);
-    Position *p = malloc(sizeof *p);
-    for (int i = 0; i < n; i++) {
-        tu_fen(p, sc(), e[i].fen);
-        for (int k = 0; k < e[i].ndepth; k++) {
-            uint64_t got = perft(p, e[i].depth[k]);
-            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen, e[i].depth[k],
-                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
-        }
-    }
-    free(p);
-    free(e);
+    cr_assert_geq(tu_run_suite("superchess.epd", "superchess", 30, 0, false), 3 * 28);
 }
 
 Test(superchess, named_starts) {
@@ -83,17 +73,7 @@ Test(superchess, named_starts) {
 }
 
 Test(superchess, reference_generator_matches_suite) {
-    int n;
-    EpdEntry *e = tu_load_epd("superchess.epd", &n);
-    Position *p = malloc(sizeof *p);
-    for (int i = 0; i < n; i++) {
-        tu_fen(p, sc(), e[i].fen);
-        for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
-            cr_assert_eq(perft_reference(p, e[i].depth[k]), e[i].nodes[k], "reference: %s depth %d", e[i].fen,
-                         e[i].depth[k]);
-    }
-    free(p);
-    free(e);
+    cr_assert_geq(tu_run_suite("superchess.epd", "superchess", 2, 0, true), 2 * 28);
 }
 
 Test(superchess, fast_equals_reference_at_every_node) {

@@ -62,34 +62,11 @@ static void compare_here(Position *p) {
 }
 
 Test(supremo, reference_suite_matches) {
-    int n;
-    EpdEntry *e = tu_load_epd("supremo.epd", &n);
-    cr_assert_geq(n, 22);
-    Position *p = malloc(sizeof *p);
-    for (int i = 0; i < n; i++) {
-        tu_fen(p, sup(), e[i].fen);
-        for (int k = 0; k < e[i].ndepth; k++) {
-            uint64_t got = perft(p, e[i].depth[k]);
-            cr_assert_eq(got, e[i].nodes[k], "%s depth %d: expected %llu got %llu", e[i].fen,
-                         e[i].depth[k], (unsigned long long)e[i].nodes[k], (unsigned long long)got);
-        }
-    }
-    free(p);
-    free(e);
+    cr_assert_geq(tu_run_suite("supremo.epd", "supremo", 30, 0, false), 60);
 }
 
 Test(supremo, reference_generator_matches_the_suite) {
-    int n;
-    EpdEntry *e = tu_load_epd("supremo.epd", &n);
-    Position *p = malloc(sizeof *p);
-    for (int i = 0; i < n; i++) {
-        tu_fen(p, sup(), e[i].fen);
-        for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
-            cr_assert_eq(perft_reference(p, e[i].depth[k]), e[i].nodes[k], "%s depth %d", e[i].fen,
-                         e[i].depth[k]);
-    }
-    free(p);
-    free(e);
+    cr_assert_geq(tu_run_suite("supremo.epd", "supremo", 2, 0, true), 40);
 }
 
 Test(supremo, fast_equals_reference_at_every_node) {

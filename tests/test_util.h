@@ -41,6 +41,33 @@ static inline void tu_fen(Position *p, const Variant *v, const char *fen) {
     cr_assert(pos_from_fen(p, v, fen, &err), "FEN rejected: %s: %s", fen, err.msg);
 }
 
+/* Counts every (line, depth) of tests/data/FILE with the fast perft (or the reference one
+ * with `reference`) and checks it, skipping depths above max_depth and counts above
+ * max_nodes (0: no limit). Lines without a variant opcode use `variant`. Returns the
+ * number of checks made. */
+static inline int tu_run_suite(const char *file, const char *variant, int max_depth, uint64_t max_nodes,
+                               bool reference) {
+    int n, checked = 0;
+    EpdEntry *e = tu_load_epd(file, &n);
+    cr_assert_gt(n, 0, "%s is empty", file);
+    Position *p = malloc(sizeof *p);
+    for (int i = 0; i < n; i++) {
+        const Variant *v = variant_by_name(e[i].variant[0] ? e[i].variant : variant);
+        cr_assert_not_null(v, "%s: unknown variant", file);
+        tu_fen(p, v, e[i].fen);
+        for (int k = 0; k < e[i].ndepth; k++) {
+            if (e[i].depth[k] > max_depth || (max_nodes && e[i].nodes[k] > max_nodes)) continue;
+            uint64_t got = reference ? perft_reference(p, e[i].depth[k]) : perft(p, e[i].depth[k]);
+            cr_assert_eq(got, e[i].nodes[k], "%s: %s depth %d: expected %llu, got %llu", file, e[i].fen, e[i].depth[k],
+                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+            checked++;
+        }
+    }
+    free(p);
+    free(e);
+    return checked;
+}
+
 static int tu_cmp_move(const void *a, const void *b) {
     Move x = *(const Move *)a, y = *(const Move *)b;
     return x < y ? -1 : x > y;
