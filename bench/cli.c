@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under strict C11 */
 /* cli.c - option parsing, timing and JSON helpers shared by the subcommands. */
 #include "cli.h"
 

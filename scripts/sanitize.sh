@@ -52,9 +52,7 @@ run_tsan() {
     echo "== TSan (build-tsan)"
     local archer dir=build-tsan/threaded
     archer="$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -n 1 || true)"
-    # _DEFAULT_SOURCE: with clang's strict -std=c11 headers, clock_gettime needs it declared
-    CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=thread \
-        -DCMAKE_C_FLAGS=-D_DEFAULT_SOURCE >/dev/null
+    CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=thread >/dev/null
     cmake --build build-tsan -j "$JOBS" --target chessvar
     # ignore_noninstrumented_modules: libomp itself is not instrumented (Archer asks for it)
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1"
