@@ -39,7 +39,7 @@ static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status
     cfg.player[0].nodes = cfg.player[1].nodes = BENCH_NODES;
     cfg.tt_bits = 16;
     GamePlayer *gp = malloc(sizeof *gp);
-    Game *g = malloc(sizeof *g);
+    Game *g = malloc(game_size(MAX_GAME_PLY));
     XXH3_state_t *st = XXH3_createState();
     XXH3_64bits_reset(st);
     if (!game_player_init(gp, &cfg)) {
