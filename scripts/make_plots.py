@@ -14,7 +14,6 @@ and refreshes the figures table between the markers in README.md.
   python3 scripts/make_plots.py --no-measure   # plot from the JSON files already there
 """
 import argparse
-import glob
 import json
 import os
 import subprocess
@@ -34,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RES = os.path.join(ROOT, "results")
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 MAX_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
-SCALING_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
+SCALING_DEPTH = {"chess": 6, "switching": 5, "superchess": 5, "supremo": 4}
 
 
 def perft(binary, variant, depth, threads):
@@ -118,32 +117,27 @@ def plot_threads(table):
 
 
 def plot_selfplay(table):
-    files = sorted(glob.glob(os.path.join(RES, "selfplay_throughput*.json")))
-    if not files:
+    data = load("selfplay_throughput.json")
+    if not data:
         return
-    data = json.load(open(files[-1]))
-    rows = data.get("rows") or data.get("variants") or []
-    if isinstance(rows, dict):
-        rows = [dict(variant=k, **v) for k, v in rows.items()]
-    pts = []
-    for r in rows:
-        v = r.get("variant")
-        for key, val in r.items():
-            if "positions_per_s" in key or key in ("pps", "positions_per_second"):
-                pts.append((v, key, val))
-    if not pts:
+    rows = [r for r in (data.get("rows") or []) if "positions_per_second_1_thread" in r]
+    if not rows:
         return
     fig, ax = plt.subplots(figsize=(7, 4))
-    labels = [f"{v}\n{k}" for v, k, _ in pts]
-    ax.bar(range(len(pts)), [p[2] for p in pts])
-    ax.set_xticks(range(len(pts)))
-    ax.set_xticklabels(labels, fontsize=7)
+    xs = range(len(rows))
+    ax.bar([x - 0.2 for x in xs], [r["positions_per_second_1_thread"] for r in rows], 0.4, label="1 thread")
+    ax.bar([x + 0.2 for x in xs], [r["positions_per_second_2_threads"] for r in rows], 0.4, label="2 threads")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([r["variant"] for r in rows])
     ax.set_ylabel("positions/s")
-    ax.set_title(f"self-play throughput ({os.path.basename(files[-1])})")
+    ax.set_title(f"self-play throughput, {rows[0].get('nodes_per_move', '?')} nodes per move")
+    ax.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(RES, "plot_selfplay.png"), dpi=110)
-    for v, k, val in pts:
-        table.append(f"| self-play {v} ({k}) | {val:.0f} positions/s | |")
+    for r in rows:
+        table.append(f"| self-play {r['variant']}, {r.get('nodes_per_move', '?')} nodes/move | "
+                     f"{r['positions_per_second_1_thread']:.0f} positions/s (1 thread) | "
+                     f"{r['positions_per_second_2_threads']:.0f} on 2 threads ({r['speedup_2_threads']:.2f}x) |")
 
 
 def plot_depths(table):
@@ -168,8 +162,9 @@ def update_readme(table, mach):
     start, end = "<!-- figures:start -->", "<!-- figures:end -->"
     if start not in text or end not in text:
         return
-    body = [start, "", f"Measured on {mach['cpu']}, {mach['cores']} cores, {mach['date']} "
-                      "(a shared machine: ratios measured side by side are the numbers to trust).", "",
+    body = [start, "", f"From the JSON files in results/, measured on {mach['cpu']} with {mach['cores']} cores "
+                      f"(table made {mach['date']}; a shared machine: ratios measured side by side are the "
+                      "numbers to trust).", "",
             "| what | chessvar | beside it |", "|---|---|---|"] + table + ["", end]
     a, b = text.index(start), text.index(end) + len(end)
     open(path, "w").write(text[:a] + "\n".join(body) + text[b:])
