@@ -29,7 +29,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 # games per throughput run: enough that the last game's tail is small against the run
-THROUGHPUT_GAMES = {"chess": 128, "switching": 128, "superchess": 64, "supremo": 48}
+THROUGHPUT_GAMES = {"chess": 128, "switching": 128, "superchess": 96, "supremo": 96}
 PERFT_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}
 DEEPER = {"chess": (2000, 500, 100), "switching": (2000, 500, 100), "superchess": (2000, 500, 100),
           "supremo": (2000, 500, 100)}
