@@ -31,7 +31,7 @@ static void perft_help(FILE *f) {
             "                  (sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)\n"
             "  --json          one JSON object per result line\n"
             "  --quiet         no progress line on stderr\n"
-            "  --all           every variant's start position (default depth 4, 3 on 10x10)\n"
+            "  --all           every variant's start position (default depth 5, 4 on 10x10)\n"
             "  --reference     count with the slow reference generator, serially (for checks)\n"
             "  --mpi           distribute over MPI ranks (automatic under mpirun)\n");
 }
@@ -260,7 +260,7 @@ int cmd_perft(int argc, char **argv) {
     if (o.all) {
         for (int i = 0; i < variant_count() && !status; i++) {
             const Variant *v = variant_at(i);
-            status = perft_one(&o, v, v->start_fen, depth_given ? o.depth : (v->width > 8 ? 3 : 4), ranks);
+            status = perft_one(&o, v, v->start_fen, depth_given ? o.depth : (v->width > 8 ? 4 : 5), ranks);
         }
     } else {
         const char *fen = o.fen ? o.fen : variant_start(variant, o.start);

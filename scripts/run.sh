@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The default job: install dependencies, build chessvar (Release) into build/, then count
-# perft to depth 4 from the start position of every registered variant.
-# Environment: BUILD_DIR (default build), JOBS (default 2), DEPTH (default: 4 on 8x8 boards,
-# 3 on the 10x10 board).
+# perft from the start position of every registered variant.
+# Environment: BUILD_DIR (default build), JOBS (default 2), DEPTH (default: 5 on 8x8 boards,
+# 4 on the 10x10 board).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
