@@ -26,6 +26,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 from uci_engine import UciEngine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -123,14 +124,12 @@ def main():
             if "chessvar_speed_ratio" in e:
                 line += f" (x{e['chessvar_speed_ratio']:.2f})"
         print(line)
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
     versions = {}
     for n, p in engines.items():
         e = UciEngine(p)
         versions[n] = e.name
         e.close()
-    res = {"machine": {"cpu": cpu, "cores": os.cpu_count(), "loadavg": os.getloadavg()},
-           "date": time.strftime("%Y-%m-%d %H:%M:%S"), "runs": runs, "threads": 1, "engines": versions,
+    res = {"machine": machine_info(), "runs": runs, "threads": 1, "engines": versions,
            "ratio": "engine median seconds / chessvar median seconds (>1: chessvar faster)", "rows": rows}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out + ".json", "w") as f:

@@ -29,12 +29,12 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import git_state, machine_info  # noqa: E402
 from uci_engine import UciEngine, find_engine  # noqa: E402
 
 VARIANT = "cannon10"
@@ -46,37 +46,6 @@ POSITIONS = [
     ("middle1", "r1bb1kbb1r/p1pppqpp2/8pp/1c3p4/9C/10/5P4/1PP2c3B/P1BQP1PP1P/R1B2KB1CR w - - 4 13", 4, 3),
     ("middle3", "rcbb1k1b1r/p1ppp1p1p1/1p3p1pcB/10/8q1/5Q4/10/Pb1P2P3/1PP1PPBP1P/RC1B1KB2R w - - 0 13", 4, 3),
 ]
-
-
-def machine_info():
-    """CPU model, logical CPUs, kernel and load average of this machine."""
-    info = {"cpu_model": None, "logical_cpus": os.cpu_count(), "kernel": platform.release()}
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                key, _, val = line.partition(":")
-                if key.strip() == "model name":
-                    info["cpu_model"] = val.strip()
-                    break
-    except OSError:
-        pass
-    try:
-        info["loadavg_at_start"] = [float(x) for x in os.getloadavg()]
-    except OSError:
-        pass
-    return info
-
-
-def git_state(root):
-    """HEAD commit and whether engine/ or bench/ differ from it (None, None outside git)."""
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        status = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "engine", "bench"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        return head, bool(status)
-    except (OSError, subprocess.CalledProcessError):
-        return None, None
 
 
 def chessvar_run(path, fen, depth):

@@ -26,56 +26,19 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shlex
 import statistics
 import subprocess
 import sys
 import time
 
+from measure_env import git_state, machine_info  # noqa: E402
 from uci_engine import UciEngine, find_engine
 
 POSITIONS = [
     ("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 5),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 4),
 ]
-
-
-def machine_info():
-    """CPU model, core counts, kernel and load average of this machine."""
-    info = {"cpu_model": None, "cpu_cores_per_socket": None,
-            "logical_cpus": os.cpu_count(), "kernel": platform.release(),
-            "python": platform.python_version()}
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                key, _, val = line.partition(":")
-                key, val = key.strip(), val.strip()
-                if key == "model name" and info["cpu_model"] is None:
-                    info["cpu_model"] = val
-                elif key == "cpu cores" and info["cpu_cores_per_socket"] is None:
-                    info["cpu_cores_per_socket"] = int(val)
-    except OSError:
-        pass
-    try:
-        info["loadavg_at_start"] = [float(x) for x in os.getloadavg()]
-    except OSError:
-        pass
-    return info
-
-
-def git_state(root):
-    """HEAD commit and whether engine/, bench/ or CMakeLists.txt differ from it (None, None
-    outside a git checkout): the binary timed may include uncommitted changes."""
-    try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-        status = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "engine",
-                                 "bench", "CMakeLists.txt"], capture_output=True, text=True,
-                                check=True).stdout.strip()
-        return head, bool(status)
-    except (OSError, subprocess.CalledProcessError):
-        return None, None
 
 
 class ChessvarRunner:

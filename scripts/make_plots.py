@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 try:
     import matplotlib
@@ -28,6 +27,9 @@ except ImportError:  # Debian's python3-matplotlib is for the system interpreter
     raise
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RES = os.path.join(ROOT, "results")
@@ -42,19 +44,14 @@ def perft(binary, variant, depth, threads):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def machine():
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    return {"cpu": cpu, "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M:%S")}
-
-
 def measure(binary, runs):
-    depths = {"machine": machine(), "variants": {}}
+    depths = {"machine": machine_info(), "variants": {}}
     for v in VARIANTS:
         depths["variants"][v] = [perft(binary, v, d, 1) for d in range(1, MAX_DEPTH[v] + 1)]
     json.dump(depths, open(os.path.join(RES, "perft_depths.json"), "w"), indent=2)
     cores = os.cpu_count() or 1
     threads = sorted({1, 2, cores})
-    scaling = {"machine": machine(), "runs": runs, "variants": {}}
+    scaling = {"machine": machine_info(), "runs": runs, "variants": {}}
     for v in VARIANTS:
         rows = []
         for t in threads:
@@ -162,7 +159,7 @@ def update_readme(table, mach):
     start, end = "<!-- figures:start -->", "<!-- figures:end -->"
     if start not in text or end not in text:
         return
-    body = [start, "", f"From the JSON files in results/, measured on {mach['cpu']} with {mach['cores']} cores "
+    body = [start, "", f"From the JSON files in results/, measured on {mach['cpu_model']} with {mach['logical_cpus']} cores "
                       f"(table made {mach['date']}; a shared machine: ratios measured side by side are the "
                       "numbers to trust).", "",
             "| what | chessvar | beside it |", "|---|---|---|"] + table + ["", end]
@@ -184,7 +181,7 @@ def main():
     plot_threads(table)
     plot_selfplay(table)
     plot_depths(table)
-    update_readme(table, machine())
+    update_readme(table, machine_info())
     print("\n".join(table))
 
 

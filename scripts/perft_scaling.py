@@ -11,11 +11,13 @@ checks that every run printed the same node count.
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -47,17 +49,6 @@ def pair(binary, a_args, b_args, runs):
             "a_process_median_s": pa, "b_process_median_s": pb, "process_speedup": pa / pb}
 
 
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "chessvar"))
@@ -71,7 +62,7 @@ def main():
 
     t = args.threads
     res = {
-        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M:%S")},
+        "machine": machine_info(),
         "position": "orthodox start",
         "threads": pair(args.binary, ["--depth", str(args.thread_depth), "--threads", "1"],
                         ["--depth", str(args.thread_depth), "--threads", str(t)], args.runs),

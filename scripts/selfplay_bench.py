@@ -19,12 +19,14 @@ import argparse
 import json
 import math
 import os
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
@@ -61,11 +63,6 @@ def selfplay(binary, variant, extra, inspect=None):
             res["inspect"] = inspect(os.path.join(d, "run"))
     cmd[cmd.index("--out") + 1] = "OUT"
     return " ".join(cmd[1:]), res
-
-
-def machine():
-    """What the numbers were measured on."""
-    return {"cpus": os.cpu_count(), "machine": platform.machine(), "load_average_at_start": os.getloadavg()}
 
 
 def searched_per_game(folder):
@@ -208,7 +205,7 @@ def main():
         start = time.time()
         rows = fn(args.binary, variants, args.quick)
         doc = {"what": f"chessvar selfplay {name}", "script": "scripts/selfplay_bench.py", "quick": args.quick,
-               "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "machine": machine(),
+               "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "machine": machine_info(),
                "wall_seconds": round(time.time() - start, 1), "rows": rows}
         path = os.path.join(ROOT, "results", f"selfplay_{name}{'_quick' if args.quick else ''}.json")
         with open(path, "w") as f:

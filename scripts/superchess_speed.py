@@ -15,9 +15,9 @@ import os
 import resource
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 from variant_speed import ROOT, run  # noqa: E402  (one runner for every speed script)
 
 # (label, superchess args, chess args)
@@ -80,9 +80,7 @@ def main():
                        "reference_nps": ref["nps"]})
         print(f"{start:6s} d{args.reference_depth}: fast {fast['nodes']} reference {ref['nodes']} "
               f"{'equal' if fast['nodes'] == ref['nodes'] else 'DIFFERENT'} (reference {ref['nps'] / 1e6:.2f} Mnps)")
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    res = {"machine": {"cpu": cpu, "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-                       "load_average": os.getloadavg()},
+    res = {"machine": machine_info(),
            "threads": 1, "runs": args.runs, "startup_cpu_seconds": startup, "rows": rows,
            "fast_vs_reference": checks}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)

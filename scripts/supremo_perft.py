@@ -19,9 +19,11 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 
 
 def run_perft(binary, fen, depth, reference=False):
@@ -107,8 +109,7 @@ def main():
         "what": "Supremo Superchess perft of S30, one thread, fast generator with bulk counting",
         "fen": s30,
         "date_utc": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "machine": {"cpu": platform.processor() or platform.machine(), "logical_cpus": os.cpu_count(),
-                    "loadavg_at_end": list(os.getloadavg())},
+        "machine": machine_info(),
         "s30": rows,
         "reference_suite": {"lines": len(suite), "checks": len(suite_rows), "all_match": suite_ok},
         "all_match": ok,

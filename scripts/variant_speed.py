@@ -11,7 +11,10 @@ import json
 import os
 import statistics
 import subprocess
-import time
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from measure_env import machine_info  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -57,8 +60,7 @@ def main():
                      "variant_nps_median": va, "chess_nps_median": vb, "ratio": va / vb,
                      "variant_nps_runs": [r["nps"] for r in a], "chess_nps_runs": [r["nps"] for r in b]})
         print(f"{label:24s} {va / 1e6:8.1f} Mnps   chess {vb / 1e6:8.1f} Mnps   ratio {va / vb:5.2f}")
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-    res = {"machine": {"cpu": cpu, "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%d %H:%M:%S")},
+    res = {"machine": machine_info(),
            "threads": 1, "runs": args.runs, "rows": rows}
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
