@@ -94,10 +94,7 @@ static PerftResult reference_count(Position *p, int depth, bool fp) {
     PerftResult r = {0, 0};
     if (depth == 0) {
         r.nodes = 1;
-        if (fp) {
-            PerftConfig c = {.threads = 1, .fingerprint = true};
-            r = perft_run(p, 0, &c);
-        }
+        r.fingerprint = fp ? perft_leaf_hash(p->key) : 0;
         return r;
     }
     Move list[MAX_MOVES];

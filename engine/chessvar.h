@@ -232,6 +232,9 @@ typedef struct PerftResult {
     uint64_t fingerprint;
 } PerftResult;
 
+/* One leaf's share of the fingerprint: XXH3-64 (seed 0) of the key's 8 little-endian bytes. */
+uint64_t perft_leaf_hash(uint64_t key);
+
 typedef struct PerftTT PerftTT;
 
 /* A shared, lockless transposition table of (key, depth) -> (count, fingerprint) of

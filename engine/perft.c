@@ -125,8 +125,7 @@ static void tt_store(PerftTT *tt, uint64_t key, int depth, const PerftResult *r)
     __atomic_store_n(&s->w0, key ^ w1 ^ w2, __ATOMIC_RELAXED);
 }
 
-/* XXH3-64 of the key's 8 little-endian bytes: one leaf's share of the fingerprint. */
-static inline uint64_t leaf_hash(uint64_t key) {
+uint64_t perft_leaf_hash(uint64_t key) {
     uint8_t b[8];
     for (int i = 0; i < 8; i++) b[i] = (uint8_t)(key >> (8 * i));
     return XXH3_64bits(b, 8);
@@ -137,7 +136,7 @@ static PerftResult perft_full(Position *p, int depth, PerftTT *tt, bool fp) {
     PerftResult r = {0, 0};
     if (depth == 0) {
         r.nodes = 1;
-        r.fingerprint = fp ? leaf_hash(p->key) : 0;
+        r.fingerprint = fp ? perft_leaf_hash(p->key) : 0;
         return r;
     }
     const VariantOps *ops = p->var->ops;
@@ -151,7 +150,7 @@ static PerftResult perft_full(Position *p, int depth, PerftTT *tt, bool fp) {
     for (int i = 0; i < n; i++) {
         ops->make(p, list[i]);
         if (depth == 1) {
-            r.fingerprint += leaf_hash(p->key);
+            r.fingerprint += perft_leaf_hash(p->key);
             r.nodes++;
         } else {
             PerftResult c = perft_full(p, depth - 1, tt, fp);
