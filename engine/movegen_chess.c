@@ -433,11 +433,9 @@ static int switching_move_to_str(const Position *p, Move m, char *buf) {
 
 /* Reads a move; a switch may name its squares in either order. */
 static Move switching_move_from_str(Position *p, const char *s, CvError *err) {
+    if (s[0] != 'S') return move_from_str_generic(p, s, err);
     Move m = move_from_str_generic(p, s, NULL);
-    if (m != MOVE_NONE || s[0] != 'S') {
-        if (m == MOVE_NONE) move_from_str_generic(p, s, err);
-        return m;
-    }
+    if (m != MOVE_NONE) return m;
     int a, b, la = sq_from_str(p, s + 1, &a), lb = la ? sq_from_str(p, s + 1 + la, &b) : 0;
     if (la && lb) {
         char swapped[24];

@@ -77,23 +77,23 @@ bool pos_is_consistent(const Position *p, char *why, size_t n) {
         snprintf(why, n, "piece counts differ from the board");
         return false;
     }
-    for (int t = 0; t < MAX_PT; t++)
-        for (int c = 0; c < 2; c++) {
-            for (int s = 0; s < p->nsq; s++) {
-                bool on = p->board[s] && PC_TYPE(p->board[s]) == t;
-                bool col = p->board[s] && PC_COLOR(p->board[s]) == c;
-                bool bt = p->wide ? (p->bb.b10.type[t] >> s) & 1 : (p->bb.b8.type[t] >> s) & 1;
-                bool bc = p->wide ? (p->bb.b10.color[c] >> s) & 1 : (p->bb.b8.color[c] >> s) & 1;
-                if (t && bt != on) {
-                    snprintf(why, n, "type bitboard %d wrong on square %d", t, s);
-                    return false;
-                }
-                if (t == 1 && bc != col) {
-                    snprintf(why, n, "colour bitboard %d wrong on square %d", c, s);
-                    return false;
-                }
+    for (int sq = 0; sq < p->nsq; sq++) {
+        int pc = p->board[sq];
+        for (int t = 1; t < MAX_PT; t++) {
+            bool bt = p->wide ? (p->bb.b10.type[t] >> sq) & 1 : (p->bb.b8.type[t] >> sq) & 1;
+            if (bt != (pc && PC_TYPE(pc) == t)) {
+                snprintf(why, n, "type bitboard %d wrong on square %d", t, sq);
+                return false;
             }
         }
+        for (int c = 0; c < 2; c++) {
+            bool bc = p->wide ? (p->bb.b10.color[c] >> sq) & 1 : (p->bb.b8.color[c] >> sq) & 1;
+            if (bc != (pc && PC_COLOR(pc) == c)) {
+                snprintf(why, n, "colour bitboard %d wrong on square %d", c, sq);
+                return false;
+            }
+        }
+    }
     if (p->wide ? (p->bb.b10.type[0] != 0) : (p->bb.b8.type[0] != 0)) {
         snprintf(why, n, "type-0 bitboard is not empty");
         return false;
