@@ -15,17 +15,19 @@ extern const char chessvar_bench_text[];
 enum { BENCH_GAMES = 2, BENCH_NODES = 400, BENCH_RANDOM_PLIES = 4, BENCH_PLY_CAP = 120 };
 
 static void bench_help(FILE *f) {
-    fprintf(f,
-            "usage: chessvar bench [--threads N] [--json] [--check FILE]\n\n"
-            "Runs the fixed workload compiled in from bench/bench.txt: perft of chosen positions of\n"
-            "every variant, once on 1 thread and once on N threads (default: all cores), then %d\n"
-            "fixed-seed self-play games per variant (%d nodes per move). Prints nodes, time and\n"
-            "nodes/s per line and a final signature: the total perft nodes and an XXH3 hash of the\n"
-            "self-play games. The signature does not depend on the thread count or the machine.\n"
-            "  --threads N   threads for the threaded runs\n"
-            "  --json        one JSON object per line and a final summary object\n"
-            "  --check FILE  compare the signature with the one recorded in FILE; exit 1 if it differs\n",
-            BENCH_GAMES, BENCH_NODES);
+    fprintf(
+        f,
+        "usage: chessvar bench [--threads N] [--json] [--check FILE]\n\n"
+        "Runs the fixed workload compiled in from bench/bench.txt: perft of chosen positions of\n"
+        "every variant, once on 1 thread and once on N threads (default: all cores), then %d\n"
+        "fixed-seed self-play games per variant (%d nodes per move). Prints nodes, time and\n"
+        "nodes/s per line and a final signature: the total perft nodes and an XXH3 hash of the\n"
+        "self-play games. The signature does not depend on the thread count or the machine.\n"
+        "  --threads N   threads for the threaded runs\n"
+        "  --json        one JSON object per line and a final summary object\n"
+        "  --check FILE  compare the signature with the one recorded in FILE; exit 1 if it "
+        "differs\n",
+        BENCH_GAMES, BENCH_NODES);
 }
 
 /* Plays the fixed self-play games of one variant; returns the hash of their records. */
@@ -57,7 +59,8 @@ static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status
             XXH3_64bits_update(st, &g->termination, sizeof g->termination);
             XXH3_64bits_update(st, &g->white_score, sizeof g->white_score);
             for (int i = 0; i < g->nply; i++) {
-                uint32_t rec[3] = {g->ply[i].played, g->ply[i].best, (uint32_t)(uint16_t)g->ply[i].score};
+                uint32_t rec[3] = {g->ply[i].played, g->ply[i].best,
+                                   (uint32_t)(uint16_t)g->ply[i].score};
                 XXH3_64bits_update(st, rec, sizeof rec);
             }
             *positions += g->nply;
@@ -80,7 +83,9 @@ int cmd_bench(int argc, char **argv) {
             bench_help(stdout);
             return 0;
         } else if (strcmp(argv[i], "--threads") == 0) {
-            if (!(t = cli_value("bench", argc, argv, &i)) || !cli_int("bench", "--threads", t, 1, 1024, &threads)) return 2;
+            if (!(t = cli_value("bench", argc, argv, &i)) ||
+                !cli_int("bench", "--threads", t, 1, 1024, &threads))
+                return 2;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
         } else if (strcmp(argv[i], "--check") == 0) {
@@ -92,7 +97,8 @@ int cmd_bench(int argc, char **argv) {
     char expected[128] = "";
     if (check) {
         FILE *f = fopen(check, "r");
-        if (!f || !fgets(expected, sizeof expected, f)) return cli_usage_error("bench", "cannot read a signature from '%s'", check);
+        if (!f || !fgets(expected, sizeof expected, f))
+            return cli_usage_error("bench", "cannot read a signature from '%s'", check);
         fclose(f);
         expected[strcspn(expected, "\r\n")] = 0;
     }
@@ -114,7 +120,8 @@ int cmd_bench(int argc, char **argv) {
         const Variant *v;
         if (sscanf(buf, "%31s %d %n", vname, &depth, &off) != 2 || !(v = variant_by_name(vname)) ||
             !pos_from_fen(pos, v, buf + off, &err)) {
-            fprintf(stderr, "chessvar bench: workload line %d is bad: %s %s\n", lineno, buf, err.msg);
+            fprintf(stderr, "chessvar bench: workload line %d is bad: %s %s\n", lineno, buf,
+                    err.msg);
             status = 2;
             break;
         }
@@ -128,20 +135,23 @@ int cmd_bench(int argc, char **argv) {
         threaded_s += t2 - t1;
         total += r1.nodes;
         if (r1.nodes != rn.nodes) {
-            fprintf(stderr, "chessvar bench: %s depth %d: serial %llu != threaded %llu nodes\n", v->name, depth,
-                    (unsigned long long)r1.nodes, (unsigned long long)rn.nodes);
+            fprintf(stderr, "chessvar bench: %s depth %d: serial %llu != threaded %llu nodes\n",
+                    v->name, depth, (unsigned long long)r1.nodes, (unsigned long long)rn.nodes);
             status = 1;
         }
         if (json) {
             printf("{\"variant\":\"%s\",\"depth\":%d,\"fen\":", v->name, depth);
             cli_json_str(stdout, buf + off);
-            printf(",\"nodes\":%llu,\"serial_seconds\":%.6f,\"serial_nps\":%.0f,\"threads\":%ld,\"threaded_seconds\":%.6f,"
+            printf(",\"nodes\":%llu,\"serial_seconds\":%.6f,\"serial_nps\":%.0f,\"threads\":%ld,"
+                   "\"threaded_seconds\":%.6f,"
                    "\"threaded_nps\":%.0f}\n",
-                   (unsigned long long)r1.nodes, t1 - t0, (double)r1.nodes / (t1 - t0), threads, t2 - t1,
-                   (double)rn.nodes / (t2 - t1));
+                   (unsigned long long)r1.nodes, t1 - t0, (double)r1.nodes / (t1 - t0), threads,
+                   t2 - t1, (double)rn.nodes / (t2 - t1));
         } else {
-            printf("%-10s d%d %12llu nodes   1 thread %7.3f s %8.1f Mn/s   %ld threads %7.3f s %8.1f Mn/s\n", v->name, depth,
-                   (unsigned long long)r1.nodes, t1 - t0, (double)r1.nodes / (t1 - t0) / 1e6, threads, t2 - t1,
+            printf("%-10s d%d %12llu nodes   1 thread %7.3f s %8.1f Mn/s   %ld threads %7.3f s "
+                   "%8.1f Mn/s\n",
+                   v->name, depth, (unsigned long long)r1.nodes, t1 - t0,
+                   (double)r1.nodes / (t1 - t0) / 1e6, threads, t2 - t1,
                    (double)rn.nodes / (t2 - t1) / 1e6);
         }
         fflush(stdout);
@@ -162,22 +172,27 @@ int cmd_bench(int argc, char **argv) {
     XXH3_freeState(st);
     if (status) return status;
     char sig[128];
-    snprintf(sig, sizeof sig, "nodes %llu selfplay %016llx", (unsigned long long)total, (unsigned long long)sp_hash);
+    snprintf(sig, sizeof sig, "nodes %llu selfplay %016llx", (unsigned long long)total,
+             (unsigned long long)sp_hash);
     if (json) {
-        printf("{\"summary\":true,\"nodes\":%llu,\"serial_seconds\":%.3f,\"serial_nps\":%.0f,\"threaded_seconds\":%.3f,"
-               "\"threaded_nps\":%.0f,\"threads\":%ld,\"selfplay_positions\":%lld,\"selfplay_seconds\":%.3f,"
+        printf("{\"summary\":true,\"nodes\":%llu,\"serial_seconds\":%.3f,\"serial_nps\":%.0f,"
+               "\"threaded_seconds\":%.3f,"
+               "\"threaded_nps\":%.0f,\"threads\":%ld,\"selfplay_positions\":%lld,\"selfplay_"
+               "seconds\":%.3f,"
                "\"signature\":\"%s\"}\n",
-               (unsigned long long)total, serial_s, (double)total / serial_s, threaded_s, (double)total / threaded_s,
-               threads, (long long)positions, sp_s, sig);
+               (unsigned long long)total, serial_s, (double)total / serial_s, threaded_s,
+               (double)total / threaded_s, threads, (long long)positions, sp_s, sig);
     } else {
-        printf("\nperft: %llu nodes, 1 thread %.2f s (%.1f Mn/s), %ld threads %.2f s (%.1f Mn/s)\n", (unsigned long long)total,
-               serial_s, (double)total / serial_s / 1e6, threads, threaded_s, (double)total / threaded_s / 1e6);
-        printf("self-play: %lld positions in %.2f s (%.0f positions/s)\n", (long long)positions, sp_s,
-               (double)positions / sp_s);
+        printf("\nperft: %llu nodes, 1 thread %.2f s (%.1f Mn/s), %ld threads %.2f s (%.1f Mn/s)\n",
+               (unsigned long long)total, serial_s, (double)total / serial_s / 1e6, threads,
+               threaded_s, (double)total / threaded_s / 1e6);
+        printf("self-play: %lld positions in %.2f s (%.0f positions/s)\n", (long long)positions,
+               sp_s, (double)positions / sp_s);
         printf("signature: %s\n", sig);
     }
     if (check && strcmp(sig, expected) != 0) {
-        fprintf(stderr, "chessvar bench: signature '%s' differs from the recorded '%s' (%s)\n", sig, expected, check);
+        fprintf(stderr, "chessvar bench: signature '%s' differs from the recorded '%s' (%s)\n", sig,
+                expected, check);
         return 1;
     }
     return 0;

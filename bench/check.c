@@ -11,8 +11,8 @@
 
 /* Scratch space of one check_position call, on the heap (positions are large). */
 typedef struct CheckScratch {
-    Position snap;   /* state before a make, for the unmake comparison */
-    Position other;  /* FEN round trip, colour flip and side-swapped copies */
+    Position snap;  /* state before a make, for the unmake comparison */
+    Position other; /* FEN round trip, colour flip and side-swapped copies */
     Move fast[MAX_MOVES], ref[MAX_MOVES], tmp[MAX_MOVES];
 } CheckScratch;
 
@@ -56,7 +56,8 @@ static int check_count_flag(const Position *p, int c, uint32_t flags) {
 /* Swaps the case of every letter of s in place. */
 static void check_swap_case(char *s) {
     for (; *s; s++)
-        *s = isupper((unsigned char)*s) ? (char)tolower((unsigned char)*s) : (char)toupper((unsigned char)*s);
+        *s = isupper((unsigned char)*s) ? (char)tolower((unsigned char)*s)
+                                        : (char)toupper((unsigned char)*s);
 }
 
 /* Appends the tokens of `field` (comma separated if it has a comma, else one letter
@@ -81,8 +82,9 @@ static void check_flip_tokens(const char *field, bool commas, char *out, size_t 
         for (int i = 0; i < nt; i++) {
             bool upper = isupper((unsigned char)tok[i][0]) != 0;
             if (upper != (pass == 0)) continue;
-            used += (size_t)snprintf(out + used, used < n ? n - used : 0, "%s%s",
-                                     commas && used && out[used - 1] != ' ' && out[used - 1] != '[' ? "," : "", tok[i]);
+            used += (size_t)snprintf(
+                out + used, used < n ? n - used : 0, "%s%s",
+                commas && used && out[used - 1] != ' ' && out[used - 1] != '[' ? "," : "", tok[i]);
         }
 }
 
@@ -107,7 +109,8 @@ static bool check_castling_tokens(const Variant *v) {
     for (int i = 0; i < 4; i++) fens[i + 1] = v->starts[i].name ? v->starts[i].fen : NULL;
     for (int i = 0; i < 5; i++) {
         const char *f = fens[i] ? strchr(fens[i], ' ') : NULL;
-        if (f && (f = strchr(f + 1, ' ')) != NULL && strcspn(f + 1, " ") > strcspn(f + 1, ",")) return true;
+        if (f && (f = strchr(f + 1, ' ')) != NULL && strcspn(f + 1, " ") > strcspn(f + 1, ","))
+            return true;
     }
     return false;
 }
@@ -178,28 +181,33 @@ static bool check_variant_rules(const Position *b, const Position *a, Move m, ch
         }
         for (int t = 1; t <= v->npt; t++)
             if (a->hand[c][t] > b->hand[c][t]) {
-                snprintf(why, n, "%s's hand gained a %c", c ? "black" : "white", v->pieces[t].letter);
+                snprintf(why, n, "%s's hand gained a %c", c ? "black" : "white",
+                         v->pieces[t].letter);
                 return false;
             }
         if (v->rules & RULE_POOL)
             for (const uint8_t *t = v->promo_types; *t; t++) {
                 int pc = PC_MAKE(c, *t);
                 if (a->pool[c][*t] + a->count[pc] != b->pool[c][*t] + b->count[pc]) {
-                    snprintf(why, n, "%s pool + board of %c went from %d to %d", c ? "black" : "white",
-                             v->pieces[*t].letter, b->pool[c][*t] + b->count[pc], a->pool[c][*t] + a->count[pc]);
+                    snprintf(why, n, "%s pool + board of %c went from %d to %d",
+                             c ? "black" : "white", v->pieces[*t].letter,
+                             b->pool[c][*t] + b->count[pc], a->pool[c][*t] + a->count[pc]);
                     return false;
                 }
             }
     }
     if (MOVE_KIND(m) == MK_SWITCH) {
         for (int s = 0; s < a->nsq; s++)
-            if (!a->board[s] != !b->board[s] || (a->board[s] && PC_COLOR(a->board[s]) != PC_COLOR(b->board[s]))) {
+            if (!a->board[s] != !b->board[s] ||
+                (a->board[s] && PC_COLOR(a->board[s]) != PC_COLOR(b->board[s]))) {
                 snprintf(why, n, "switch changed the occupancy of square %d", s);
                 return false;
             }
         int f = MOVE_FROM(m), t = MOVE_TO(m);
-        bool swapped = (a->board[f] == b->board[t] || MOVE_PROMO(m)) && (a->board[t] == b->board[f] || MOVE_PROMO(m));
-        if (!swapped || (MOVE_PROMO(m) && PC_TYPE(a->board[f]) != MOVE_PROMO(m) && PC_TYPE(a->board[t]) != MOVE_PROMO(m))) {
+        bool swapped = (a->board[f] == b->board[t] || MOVE_PROMO(m)) &&
+                       (a->board[t] == b->board[f] || MOVE_PROMO(m));
+        if (!swapped || (MOVE_PROMO(m) && PC_TYPE(a->board[f]) != MOVE_PROMO(m) &&
+                         PC_TYPE(a->board[t]) != MOVE_PROMO(m))) {
             snprintf(why, n, "switch did not exchange the two pieces");
             return false;
         }
@@ -254,7 +262,8 @@ static bool check_royal_capturable(const Position *pos, int c, Position *q, Move
     for (int i = 0; i < n; i++) {
         pos_make(q, list[i]);
         bool hit = false;
-        for (int s = 0; s < q->nsq && !hit; s++) hit = royal_sq[s] && q->board[s] != PC_MAKE(c, plain);
+        for (int s = 0; s < q->nsq && !hit; s++)
+            hit = royal_sq[s] && q->board[s] != PC_MAKE(c, plain);
         pos_unmake(q);
         if (hit) return true;
     }
@@ -262,7 +271,8 @@ static bool check_royal_capturable(const Position *pos, int c, Position *q, Move
 }
 
 /* Records the outcome of one invariant; returns 1 on failure, 0 on a pass. */
-static int check_outcome(VariantReport *vr, int inv, bool ok, Position *pos, Move m, const char *why) {
+static int check_outcome(VariantReport *vr, int inv, bool ok, Position *pos, Move m,
+                         const char *why) {
     if (ok) {
         report_pass(vr, inv);
         return 0;
@@ -281,7 +291,8 @@ static int check_moves(VariantReport *vr, Position *pos, CheckScratch *w, int n)
         CvError err = {{0}};
         move_to_str(pos, m, text);
         Move back = move_from_str(pos, text, &err);
-        snprintf(why, sizeof why, "'%s' parsed back as %s", text, back == MOVE_NONE ? err.msg : "another move");
+        snprintf(why, sizeof why, "'%s' parsed back as %s", text,
+                 back == MOVE_NONE ? err.msg : "another move");
         fails += check_outcome(vr, INV_NOTATION, back == m, pos, m, why);
 
         memcpy(&w->snap, pos, CHECK_STATE_BYTES);
@@ -304,9 +315,11 @@ static int check_moves(VariantReport *vr, Position *pos, CheckScratch *w, int n)
         pos_unmake(pos);
         fails += check_outcome(vr, INV_KEY, key_ok, pos, m, why);
         fails += check_outcome(vr, INV_VARIANT, rules_ok, pos, m, vwhy);
-        fails += check_outcome(vr, INV_CHECK, mover_safe, pos, m, "a legal move leaves the mover's royal attacked");
+        fails += check_outcome(vr, INV_CHECK, mover_safe, pos, m,
+                               "a legal move leaves the mover's royal attacked");
         bool restored = memcmp(&w->snap, pos, CHECK_STATE_BYTES) == 0;
-        fails += check_outcome(vr, INV_UNMAKE, restored, pos, m, "unmake did not restore the position byte for byte");
+        fails += check_outcome(vr, INV_UNMAKE, restored, pos, m,
+                               "unmake did not restore the position byte for byte");
         if (!restored) memcpy(pos, &w->snap, CHECK_STATE_BYTES);
     }
     return fails;
@@ -323,8 +336,8 @@ int check_position(VariantReport *vr, Position *pos) {
     bool ok = pos_is_consistent(pos, why, sizeof why);
     fails += check_outcome(vr, INV_CONSISTENT, ok, pos, MOVE_NONE, why);
     uint64_t key = pos_compute_key(pos);
-    snprintf(why, sizeof why, "incremental key %016llx, recomputed %016llx", (unsigned long long)pos->key,
-             (unsigned long long)key);
+    snprintf(why, sizeof why, "incremental key %016llx, recomputed %016llx",
+             (unsigned long long)pos->key, (unsigned long long)key);
     fails += check_outcome(vr, INV_KEY, key == pos->key, pos, MOVE_NONE, why);
 
     int nf = pos_legal_moves(pos, w->fast), nr = pos_reference_moves(pos, w->ref);
@@ -348,13 +361,15 @@ int check_position(VariantReport *vr, Position *pos) {
         pos_to_fen(&w->other, fen2, sizeof fen2);
         snprintf(why, sizeof why, "FEN read back as %s (key %016llx vs %016llx)", fen2,
                  (unsigned long long)w->other.key, (unsigned long long)pos->key);
-        fails += check_outcome(vr, INV_FEN, strcmp(fen, fen2) == 0 && w->other.key == pos->key, pos, MOVE_NONE, why);
+        fails += check_outcome(vr, INV_FEN, strcmp(fen, fen2) == 0 && w->other.key == pos->key, pos,
+                               MOVE_NONE, why);
     }
 
     int us = pos->side;
     bool check = pos_in_check(pos), attacked = pos->var->ops->royal_attacked(pos, us);
     bool them = pos->var->ops->royal_attacked(pos, us ^ 1);
-    snprintf(why, sizeof why, "in_check %d, royal_attacked(side to move) %d, royal_attacked(other side) %d", check,
+    snprintf(why, sizeof why,
+             "in_check %d, royal_attacked(side to move) %d, royal_attacked(other side) %d", check,
              attacked, them);
     fails += check_outcome(vr, INV_CHECK, check == attacked && !them, pos, MOVE_NONE, why);
     if (check_royal_capturable(pos, us, &w->other, w->tmp)) {
@@ -433,12 +448,14 @@ static Move check_special_move(const Move *list, int n, uint64_t *rng) {
 }
 
 /* Plays one seeded checking game, verifying the positions it visits. */
-int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game, const CheckParams *cp) {
+int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game,
+               const CheckParams *cp) {
     if (!fen) {
         const char *starts[5] = {v->start_fen};
         int ns = 1;
         for (int i = 0; i < 4 && v->starts[i].name; i++)
-            if (v->starts[i].fen && strcmp(v->starts[i].fen, v->start_fen) != 0) starts[ns++] = v->starts[i].fen;
+            if (v->starts[i].fen && strcmp(v->starts[i].fen, v->start_fen) != 0)
+                starts[ns++] = v->starts[i].fen;
         fen = starts[(game / 3) % ns]; /* every start meets every move style */
     }
     Position *p = malloc(sizeof *p);
@@ -470,7 +487,8 @@ int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t se
 }
 
 /* Replays a finished game into the report: events of every move, invariants on a sample. */
-int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves, int nmoves, int sample) {
+int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves,
+                 int nmoves, int sample) {
     Position *p = malloc(sizeof *p);
     Move *list = malloc(sizeof(Move) * MAX_MOVES);
     CvError err = {{0}};

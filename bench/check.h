@@ -12,9 +12,9 @@
 enum { CHECK_RANDOM = 0, CHECK_GREEDY = 1, CHECK_SPECIAL = 2 };
 
 typedef struct CheckParams {
-    int max_plies;   /* ply cap of one game */
-    int sample;      /* verify every sample-th position (1: all) */
-    int style;       /* CHECK_RANDOM, CHECK_GREEDY, CHECK_SPECIAL, or -1: game number mod 3 */
+    int max_plies; /* ply cap of one game */
+    int sample;    /* verify every sample-th position (1: all) */
+    int style;     /* CHECK_RANDOM, CHECK_GREEDY, CHECK_SPECIAL, or -1: game number mod 3 */
 } CheckParams;
 
 /* Verifies every invariant on pos and counts them in vr; pos is restored on return.
@@ -25,11 +25,13 @@ int check_position(VariantReport *vr, Position *pos);
  * with an RNG derived from (seed, game), verifying the positions it visits and counting
  * the special-rule events of every move. Returns the number of failures found, or -1 if
  * fen was rejected. */
-int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game, const CheckParams *cp);
+int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t seed, int game,
+               const CheckParams *cp);
 
 /* Replays a game already played (e.g. by self-play) from fen through moves: counts the
  * special-rule events of every move and verifies every sample-th position (0: none).
  * Returns the failures found, or -1 if fen was rejected or a move is not legal. */
-int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves, int nmoves, int sample);
+int check_replay(VariantReport *vr, const Variant *v, const char *fen, const Move *moves,
+                 int nmoves, int sample);
 
 #endif

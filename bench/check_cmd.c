@@ -17,26 +17,28 @@ typedef struct CheckOptions {
 
 /* Prints the options of `chessvar check`. */
 static void check_help(FILE *f) {
-    fprintf(f,
-            "usage: chessvar check [--variant NAME | --all] [--games N] [--seed S] [--plies N]\n"
-            "                      [--sample K] [--fen FEN] [--threads N] [--json FILE] [--md FILE] [--quiet]\n\n"
-            "Plays seeded games (random, capture-greedy and special-rule-seeking moves in turn) and\n"
-            "on every visited position verifies: consistency of all representations, incremental ==\n"
-            "recomputed key, make/unmake restores every byte, fast == reference move set, bulk\n"
-            "count, notation and FEN round trips, check/attack agreement, colour-flip move count\n"
-            "and the variant's own rules. Counts special-rule events. Exit status 1 when any\n"
-            "invariant fails.\n"
-            "  --variant NAME  one variant (default chess)\n"
-            "  --all           every variant\n"
-            "  --games N       games per variant (default 40)\n"
-            "  --seed S        seed of the games (default 1)\n"
-            "  --plies N       ply cap per game (default 200)\n"
-            "  --sample K      verify every K-th position only (default 1: all)\n"
-            "  --fen FEN       start every game from FEN (default: the variant's start positions)\n"
-            "  --threads N     worker threads (default 1)\n"
-            "  --json FILE     JSON report (default results/check_report.json)\n"
-            "  --md FILE       Markdown summary (default: the JSON path with .md)\n"
-            "  --quiet         no per-variant lines on stdout\n");
+    fprintf(
+        f,
+        "usage: chessvar check [--variant NAME | --all] [--games N] [--seed S] [--plies N]\n"
+        "                      [--sample K] [--fen FEN] [--threads N] [--json FILE] [--md FILE] "
+        "[--quiet]\n\n"
+        "Plays seeded games (random, capture-greedy and special-rule-seeking moves in turn) and\n"
+        "on every visited position verifies: consistency of all representations, incremental ==\n"
+        "recomputed key, make/unmake restores every byte, fast == reference move set, bulk\n"
+        "count, notation and FEN round trips, check/attack agreement, colour-flip move count\n"
+        "and the variant's own rules. Counts special-rule events. Exit status 1 when any\n"
+        "invariant fails.\n"
+        "  --variant NAME  one variant (default chess)\n"
+        "  --all           every variant\n"
+        "  --games N       games per variant (default 40)\n"
+        "  --seed S        seed of the games (default 1)\n"
+        "  --plies N       ply cap per game (default 200)\n"
+        "  --sample K      verify every K-th position only (default 1: all)\n"
+        "  --fen FEN       start every game from FEN (default: the variant's start positions)\n"
+        "  --threads N     worker threads (default 1)\n"
+        "  --json FILE     JSON report (default results/check_report.json)\n"
+        "  --md FILE       Markdown summary (default: the JSON path with .md)\n"
+        "  --quiet         no per-variant lines on stdout\n");
 }
 
 /* Parses the options; returns -1 to go on, else the exit status. */
@@ -51,25 +53,33 @@ static int check_parse(int argc, char **argv, CheckOptions *o) {
             o->all = true;
         } else if (strcmp(a, "--quiet") == 0) {
             o->quiet = true;
-        } else if (strcmp(a, "--variant") == 0 || strcmp(a, "--fen") == 0 || strcmp(a, "--json") == 0 ||
-                   strcmp(a, "--md") == 0) {
+        } else if (strcmp(a, "--variant") == 0 || strcmp(a, "--fen") == 0 ||
+                   strcmp(a, "--json") == 0 || strcmp(a, "--md") == 0) {
             if (!(val = cli_value("check", argc, argv, &i))) return 2;
             if (a[2] == 'v') o->variant = val;
             else if (a[2] == 'f') o->fen = val;
             else if (a[2] == 'j') o->json = val;
             else o->md = val;
-        } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 || strcmp(a, "--plies") == 0 ||
-                   strcmp(a, "--sample") == 0 || strcmp(a, "--threads") == 0) {
+        } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
+                   strcmp(a, "--plies") == 0 || strcmp(a, "--sample") == 0 ||
+                   strcmp(a, "--threads") == 0) {
             if (!(val = cli_value("check", argc, argv, &i))) return 2;
-            long *dst = a[2] == 'g' ? &o->games : a[3] == 'e' ? &o->seed : a[2] == 'p' ? &o->plies
-                        : a[3] == 'a' ? &o->sample : &o->threads;
-            long hi = dst == &o->seed ? 2147483647L : dst == &o->plies ? MAX_GAME_PLY - 2 : 1000000L;
+            long *dst = a[2] == 'g'   ? &o->games
+                        : a[3] == 'e' ? &o->seed
+                        : a[2] == 'p' ? &o->plies
+                        : a[3] == 'a' ? &o->sample
+                                      : &o->threads;
+            long hi = dst == &o->seed    ? 2147483647L
+                      : dst == &o->plies ? MAX_GAME_PLY - 2
+                                         : 1000000L;
             if (!cli_int("check", a, val, dst == &o->seed ? 0 : 1, hi, dst)) return 2;
         } else {
-            return cli_usage_error("check", "unknown option '%s' (chessvar check --help lists them)", a);
+            return cli_usage_error("check",
+                                   "unknown option '%s' (chessvar check --help lists them)", a);
         }
     }
-    if (o->all && (o->variant || o->fen)) return cli_usage_error("check", "--all cannot be combined with --variant or --fen");
+    if (o->all && (o->variant || o->fen))
+        return cli_usage_error("check", "--all cannot be combined with --variant or --fen");
     return -1;
 }
 
@@ -96,7 +106,8 @@ static bool check_variant(const CheckOptions *o, const Variant *v, Report *r) {
     if (bad_fen) {
         CvError err = {{0}};
         Position *p = malloc(sizeof *p);
-        if (p && !pos_from_fen(p, v, o->fen, &err)) fprintf(stderr, "chessvar check: bad FEN for %s: %s\n", v->name, err.msg);
+        if (p && !pos_from_fen(p, v, o->fen, &err))
+            fprintf(stderr, "chessvar check: bad FEN for %s: %s\n", v->name, err.msg);
         free(p);
     }
     return !bad_fen;
@@ -115,12 +126,15 @@ static bool check_write(const CheckOptions *o, const Report *r, double secs) {
         strncat(md, ".md", sizeof md - strlen(md) - 1);
     }
     snprintf(meta, sizeof meta,
-             "\"command\": \"check\", \"games_per_variant\": %ld, \"seed\": %ld, \"ply_cap\": %ld, \"sample\": %ld, "
+             "\"command\": \"check\", \"games_per_variant\": %ld, \"seed\": %ld, \"ply_cap\": %ld, "
+             "\"sample\": %ld, "
              "\"seconds\": %.1f",
              o->games, o->seed, o->plies, o->sample, secs);
     snprintf(intro, sizeof intro,
-             "Written by `chessvar check`: %ld seeded games per variant (seed %ld; games in turn play random, "
-             "capture-greedy and special-rule-seeking moves), ply cap %ld, %s verified, %.1f s. Invariant counts are per "
+             "Written by `chessvar check`: %ld seeded games per variant (seed %ld; games in turn "
+             "play random, "
+             "capture-greedy and special-rule-seeking moves), ply cap %ld, %s verified, %.1f s. "
+             "Invariant counts are per "
              "position, or per legal move for the make/unmake, notation and variant-rule checks.",
              o->games, o->seed, o->plies, every, secs);
     const char *paths[2] = {json, md};
@@ -145,7 +159,8 @@ static bool check_write(const CheckOptions *o, const Report *r, double secs) {
     return true;
 }
 
-/* `chessvar check`: parses options, checks each variant, writes the report, sets the exit status. */
+/* `chessvar check`: parses options, checks each variant, writes the report, sets the exit status.
+ */
 int cmd_check(int argc, char **argv) {
     CheckOptions o;
     int rc = check_parse(argc, argv, &o);
@@ -173,8 +188,8 @@ int cmd_check(int argc, char **argv) {
         for (int k = 0; k < INV_N; k++) nf += vr->fail[k];
         if (!o.quiet)
             printf("%-12s %4llu games %8llu positions %6llu failures  %.1f s\n", v->name,
-                   (unsigned long long)vr->games, (unsigned long long)vr->positions, (unsigned long long)nf,
-                   cli_now() - t);
+                   (unsigned long long)vr->games, (unsigned long long)vr->positions,
+                   (unsigned long long)nf, cli_now() - t);
     }
     uint64_t failures = report_failures(r);
     bool written = check_write(&o, r, cli_now() - t0);

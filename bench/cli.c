@@ -31,7 +31,8 @@ bool cli_int(const char *cmd, const char *opt, const char *text, long lo, long h
     errno = 0;
     long v = strtol(text, &end, 10);
     if (!*text || *end || errno || v < lo || v > hi) {
-        cli_usage_error(cmd, "%s needs a whole number from %ld to %ld, got '%s'", opt, lo, hi, text);
+        cli_usage_error(cmd, "%s needs a whole number from %ld to %ld, got '%s'", opt, lo, hi,
+                        text);
         return false;
     }
     *out = v;

@@ -13,7 +13,8 @@ typedef struct Command {
 static void main_help(FILE *f, const Command *cmds, int n) {
     fprintf(f,
             "chessvar - proves chess-variant move generators right (perft) and makes them fast\n\n"
-            "usage: chessvar COMMAND [OPTIONS]   (chessvar COMMAND --help for its options)\n\ncommands:\n");
+            "usage: chessvar COMMAND [OPTIONS]   (chessvar COMMAND --help for its "
+            "options)\n\ncommands:\n");
     for (int i = 0; i < n; i++)
         if (cmds[i].run) fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(f, "\nvariants:");
@@ -24,7 +25,8 @@ static void main_help(FILE *f, const Command *cmds, int n) {
 int main(int argc, char **argv) {
     engine_init();
     const Command cmds[] = {
-        {"perft", cmd_perft, "count the leaves of the legal-move tree (divide, JSON, all variants)"},
+        {"perft", cmd_perft,
+         "count the leaves of the legal-move tree (divide, JSON, all variants)"},
         {"suite", cmd_suite, "run EPD perft suites: PASS/FAIL per line, summary, JSON"},
         {"selfplay", cmd_selfplay, "play many games on all cores and write training data"},
         {"bench", cmd_bench, "fixed signed workload: speed and a node-count signature"},
@@ -37,7 +39,8 @@ int main(int argc, char **argv) {
         return argc < 2 ? 2 : 0;
     }
     for (int i = 0; i < n; i++)
-        if (cmds[i].run && strcmp(argv[1], cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
+        if (cmds[i].run && strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].run(argc - 1, argv + 1);
     fprintf(stderr, "chessvar: unknown command '%s' (chessvar --help lists them)\n", argv[1]);
     return 2;
 }

@@ -21,7 +21,8 @@ bool mpi_available(void) {
 }
 
 bool mpi_launched(void) {
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") || getenv("SLURM_STEP_NUM_TASKS");
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") ||
+           getenv("SLURM_STEP_NUM_TASKS");
 }
 
 int mpi_begin(int *argc, char ***argv) {
@@ -53,7 +54,8 @@ void mpi_end(void) {
 enum { TAG_WORK = 1, TAG_RESULT = 2 };
 
 /* Counts one unit on this rank with its threads: the unit's position is split again. */
-static PerftResult count_unit(const Position *root, const PerftUnit *u, int depth, const PerftConfig *cfg) {
+static PerftResult count_unit(const Position *root, const PerftUnit *u, int depth,
+                              const PerftConfig *cfg) {
     Position *p = malloc(sizeof *p);
     pos_copy(p, root);
     for (int k = 0; k < u->len; k++) pos_make(p, u->path[k]);
@@ -66,8 +68,8 @@ static PerftResult count_unit(const Position *root, const PerftUnit *u, int dept
 }
 #endif
 
-PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg, PerftUnit **units_out,
-                      PerftResult **results_out, int *nunits_out) {
+PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg,
+                      PerftUnit **units_out, PerftResult **results_out, int *nunits_out) {
     PerftResult total = {0, 0};
 #ifdef CHESSVAR_HAVE_MPI
     enum { MAX_UNITS = 1 << 16 };
@@ -89,7 +91,8 @@ PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg, P
                 continue;
             }
             uint64_t msg[3];
-            MPI_Recv(msg, 3, MPI_UINT64_T, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(msg, 3, MPI_UINT64_T, st.MPI_SOURCE, TAG_RESULT, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
             if (msg[0] != UINT64_MAX) {
                 res[msg[0]].nodes = msg[1];
                 res[msg[0]].fingerprint = msg[2];

@@ -19,7 +19,7 @@ void mpi_end(void);
  * tree into units and hands them out one at a time to the other ranks (each counting its
  * unit with cfg's threads and hash); the totals reach rank 0. With `per_unit` (rank 0
  * only), the unit list and per-unit results are returned for divide (caller frees). */
-PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg, PerftUnit **units_out,
-                      PerftResult **results_out, int *nunits_out);
+PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg,
+                      PerftUnit **units_out, PerftResult **results_out, int *nunits_out);
 
 #endif

@@ -15,25 +15,26 @@ typedef struct PerftOptions {
 } PerftOptions;
 
 static void perft_help(FILE *f) {
-    fprintf(f,
-            "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] [--divide]\n"
-            "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
-            "                      [--all] [--reference] [--mpi]\n\n"
-            "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n"
-            "  --variant NAME  chess (default), switching, superchess, supremo\n"
-            "  --fen FEN       start from FEN (default: the variant's start position)\n"
-            "  --start NAME    a named start position of the variant (e.g. superchess p1)\n"
-            "  --depth D       plies, 1..30\n"
-            "  --divide        one line per root move: move and its count\n"
-            "  --threads N     worker threads (default: all cores)\n"
-            "  --hash MB       shared transposition table of MB megabytes (default 0: none)\n"
-            "  --fingerprint   also an order-independent 64-bit fingerprint of the leaf positions\n"
-            "                  (sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)\n"
-            "  --json          one JSON object per result line\n"
-            "  --quiet         no progress line on stderr\n"
-            "  --all           every variant's start position (default depth 5, 4 on 10x10)\n"
-            "  --reference     count with the slow reference generator, serially (for checks)\n"
-            "  --mpi           distribute over MPI ranks (automatic under mpirun)\n");
+    fprintf(
+        f,
+        "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] [--divide]\n"
+        "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
+        "                      [--all] [--reference] [--mpi]\n\n"
+        "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n"
+        "  --variant NAME  chess (default), switching, superchess, supremo\n"
+        "  --fen FEN       start from FEN (default: the variant's start position)\n"
+        "  --start NAME    a named start position of the variant (e.g. superchess p1)\n"
+        "  --depth D       plies, 1..30\n"
+        "  --divide        one line per root move: move and its count\n"
+        "  --threads N     worker threads (default: all cores)\n"
+        "  --hash MB       shared transposition table of MB megabytes (default 0: none)\n"
+        "  --fingerprint   also an order-independent 64-bit fingerprint of the leaf positions\n"
+        "                  (sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)\n"
+        "  --json          one JSON object per result line\n"
+        "  --quiet         no progress line on stderr\n"
+        "  --all           every variant's start position (default depth 5, 4 on 10x10)\n"
+        "  --reference     count with the slow reference generator, serially (for checks)\n"
+        "  --mpi           distribute over MPI ranks (automatic under mpirun)\n");
 }
 
 typedef struct Progress {
@@ -55,16 +56,17 @@ static void progress_print(void *ctx, int done, int total, uint64_t nodes) {
 }
 
 /* Prints one result line, plain or JSON. */
-static void print_result(const PerftOptions *o, const Variant *v, const char *fen, long depth, PerftResult r,
-                         double secs, int threads, int ranks) {
+static void print_result(const PerftOptions *o, const Variant *v, const char *fen, long depth,
+                         PerftResult r, double secs, int threads, int ranks) {
     double nps = secs > 0 ? (double)r.nodes / secs : 0;
     if (o->json) {
         printf("{\"variant\":\"%s\",\"fen\":", v->name);
         cli_json_str(stdout, fen);
         printf(",\"depth\":%ld,\"nodes\":%llu", depth, (unsigned long long)r.nodes);
-        if (o->fingerprint) printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
-        printf(",\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"hash_mb\":%ld,\"ranks\":%d%s}\n", secs, nps, threads,
-               o->hash_mb, ranks, o->reference ? ",\"reference\":true" : "");
+        if (o->fingerprint)
+            printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
+        printf(",\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"hash_mb\":%ld,\"ranks\":%d%s}\n",
+               secs, nps, threads, o->hash_mb, ranks, o->reference ? ",\"reference\":true" : "");
     } else {
         if (o->divide) printf("\n");
         printf("%s depth %ld: %llu nodes", v->name, depth, (unsigned long long)r.nodes);
@@ -80,10 +82,12 @@ static void print_divide(const PerftOptions *o, const char *ms, PerftResult r) {
         printf("{\"move\":");
         cli_json_str(stdout, ms);
         printf(",\"nodes\":%llu", (unsigned long long)r.nodes);
-        if (o->fingerprint) printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
+        if (o->fingerprint)
+            printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
         printf("}\n");
     } else if (o->fingerprint) {
-        printf("%s: %llu  %016llx\n", ms, (unsigned long long)r.nodes, (unsigned long long)r.fingerprint);
+        printf("%s: %llu  %016llx\n", ms, (unsigned long long)r.nodes,
+               (unsigned long long)r.fingerprint);
     } else {
         printf("%s: %llu\n", ms, (unsigned long long)r.nodes);
     }
@@ -110,7 +114,8 @@ static PerftResult reference_count(Position *p, int depth, bool fp) {
 }
 
 /* Runs one perft (every rank under MPI); rank 0 prints. Returns the exit status. */
-static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, long depth, int ranks) {
+static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, long depth,
+                     int ranks) {
     Position *pos = malloc(sizeof *pos);
     CvError err = {{0}};
     if (!pos_from_fen(pos, v, fen, &err)) {
@@ -122,7 +127,10 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     pos_to_fen(pos, fenbuf, sizeof fenbuf);
     int threads = o->threads > 0 ? (int)o->threads : omp_get_num_procs();
     Progress pr = {cli_now(), 0, !o->quiet && isatty(2) && mpi_rank() == 0, false};
-    PerftConfig cfg = {.threads = threads, .fingerprint = o->fingerprint, .progress = progress_print, .progress_ctx = &pr};
+    PerftConfig cfg = {.threads = threads,
+                       .fingerprint = o->fingerprint,
+                       .progress = progress_print,
+                       .progress_ctx = &pr};
     cfg.tt = o->hash_mb ? perft_tt_new((size_t)o->hash_mb) : NULL;
     if (o->hash_mb && !cfg.tt) {
         fprintf(stderr, "chessvar perft: cannot allocate a %ld MB hash table\n", o->hash_mb);
@@ -213,14 +221,17 @@ int cmd_perft(int argc, char **argv) {
         } else if (strcmp(a, "--start") == 0) {
             if (!(o.start = cli_value("perft", argc, argv, &i))) return 2;
         } else if (strcmp(a, "--depth") == 0) {
-            if (!(v_text = cli_value("perft", argc, argv, &i)) || !cli_int("perft", "--depth", v_text, 1, 30, &o.depth))
+            if (!(v_text = cli_value("perft", argc, argv, &i)) ||
+                !cli_int("perft", "--depth", v_text, 1, 30, &o.depth))
                 return 2;
             depth_given = true;
         } else if (strcmp(a, "--threads") == 0) {
-            if (!(v_text = cli_value("perft", argc, argv, &i)) || !cli_int("perft", "--threads", v_text, 1, 1024, &o.threads))
+            if (!(v_text = cli_value("perft", argc, argv, &i)) ||
+                !cli_int("perft", "--threads", v_text, 1, 1024, &o.threads))
                 return 2;
         } else if (strcmp(a, "--hash") == 0) {
-            if (!(v_text = cli_value("perft", argc, argv, &i)) || !cli_int("perft", "--hash", v_text, 0, 1 << 20, &o.hash_mb))
+            if (!(v_text = cli_value("perft", argc, argv, &i)) ||
+                !cli_int("perft", "--hash", v_text, 0, 1 << 20, &o.hash_mb))
                 return 2;
         } else if (strcmp(a, "--divide") == 0) {
             o.divide = true;
@@ -242,26 +253,31 @@ int cmd_perft(int argc, char **argv) {
     }
     const Variant *variant = NULL;
     if (o.all) {
-        if (o.fen || o.start || vname) return cli_usage_error("perft", "--all takes no --variant, --fen or --start");
+        if (o.fen || o.start || vname)
+            return cli_usage_error("perft", "--all takes no --variant, --fen or --start");
     } else {
         if (!(variant = cli_variant("perft", vname))) return 2;
         if (o.fen && o.start) return cli_usage_error("perft", "give --fen or --start, not both");
         if (!o.fen && !variant_start(variant, o.start))
-            return cli_usage_error("perft", "variant %s has no start position named '%s'", variant->name, o.start);
+            return cli_usage_error("perft", "variant %s has no start position named '%s'",
+                                   variant->name, o.start);
     }
     if (o.mpi && !mpi_available())
-        return cli_usage_error("perft", "--mpi: this build has no MPI (install libopenmpi-dev and rebuild)");
+        return cli_usage_error("perft",
+                               "--mpi: this build has no MPI (install libopenmpi-dev and rebuild)");
     int ranks = 1;
     if (o.mpi || (mpi_launched() && mpi_available())) ranks = mpi_begin(&argc, &argv);
     int status = 0;
     if (o.all) {
         for (int i = 0; i < variant_count() && !status; i++) {
             const Variant *v = variant_at(i);
-            status = perft_one(&o, v, v->start_fen, depth_given ? o.depth : (v->width > 8 ? 4 : 5), ranks);
+            status = perft_one(&o, v, v->start_fen, depth_given ? o.depth : (v->width > 8 ? 4 : 5),
+                               ranks);
         }
     } else {
         const char *fen = o.fen ? o.fen : variant_start(variant, o.start);
-        status = perft_one(&o, variant, fen, depth_given ? o.depth : (variant->width > 8 ? 3 : 5), ranks);
+        status = perft_one(&o, variant, fen, depth_given ? o.depth : (variant->width > 8 ? 3 : 5),
+                           ranks);
     }
     mpi_end();
     return status;

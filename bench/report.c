@@ -5,11 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const char *const invariant_names[INV_N] = {
-    "consistent", "key_incremental", "unmake_restores", "fast_equals_reference",
-    "bulk_count", "notation_round_trip", "fen_round_trip", "check_agrees",
-    "royal_capture_is_check", "colour_flip_count", "variant_rules",
+    "consistent",
+    "key_incremental",
+    "unmake_restores",
+    "fast_equals_reference",
+    "bulk_count",
+    "notation_round_trip",
+    "fen_round_trip",
+    "check_agrees",
+    "royal_capture_is_check",
+    "colour_flip_count",
+    "variant_rules",
 };
 
 static const char *const invariant_texts[INV_N] = {
@@ -21,19 +28,22 @@ static const char *const invariant_texts[INV_N] = {
     "every move's text parses back to the same move",
     "FEN -> position -> FEN is the identity (key too)",
     "in_check equals royal_attacked; the side not to move is never in check",
-    "positions where an enemy move could capture a royal (royals replaced by plain pieces in a copy): royal_attacked agrees",
+    "positions where an enemy move could capture a royal (royals replaced by plain pieces in a "
+    "copy): royal_attacked agrees",
     "the colour-flipped position has as many legal moves",
     "variant rules (royals kept, Protectors kept, pool balance, switches keep occupancy)",
 };
 
 static const char *const event_names[EV_N] = {
-    "moves", "captures", "switches", "switch_promotions", "drops", "en_passant", "castlings",
-    "promotions", "freezes", "neutralisations", "immune_blocks", "blasts", "blast_victims",
-    "double_captures",
+    "moves",         "captures",  "switches",      "switch_promotions", "drops",
+    "en_passant",    "castlings", "promotions",    "freezes",           "neutralisations",
+    "immune_blocks", "blasts",    "blast_victims", "double_captures",
 };
 
 /* Name of an invariant, as used in the JSON keys. */
-const char *report_invariant_name(int inv) { return inv >= 0 && inv < INV_N ? invariant_names[inv] : "?"; }
+const char *report_invariant_name(int inv) {
+    return inv >= 0 && inv < INV_N ? invariant_names[inv] : "?";
+}
 
 /* Name of an event, as used in the JSON keys. */
 const char *report_event_name(int ev) { return ev >= 0 && ev < EV_N ? event_names[ev] : "?"; }
@@ -71,8 +81,10 @@ static void report_append_move(const Position *pos, Move m, char *buf, size_t n)
 }
 
 /* Writes the moves of a not in b, and of b not in a, as text (both lists are sorted copies). */
-static void report_diff_lists(const Position *pos, const Move *a, int na, const Move *b, int nb, ReportFailure *f) {
-    Move *sa = malloc(sizeof(Move) * (size_t)(na + 1)), *sb = malloc(sizeof(Move) * (size_t)(nb + 1));
+static void report_diff_lists(const Position *pos, const Move *a, int na, const Move *b, int nb,
+                              ReportFailure *f) {
+    Move *sa = malloc(sizeof(Move) * (size_t)(na + 1)),
+         *sb = malloc(sizeof(Move) * (size_t)(nb + 1));
     if (!sa || !sb) {
         free(sa);
         free(sb);
@@ -84,8 +96,10 @@ static void report_diff_lists(const Position *pos, const Move *a, int na, const 
     qsort(sb, (size_t)nb, sizeof(Move), report_cmp_move);
     int i = 0, j = 0;
     while (i < na || j < nb) {
-        if (j == nb || (i < na && sa[i] < sb[j])) report_append_move(pos, sa[i++], f->only_fast, sizeof f->only_fast);
-        else if (i == na || sb[j] < sa[i]) report_append_move(pos, sb[j++], f->only_ref, sizeof f->only_ref);
+        if (j == nb || (i < na && sa[i] < sb[j]))
+            report_append_move(pos, sa[i++], f->only_fast, sizeof f->only_fast);
+        else if (i == na || sb[j] < sa[i])
+            report_append_move(pos, sb[j++], f->only_ref, sizeof f->only_ref);
         else i++, j++;
     }
     free(sa);
@@ -124,7 +138,8 @@ static bool report_has_flag(const Variant *v, uint32_t flags) {
 static int report_status(const Position *p, int sq) {
     int pc = p->board[sq], c = PC_COLOR(pc), f = sq % p->width, r = sq / p->width;
     int last = c == WHITE ? p->height - 1 : 0;
-    bool immune = (p->var->pieces[PC_TYPE(pc)].flags & PF_IMMUNE_ZONE) && r == last && (f == 0 || f == p->width - 1);
+    bool immune = (p->var->pieces[PC_TYPE(pc)].flags & PF_IMMUNE_ZONE) && r == last &&
+                  (f == 0 || f == p->width - 1);
     int near = 0;
     for (int dr = -1; dr <= 1; dr++)
         for (int df = -1; df <= 1; df++) {
@@ -177,7 +192,8 @@ void report_note_move(VariantReport *vr, const Position *pos) {
         vr->events[EV_CASTLINGS]++;
         vr->castle_by[PC_TYPE(pos->board[MOVE_TO(m)])]++;
     }
-    bool blaster = u->moved && (pos->var->pieces[PC_TYPE(u->moved)].flags & PF_BLAST) && kind != MK_DROP;
+    bool blaster =
+        u->moved && (pos->var->pieces[PC_TYPE(u->moved)].flags & PF_BLAST) && kind != MK_DROP;
     if (blaster && removed) {
         vr->events[EV_BLASTS]++;
         vr->events[EV_BLAST_VICTIMS] += (uint64_t)removed;
@@ -247,7 +263,8 @@ static void report_json_types(FILE *f, const Variant *v, const uint64_t *per_typ
     bool first = true;
     for (int t = 1; t <= v->npt; t++) {
         if (!per_type[t]) continue;
-        fprintf(f, "%s\"%c\": %llu", first ? "" : ", ", v->pieces[t].letter, (unsigned long long)per_type[t]);
+        fprintf(f, "%s\"%c\": %llu", first ? "" : ", ", v->pieces[t].letter,
+                (unsigned long long)per_type[t]);
         first = false;
     }
     fputc('}', f);
@@ -257,19 +274,24 @@ static void report_json_types(FILE *f, const Variant *v, const uint64_t *per_typ
 void report_write_json(const Report *r, FILE *f, const char *meta) {
     fprintf(f, "{\n");
     if (meta && *meta) fprintf(f, "  %s,\n", meta);
-    fprintf(f, "  \"total_failures\": %llu,\n  \"variants\": [", (unsigned long long)report_failures(r));
+    fprintf(f, "  \"total_failures\": %llu,\n  \"variants\": [",
+            (unsigned long long)report_failures(r));
     for (int i = 0; i < r->nvar; i++) {
         const VariantReport *vr = &r->v[i];
         fprintf(f, "%s\n    {\n      \"variant\": ", i ? "," : "");
         report_json_str(f, vr->var->name);
-        fprintf(f, ",\n      \"games\": %llu,\n      \"positions_checked\": %llu,\n      \"invariants\": {",
+        fprintf(f,
+                ",\n      \"games\": %llu,\n      \"positions_checked\": %llu,\n      "
+                "\"invariants\": {",
                 (unsigned long long)vr->games, (unsigned long long)vr->positions);
         for (int k = 0; k < INV_N; k++)
-            fprintf(f, "%s\n        \"%s\": {\"pass\": %llu, \"fail\": %llu}", k ? "," : "", invariant_names[k],
-                    (unsigned long long)vr->pass[k], (unsigned long long)vr->fail[k]);
+            fprintf(f, "%s\n        \"%s\": {\"pass\": %llu, \"fail\": %llu}", k ? "," : "",
+                    invariant_names[k], (unsigned long long)vr->pass[k],
+                    (unsigned long long)vr->fail[k]);
         fprintf(f, "\n      },\n      \"events\": {");
         for (int k = 0; k < EV_N; k++)
-            fprintf(f, "%s\"%s\": %llu", k ? ", " : "", event_names[k], (unsigned long long)vr->events[k]);
+            fprintf(f, "%s\"%s\": %llu", k ? ", " : "", event_names[k],
+                    (unsigned long long)vr->events[k]);
         fprintf(f, "},\n      \"promotions_by_type\": ");
         report_json_types(f, vr->var, vr->promo_to);
         fprintf(f, ",\n      \"drops_by_type\": ");
@@ -279,7 +301,8 @@ void report_write_json(const Report *r, FILE *f, const char *meta) {
         fprintf(f, ",\n      \"failures\": [");
         for (int k = 0; k < vr->nfail_kept; k++) {
             const ReportFailure *fl = &vr->failures[k];
-            fprintf(f, "%s\n        {\"invariant\": \"%s\", \"fen\": ", k ? "," : "", invariant_names[fl->invariant]);
+            fprintf(f, "%s\n        {\"invariant\": \"%s\", \"fen\": ", k ? "," : "",
+                    invariant_names[fl->invariant]);
             report_json_str(f, fl->fen);
             fprintf(f, ", \"move\": ");
             report_json_str(f, fl->move);
@@ -301,7 +324,8 @@ static void report_md_types(FILE *f, const Variant *v, const uint64_t *per_type)
     bool any = false;
     for (int t = 1; t <= v->npt; t++) {
         if (!per_type[t]) continue;
-        fprintf(f, "%s%c %llu", any ? ", " : "", v->pieces[t].letter, (unsigned long long)per_type[t]);
+        fprintf(f, "%s%c %llu", any ? ", " : "", v->pieces[t].letter,
+                (unsigned long long)per_type[t]);
         any = true;
     }
     if (!any) fputc('-', f);
@@ -316,17 +340,20 @@ void report_write_markdown(const Report *r, FILE *f, const char *title, const ch
     for (int i = 0; i < r->nvar; i++) {
         uint64_t nf = 0;
         for (int k = 0; k < INV_N; k++) nf += r->v[i].fail[k];
-        fprintf(f, "| %s | %llu | %llu | %llu |\n", r->v[i].var->name, (unsigned long long)r->v[i].games,
-                (unsigned long long)r->v[i].positions, (unsigned long long)nf);
+        fprintf(f, "| %s | %llu | %llu | %llu |\n", r->v[i].var->name,
+                (unsigned long long)r->v[i].games, (unsigned long long)r->v[i].positions,
+                (unsigned long long)nf);
     }
     for (int i = 0; i < r->nvar; i++) {
         const VariantReport *vr = &r->v[i];
-        fprintf(f, "\n## %s\n\n| invariant | what it checks | pass | fail |\n|---|---|---:|---:|\n", vr->var->name);
+        fprintf(f, "\n## %s\n\n| invariant | what it checks | pass | fail |\n|---|---|---:|---:|\n",
+                vr->var->name);
         for (int k = 0; k < INV_N; k++)
             fprintf(f, "| %s | %s | %llu | %llu |\n", invariant_names[k], invariant_texts[k],
                     (unsigned long long)vr->pass[k], (unsigned long long)vr->fail[k]);
         fprintf(f, "\n| event | count |\n|---|---:|\n");
-        for (int k = 0; k < EV_N; k++) fprintf(f, "| %s | %llu |\n", event_names[k], (unsigned long long)vr->events[k]);
+        for (int k = 0; k < EV_N; k++)
+            fprintf(f, "| %s | %llu |\n", event_names[k], (unsigned long long)vr->events[k]);
         fprintf(f, "\nPromotions by type: ");
         report_md_types(f, vr->var, vr->promo_to);
         fprintf(f, ". Drops by type: ");
@@ -341,7 +368,8 @@ void report_write_markdown(const Report *r, FILE *f, const char *title, const ch
             fprintf(f, "\n- **%s** at `%s`%s%s%s: %s\n", invariant_names[fl->invariant], fl->fen,
                     fl->move[0] ? ", move `" : "", fl->move, fl->move[0] ? "`" : "", fl->detail);
             if (fl->only_fast[0] || fl->only_ref[0])
-                fprintf(f, "  - only fast: `%s`\n  - only reference: `%s`\n", fl->only_fast[0] ? fl->only_fast : "-",
+                fprintf(f, "  - only fast: `%s`\n  - only reference: `%s`\n",
+                        fl->only_fast[0] ? fl->only_fast : "-",
                         fl->only_ref[0] ? fl->only_ref : "-");
         }
     }

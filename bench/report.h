@@ -31,47 +31,47 @@ typedef enum Invariant {
 
 /* Special-rule events counted along the games. */
 typedef enum ReportEvent {
-    EV_MOVES = 0,         /* moves played */
-    EV_CAPTURES,          /* moves that removed at least one enemy piece */
-    EV_SWITCHES,          /* Switching: switch moves */
-    EV_SWITCH_PROMOS,     /* switches that promoted a pawn */
-    EV_DROPS,             /* drops from the hand */
-    EV_EP,                /* en-passant captures */
-    EV_CASTLINGS,         /* castlings (per monarch in castle_by) */
-    EV_PROMOTIONS,        /* promotions (per type in promo_to) */
-    EV_FREEZES,           /* enemy pieces newly frozen by a move (next to a freezer) */
-    EV_NEUTRALISATIONS,   /* enemy pieces newly neutralised by a move (next to a pacifier) */
-    EV_IMMUNE_BLOCKS,     /* immune pieces newly standing next to an enemy freezer/pacifier */
-    EV_BLASTS,            /* blasting moves that removed at least one piece */
-    EV_BLAST_VICTIMS,     /* pieces those blasts removed */
-    EV_DOUBLE_CAPTURES,   /* moves capturing two pieces on different squares (not blasts) */
+    EV_MOVES = 0,       /* moves played */
+    EV_CAPTURES,        /* moves that removed at least one enemy piece */
+    EV_SWITCHES,        /* Switching: switch moves */
+    EV_SWITCH_PROMOS,   /* switches that promoted a pawn */
+    EV_DROPS,           /* drops from the hand */
+    EV_EP,              /* en-passant captures */
+    EV_CASTLINGS,       /* castlings (per monarch in castle_by) */
+    EV_PROMOTIONS,      /* promotions (per type in promo_to) */
+    EV_FREEZES,         /* enemy pieces newly frozen by a move (next to a freezer) */
+    EV_NEUTRALISATIONS, /* enemy pieces newly neutralised by a move (next to a pacifier) */
+    EV_IMMUNE_BLOCKS,   /* immune pieces newly standing next to an enemy freezer/pacifier */
+    EV_BLASTS,          /* blasting moves that removed at least one piece */
+    EV_BLAST_VICTIMS,   /* pieces those blasts removed */
+    EV_DOUBLE_CAPTURES, /* moves capturing two pieces on different squares (not blasts) */
     EV_N
 } ReportEvent;
 
-#define REPORT_MAX_FAILURES 32  /* failures kept in full per variant; all are counted */
+#define REPORT_MAX_FAILURES 32 /* failures kept in full per variant; all are counted */
 #define REPORT_MAX_VARIANTS 8
 
 /* One invariant failure, with what is needed to reproduce it. */
 typedef struct ReportFailure {
-    int invariant;        /* Invariant */
-    char fen[256];        /* the position where it failed */
-    char move[24];        /* the move involved, "" if none */
-    char detail[256];     /* one line: what differed */
-    char only_fast[512];  /* moves only the fast generator gives (space separated) */
-    char only_ref[512];   /* moves only the reference generator gives */
+    int invariant;       /* Invariant */
+    char fen[256];       /* the position where it failed */
+    char move[24];       /* the move involved, "" if none */
+    char detail[256];    /* one line: what differed */
+    char only_fast[512]; /* moves only the fast generator gives (space separated) */
+    char only_ref[512];  /* moves only the reference generator gives */
 } ReportFailure;
 
 /* Everything counted for one variant. */
 typedef struct VariantReport {
     const Variant *var;
     uint64_t games;
-    uint64_t positions;           /* positions checked */
+    uint64_t positions; /* positions checked */
     uint64_t pass[INV_N];
     uint64_t fail[INV_N];
     uint64_t events[EV_N];
-    uint64_t promo_to[MAX_PT];    /* promotions per piece type promoted to */
-    uint64_t drop_of[MAX_PT];     /* drops per piece type */
-    uint64_t castle_by[MAX_PT];   /* castlings per monarch type */
+    uint64_t promo_to[MAX_PT];  /* promotions per piece type promoted to */
+    uint64_t drop_of[MAX_PT];   /* drops per piece type */
+    uint64_t castle_by[MAX_PT]; /* castlings per monarch type */
     int nfail_kept;
     ReportFailure failures[REPORT_MAX_FAILURES];
 } VariantReport;

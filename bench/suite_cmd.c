@@ -6,19 +6,18 @@
 #include "cli.h"
 
 static void suite_help(FILE *f) {
-    fprintf(f,
-            "usage: chessvar suite FILE.epd [--variant NAME] [--max-depth D] [--max-nodes N]\n"
-            "                      [--threads N] [--hash MB] [--json]\n\n"
-            "Runs every line `FEN ;D1 n ;D2 n ... [;variant NAME]` of an EPD perft suite and\n"
-            "prints PASS or FAIL per (line, depth) with the expected and actual counts, then a\n"
-            "summary. Lines without a variant opcode use --variant (default chess). Malformed\n"
-            "lines are reported with their line number. Exit status: 0 all passed, 1 any\n"
-            "failure or malformed line, 2 bad options or unreadable file.\n"
-            "  --max-depth D   skip depths above D\n"
-            "  --max-nodes N   skip counts above N nodes\n"
-            "  --threads N     worker threads (default: all cores)\n"
-            "  --hash MB       shared transposition table (default 0: none)\n"
-            "  --json          one JSON object per check and one summary object\n");
+    fprintf(f, "usage: chessvar suite FILE.epd [--variant NAME] [--max-depth D] [--max-nodes N]\n"
+               "                      [--threads N] [--hash MB] [--json]\n\n"
+               "Runs every line `FEN ;D1 n ;D2 n ... [;variant NAME]` of an EPD perft suite and\n"
+               "prints PASS or FAIL per (line, depth) with the expected and actual counts, then a\n"
+               "summary. Lines without a variant opcode use --variant (default chess). Malformed\n"
+               "lines are reported with their line number. Exit status: 0 all passed, 1 any\n"
+               "failure or malformed line, 2 bad options or unreadable file.\n"
+               "  --max-depth D   skip depths above D\n"
+               "  --max-nodes N   skip counts above N nodes\n"
+               "  --threads N     worker threads (default: all cores)\n"
+               "  --hash MB       shared transposition table (default 0: none)\n"
+               "  --json          one JSON object per check and one summary object\n");
 }
 
 int cmd_suite(int argc, char **argv) {
@@ -33,14 +32,21 @@ int cmd_suite(int argc, char **argv) {
         } else if (strcmp(a, "--variant") == 0) {
             if (!(vname = cli_value("suite", argc, argv, &i))) return 2;
         } else if (strcmp(a, "--max-depth") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) || !cli_int("suite", a, t, 1, 30, &max_depth)) return 2;
+            if (!(t = cli_value("suite", argc, argv, &i)) ||
+                !cli_int("suite", a, t, 1, 30, &max_depth))
+                return 2;
         } else if (strcmp(a, "--max-nodes") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) || !cli_int("suite", a, t, 1, 0x7FFFFFFFFFFFFFFFL, &max_nodes))
+            if (!(t = cli_value("suite", argc, argv, &i)) ||
+                !cli_int("suite", a, t, 1, 0x7FFFFFFFFFFFFFFFL, &max_nodes))
                 return 2;
         } else if (strcmp(a, "--threads") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) || !cli_int("suite", a, t, 1, 1024, &threads)) return 2;
+            if (!(t = cli_value("suite", argc, argv, &i)) ||
+                !cli_int("suite", a, t, 1, 1024, &threads))
+                return 2;
         } else if (strcmp(a, "--hash") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) || !cli_int("suite", a, t, 0, 1 << 20, &hash_mb)) return 2;
+            if (!(t = cli_value("suite", argc, argv, &i)) ||
+                !cli_int("suite", a, t, 0, 1 << 20, &hash_mb))
+                return 2;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (a[0] == '-' && a[1]) {
@@ -98,13 +104,16 @@ int cmd_suite(int argc, char **argv) {
             ok ? passed++ : failed++;
             nodes += res.nodes;
             if (json) {
-                printf("{\"line\":%d,\"status\":\"%s\",\"variant\":\"%s\",\"fen\":", lineno, ok ? "PASS" : "FAIL", v->name);
+                printf("{\"line\":%d,\"status\":\"%s\",\"variant\":\"%s\",\"fen\":", lineno,
+                       ok ? "PASS" : "FAIL", v->name);
                 cli_json_str(stdout, e.fen);
-                printf(",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"seconds\":%.6f}\n", e.depth[k],
-                       (unsigned long long)e.nodes[k], (unsigned long long)res.nodes, secs);
+                printf(",\"depth\":%d,\"expected\":%llu,\"nodes\":%llu,\"seconds\":%.6f}\n",
+                       e.depth[k], (unsigned long long)e.nodes[k], (unsigned long long)res.nodes,
+                       secs);
             } else {
-                printf("%s  line %d  %s  D%d  expected %llu  got %llu\n", ok ? "PASS" : "FAIL", lineno, v->name,
-                       e.depth[k], (unsigned long long)e.nodes[k], (unsigned long long)res.nodes);
+                printf("%s  line %d  %s  D%d  expected %llu  got %llu\n", ok ? "PASS" : "FAIL",
+                       lineno, v->name, e.depth[k], (unsigned long long)e.nodes[k],
+                       (unsigned long long)res.nodes);
             }
             fflush(stdout);
         }
@@ -114,10 +123,12 @@ int cmd_suite(int argc, char **argv) {
     if (json) {
         printf("{\"summary\":true,\"file\":");
         cli_json_str(stdout, file);
-        printf(",\"positions\":%d,\"checks\":%d,\"passed\":%d,\"failed\":%d,\"errors\":%d,\"nodes\":%llu,\"seconds\":%.3f}\n",
+        printf(",\"positions\":%d,\"checks\":%d,\"passed\":%d,\"failed\":%d,\"errors\":%d,"
+               "\"nodes\":%llu,\"seconds\":%.3f}\n",
                positions, checks, passed, failed, errors, (unsigned long long)nodes, secs);
     } else {
-        printf("\n%s: %d positions, %d checks: %d passed, %d failed, %d malformed lines; %llu nodes in %.2f s (%.1f Mnodes/s)\n",
+        printf("\n%s: %d positions, %d checks: %d passed, %d failed, %d malformed lines; %llu "
+               "nodes in %.2f s (%.1f Mnodes/s)\n",
                file, positions, checks, passed, failed, errors, (unsigned long long)nodes, secs,
                secs > 0 ? (double)nodes / secs / 1e6 : 0.0);
     }

@@ -29,9 +29,9 @@ extern Magic rook_magic[64];
 extern Magic bishop_magic[64];
 extern Bitboard knight_att8[64];
 extern Bitboard king_att8[64];
-extern Bitboard pawn_att8[2][64];   /* squares a pawn of colour c on s attacks */
-extern Bitboard between8[64][64];   /* squares strictly between two aligned squares */
-extern Bitboard line8[64][64];      /* the full line through two aligned squares, or 0 */
+extern Bitboard pawn_att8[2][64]; /* squares a pawn of colour c on s attacks */
+extern Bitboard between8[64][64]; /* squares strictly between two aligned squares */
+extern Bitboard line8[64][64];    /* the full line through two aligned squares, or 0 */
 
 static inline Bitboard rook_att8(int s, Bitboard occ) {
     const Magic *m = &rook_magic[s];
@@ -70,10 +70,10 @@ static inline int bb128_pop_lsb(Bitboard128 *b) {
 /* Directions 0..7: E, W, N, S, NE, NW, SE, SW. Positive ones (index increases): E, N,
  * NE, NW. */
 extern const int dir_df[8], dir_dr[8];
-extern Bitboard128 ray10[8][100];      /* squares from s in direction d, to the edge */
+extern Bitboard128 ray10[8][100]; /* squares from s in direction d, to the edge */
 extern Bitboard128 knight_att10[100];
 extern Bitboard128 king_att10[100];
-extern Bitboard128 board10_mask;        /* the 100 valid squares */
+extern Bitboard128 board10_mask; /* the 100 valid squares */
 
 static inline bool dir_positive10(int d) { return d == 0 || d == 2 || d == 4 || d == 5; }
 

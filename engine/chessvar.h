@@ -16,13 +16,13 @@
 /* Kinds of movement component. Vectors are (df, dr) in White's view; a piece with
  * PF_ORIENTED has dr negated for Black. */
 enum MoveCompKind {
-    MC_LEAP = 0,   /* to (df, dr); the `lame` squares (relative) must be empty */
-    MC_RIDE = 1,   /* slide along (df, dr) up to `range` steps (0 = to the edge) */
-    MC_HOP = 2,    /* cannon: along (df, dr) over exactly one screen, to any empty square
-                      beyond it up to and including the first piece beyond (capture) */
-    MC_JSTEP = 3,  /* jumping king step: over an occupied s+d to s+2d */
-    MC_DLEAP = 4,  /* two successive knight leaps; may capture on both landings */
-    MC_WALK = 5    /* exactly `range` K/jK steps over the changing board */
+    MC_LEAP = 0,  /* to (df, dr); the `lame` squares (relative) must be empty */
+    MC_RIDE = 1,  /* slide along (df, dr) up to `range` steps (0 = to the edge) */
+    MC_HOP = 2,   /* cannon: along (df, dr) over exactly one screen, to any empty square
+                     beyond it up to and including the first piece beyond (capture) */
+    MC_JSTEP = 3, /* jumping king step: over an occupied s+d to s+2d */
+    MC_DLEAP = 4, /* two successive knight leaps; may capture on both landings */
+    MC_WALK = 5   /* exactly `range` K/jK steps over the changing board */
 };
 
 /* Modality: what a component may do at its destination. */
@@ -36,39 +36,39 @@ enum {
 };
 
 typedef struct MoveComp {
-    uint8_t kind;    /* MC_* */
-    uint8_t mode;    /* MM_* */
-    int8_t df, dr;   /* vector, White's view */
-    uint8_t range;   /* rides: max steps (0 = unlimited); walks: number of steps */
-    uint8_t cond;    /* MCOND_* */
-    uint8_t nlame;   /* number of squares that must be empty */
+    uint8_t kind;  /* MC_* */
+    uint8_t mode;  /* MM_* */
+    int8_t df, dr; /* vector, White's view */
+    uint8_t range; /* rides: max steps (0 = unlimited); walks: number of steps */
+    uint8_t cond;  /* MCOND_* */
+    uint8_t nlame; /* number of squares that must be empty */
     int8_t lame[3][2];
 } MoveComp;
 
 /* Piece flags. */
 enum {
-    PF_ROYAL = 1u << 0,         /* its capture (attack) decides check; never captured */
-    PF_PAWN = 1u << 1,          /* ordinary pawn: double step makes an e.p. square, takes e.p. */
-    PF_PROMOTES = 1u << 2,      /* must promote on its last rank */
-    PF_NO_CAPTURE = 1u << 3,    /* never captures, attacks nothing */
-    PF_UNCAPTURABLE = 1u << 4,  /* nothing can capture it */
-    PF_FREEZES = 1u << 5,       /* adjacent enemies are frozen */
-    PF_PACIFIES = 1u << 6,      /* adjacent enemies are neutralised */
-    PF_IMMUNE_ZONE = 1u << 7,   /* immune on its embassy squares */
-    PF_DROPPABLE = 1u << 8,     /* may be held in hand and dropped */
-    PF_ORIENTED = 1u << 9,      /* vectors flip for Black (pawn pieces) */
-    PF_CASTLE_ROOK = 1u << 10,  /* the rook partner of castling */
-    PF_BLAST = 1u << 11,        /* removes capturable enemies adjacent to its landing */
-    PF_PAWN_PIECE = 1u << 12    /* counts as a pawn move for the 50-move rule */
+    PF_ROYAL = 1u << 0,        /* its capture (attack) decides check; never captured */
+    PF_PAWN = 1u << 1,         /* ordinary pawn: double step makes an e.p. square, takes e.p. */
+    PF_PROMOTES = 1u << 2,     /* must promote on its last rank */
+    PF_NO_CAPTURE = 1u << 3,   /* never captures, attacks nothing */
+    PF_UNCAPTURABLE = 1u << 4, /* nothing can capture it */
+    PF_FREEZES = 1u << 5,      /* adjacent enemies are frozen */
+    PF_PACIFIES = 1u << 6,     /* adjacent enemies are neutralised */
+    PF_IMMUNE_ZONE = 1u << 7,  /* immune on its embassy squares */
+    PF_DROPPABLE = 1u << 8,    /* may be held in hand and dropped */
+    PF_ORIENTED = 1u << 9,     /* vectors flip for Black (pawn pieces) */
+    PF_CASTLE_ROOK = 1u << 10, /* the rook partner of castling */
+    PF_BLAST = 1u << 11,       /* removes capturable enemies adjacent to its landing */
+    PF_PAWN_PIECE = 1u << 12   /* counts as a pawn move for the 50-move rule */
 };
 
 #define MAX_COMP 40
 
 struct PieceDef {
-    char letter;            /* FEN letter, upper case */
+    char letter; /* FEN letter, upper case */
     const char *name;
-    uint32_t flags;         /* PF_* */
-    int value;              /* centipawns, for evaluation */
+    uint32_t flags; /* PF_* */
+    int value;      /* centipawns, for evaluation */
     uint8_t ncomp;
     MoveComp comp[MAX_COMP];
 };
@@ -91,13 +91,13 @@ typedef struct NamedStart {
 
 /* Per-variant behaviour. The fast and the reference generators return legal moves only. */
 struct VariantOps {
-    void (*init)(Variant *v);                        /* engine_init: build v->tables; may be NULL */
+    void (*init)(Variant *v); /* engine_init: build v->tables; may be NULL */
     int (*gen_legal)(Position *pos, Move *list);
     uint64_t (*count_legal)(Position *pos);          /* perft bulk count at the last ply */
     int (*gen_reference)(Position *pos, Move *list); /* slow, obviously correct */
     void (*make)(Position *pos, Move m);
     void (*unmake)(Position *pos);
-    bool (*in_check)(const Position *pos);           /* side to move's royal attacked */
+    bool (*in_check)(const Position *pos);                  /* side to move's royal attacked */
     bool (*royal_attacked)(const Position *pos, int color); /* any royal of colour */
     /* FEN hooks; NULL means the orthodox behaviour. */
     bool (*fen_parse_castling)(Position *pos, const char *field, CvError *err);
@@ -113,20 +113,20 @@ struct VariantOps {
 };
 
 struct Variant {
-    const char *name;          /* command-line name, e.g. "chess" */
+    const char *name; /* command-line name, e.g. "chess" */
     const char *title;
     uint8_t width, height;
-    uint8_t npt;               /* piece types are 1..npt */
-    uint32_t rules;            /* RULE_* */
-    PieceDef pieces[MAX_PT];   /* index = type id; [0] unused */
-    int8_t type_of_letter[128];/* filled by engine_init */
+    uint8_t npt;                /* piece types are 1..npt */
+    uint32_t rules;             /* RULE_* */
+    PieceDef pieces[MAX_PT];    /* index = type id; [0] unused */
+    int8_t type_of_letter[128]; /* filled by engine_init */
     const char *start_fen;
-    NamedStart starts[4];      /* optional named start positions */
-    uint8_t pawn_start_rank[2];/* rank index (0-based) of the ordinary double step */
-    uint8_t promo_types[10];   /* promotion choices in notation order, 0-terminated */
-    int stalemate_score;       /* per mille for the side that is stalemated: 500 draw */
+    NamedStart starts[4];       /* optional named start positions */
+    uint8_t pawn_start_rank[2]; /* rank index (0-based) of the ordinary double step */
+    uint8_t promo_types[10];    /* promotion choices in notation order, 0-terminated */
+    int stalemate_score;        /* per mille for the side that is stalemated: 500 draw */
     const VariantOps *ops;
-    const void *tables;        /* attack tables built by engine_init; read-only after */
+    const void *tables; /* attack tables built by engine_init; read-only after */
 };
 
 /* ---------------------------------------------------------------- position */
@@ -137,35 +137,41 @@ typedef struct Undo {
     uint64_t key;
     uint16_t halfmove;
     uint8_t ep;
-    uint8_t captured;                /* piece removed by an ordinary capture, or 0 */
-    uint8_t moved;                   /* the piece that moved, before any promotion */
-    uint8_t nvict;                   /* extra victims (multi-capture moves) */
+    uint8_t captured; /* piece removed by an ordinary capture, or 0 */
+    uint8_t moved;    /* the piece that moved, before any promotion */
+    uint8_t nvict;    /* extra victims (multi-capture moves) */
     uint8_t vict_sq[MAX_VICTIMS];
     uint8_t vict_pc[MAX_VICTIMS];
-    uint32_t vstate;                 /* variant-specific saved state */
+    uint32_t vstate; /* variant-specific saved state */
 } Undo;
 
 /* State ordered by lifetime: everything before `stack` is the current state, so a clone
  * copies that prefix plus the used part of the stack. */
 struct Position {
     const Variant *var;
-    uint8_t width, height, nsq, wide;  /* wide: 10x10 (128-bit bitboards) */
+    uint8_t width, height, nsq, wide; /* wide: 10x10 (128-bit bitboards) */
     uint8_t side;
-    uint8_t ep;                        /* e.p. square or NO_SQ */
+    uint8_t ep; /* e.p. square or NO_SQ */
     uint16_t halfmove;
     uint32_t fullmove;
-    uint32_t castle;                   /* castling rights, meaning per variant */
+    uint32_t castle; /* castling rights, meaning per variant */
     uint64_t key;
     union {
-        struct { Bitboard type[MAX_PT]; Bitboard color[2]; } b8;
-        struct { Bitboard128 type[MAX_PT]; Bitboard128 color[2]; } b10;
+        struct {
+            Bitboard type[MAX_PT];
+            Bitboard color[2];
+        } b8;
+        struct {
+            Bitboard128 type[MAX_PT];
+            Bitboard128 color[2];
+        } b10;
     } bb;
     uint8_t board[MAX_SQ];
-    uint8_t count[64];                 /* per piece code */
-    uint8_t hand[2][MAX_PT];           /* reserves (drops) */
-    uint8_t pool[2][MAX_PT];           /* promotion pool */
-    uint32_t vflags;                   /* variant-specific (not part of identity) */
-    int ply;                           /* height of the undo stack */
+    uint8_t count[64];       /* per piece code */
+    uint8_t hand[2][MAX_PT]; /* reserves (drops) */
+    uint8_t pool[2][MAX_PT]; /* promotion pool */
+    uint32_t vflags;         /* variant-specific (not part of identity) */
+    int ply;                 /* height of the undo stack */
     Undo stack[MAX_GAME_PLY];
 };
 
@@ -185,11 +191,15 @@ void pos_copy(Position *dst, const Position *src);
 bool pos_is_consistent(const Position *pos, char *why, size_t n);
 uint64_t pos_compute_key(const Position *pos);
 
-int move_to_str(const Position *pos, Move m, char *buf);       /* buf >= 16 */
+int move_to_str(const Position *pos, Move m, char *buf);        /* buf >= 16 */
 Move move_from_str(Position *pos, const char *s, CvError *err); /* MOVE_NONE on error */
 
-static inline int pos_legal_moves(Position *pos, Move *list) { return pos->var->ops->gen_legal(pos, list); }
-static inline int pos_reference_moves(Position *pos, Move *list) { return pos->var->ops->gen_reference(pos, list); }
+static inline int pos_legal_moves(Position *pos, Move *list) {
+    return pos->var->ops->gen_legal(pos, list);
+}
+static inline int pos_reference_moves(Position *pos, Move *list) {
+    return pos->var->ops->gen_reference(pos, list);
+}
 static inline void pos_make(Position *pos, Move m) { pos->var->ops->make(pos, m); }
 static inline void pos_unmake(Position *pos) { pos->var->ops->unmake(pos); }
 static inline bool pos_in_check(const Position *pos) { return pos->var->ops->in_check(pos); }
@@ -206,7 +216,7 @@ uint64_t perft_reference(Position *pos, int depth);
 /* One EPD perft line: `FEN ;D1 n ;D2 n ... [;variant NAME]`. */
 typedef struct EpdEntry {
     char fen[256];
-    char variant[32];          /* empty: not given on the line */
+    char variant[32]; /* empty: not given on the line */
     int ndepth;
     int depth[EPD_MAX_DEPTHS];
     uint64_t nodes[EPD_MAX_DEPTHS];
@@ -247,11 +257,11 @@ void perft_tt_free(PerftTT *tt);
 typedef void (*PerftProgress)(void *ctx, int done, int total, uint64_t nodes);
 
 typedef struct PerftConfig {
-    int threads;             /* 0: all cores */
-    PerftTT *tt;             /* NULL: no hash */
-    bool fingerprint;        /* visit every leaf and fingerprint it */
-    int min_units;           /* split until at least this many units (0: 16 per thread) */
-    PerftProgress progress;  /* may be NULL */
+    int threads;            /* 0: all cores */
+    PerftTT *tt;            /* NULL: no hash */
+    bool fingerprint;       /* visit every leaf and fingerprint it */
+    int min_units;          /* split until at least this many units (0: 16 per thread) */
+    PerftProgress progress; /* may be NULL */
     void *progress_ctx;
 } PerftConfig;
 
@@ -272,9 +282,9 @@ PerftResult perft_run(const Position *root, int depth, const PerftConfig *cfg);
 
 /* Prelude parameters. Letters are upper case; each side gets the same pool. */
 typedef struct PreludeParams {
-    char pool[32];      /* the prelude pool per side, e.g. "EAWMFDGOHHTTTT" */
-    int min, max;       /* substitutions per choosing phase; max 0: squares and pool permitting */
-    char reserves[8];   /* reserves added to each side's hand, e.g. "LX"; "" for none */
+    char pool[32];    /* the prelude pool per side, e.g. "EAWMFDGOHHTTTT" */
+    int min, max;     /* substitutions per choosing phase; max 0: squares and pool permitting */
+    char reserves[8]; /* reserves added to each side's hand, e.g. "LX"; "" for none */
 } PreludeParams;
 
 /* The defaults of the spec: pool E A W M F D G O + 2 H + 4 T, min 1, reserves L and X. */

@@ -23,7 +23,8 @@ int epd_parse_line(const char *line, EpdEntry *e, CvError *err) {
     const char *semi = strchr(s, ';');
     size_t fen_len = semi ? (size_t)(semi - s) : strlen(s);
     if (fen_len >= sizeof e->fen) {
-        snprintf(err->msg, sizeof err->msg, "FEN longer than %d characters", (int)sizeof e->fen - 1);
+        snprintf(err->msg, sizeof err->msg, "FEN longer than %d characters",
+                 (int)sizeof e->fen - 1);
         return -1;
     }
     epd_trim(s, fen_len, e->fen, sizeof e->fen);
@@ -43,7 +44,8 @@ int epd_parse_line(const char *line, EpdEntry *e, CvError *err) {
         }
         char *end;
         if (buf[0] != 'D' || !isdigit((unsigned char)buf[1])) {
-            snprintf(err->msg, sizeof err->msg, "unknown operation '%s' (expected 'D<depth> <nodes>' or 'variant NAME')", buf);
+            snprintf(err->msg, sizeof err->msg,
+                     "unknown operation '%s' (expected 'D<depth> <nodes>' or 'variant NAME')", buf);
             return -1;
         }
         long d = strtol(buf + 1, &end, 10);

@@ -28,8 +28,10 @@ static bool fen_parse_board(Position *p, const char *field, CvError *err) {
         int rank_no = rank + 1;
         if (c == '/') {
             if (file != p->width)
-                return fen_fail(err, "bad FEN: rank %d has %d squares, expected %d (field 1)", rank_no, file, p->width);
-            if (--rank < 0) return fen_fail(err, "bad FEN: more than %d ranks (field 1)", p->height);
+                return fen_fail(err, "bad FEN: rank %d has %d squares, expected %d (field 1)",
+                                rank_no, file, p->width);
+            if (--rank < 0)
+                return fen_fail(err, "bad FEN: more than %d ranks (field 1)", p->height);
             file = 0;
         } else if (isdigit((unsigned char)c)) {
             int n = 0;
@@ -37,27 +39,36 @@ static bool fen_parse_board(Position *p, const char *field, CvError *err) {
                 if (n <= MAX_SQ) n = n * 10 + (*s - '0'); /* a long run must not overflow */
             s--;
             if (n < 1 || file + n > p->width)
-                return fen_fail(err, "bad FEN: empty run %d overflows rank %d (field 1)", n, rank_no);
+                return fen_fail(err, "bad FEN: empty run %d overflows rank %d (field 1)", n,
+                                rank_no);
             file += n;
         } else {
             int t = (unsigned char)c < 128 ? v->type_of_letter[(unsigned char)c] : 0;
-            if (!t) return fen_fail(err, "bad FEN: unknown piece letter '%c' on rank %d (field 1)", c, rank_no);
+            if (!t)
+                return fen_fail(err, "bad FEN: unknown piece letter '%c' on rank %d (field 1)", c,
+                                rank_no);
             if (file >= p->width)
-                return fen_fail(err, "bad FEN: rank %d has more than %d squares (field 1)", rank_no, p->width);
+                return fen_fail(err, "bad FEN: rank %d has more than %d squares (field 1)", rank_no,
+                                p->width);
             int color = isupper((unsigned char)c) ? WHITE : BLACK;
             pos_put(p, sq_make(p, file, rank), PC_MAKE(color, t));
             file++;
         }
     }
-    if (rank != 0) return fen_fail(err, "bad FEN: %d ranks, expected %d (field 1)", p->height - rank, p->height);
+    if (rank != 0)
+        return fen_fail(err, "bad FEN: %d ranks, expected %d (field 1)", p->height - rank,
+                        p->height);
     if (file != p->width)
-        return fen_fail(err, "bad FEN: rank 1 has %d squares, expected %d (field 1)", file, p->width);
+        return fen_fail(err, "bad FEN: rank 1 has %d squares, expected %d (field 1)", file,
+                        p->width);
     if (*s == '[') {
-        if (!(v->rules & RULE_DROPS)) return fen_fail(err, "bad FEN: %s has no holdings '[...]' (field 1)", v->name);
+        if (!(v->rules & RULE_DROPS))
+            return fen_fail(err, "bad FEN: %s has no holdings '[...]' (field 1)", v->name);
         for (s++; *s && *s != ']'; s++) {
             int t = (unsigned char)*s < 128 ? v->type_of_letter[(unsigned char)*s] : 0;
             if (!t || !(v->pieces[t].flags & PF_DROPPABLE))
-                return fen_fail(err, "bad FEN: '%c' cannot be held in hand (field 1, holdings)", *s);
+                return fen_fail(err, "bad FEN: '%c' cannot be held in hand (field 1, holdings)",
+                                *s);
             int color = isupper((unsigned char)*s) ? WHITE : BLACK;
             pos_set_hand(p, color, t, p->hand[color][t] + 1);
         }
@@ -70,23 +81,47 @@ static bool fen_parse_board(Position *p, const char *field, CvError *err) {
 /* Orthodox castling field: KQkq or '-', each right requiring king and rook at home. */
 static bool fen_parse_castling_orthodox(Position *p, const char *f, CvError *err) {
     if (strcmp(f, "-") == 0) return true;
-    if (!(p->var->rules & RULE_CASTLING)) return fen_fail(err, "bad FEN: %s has no castling, field 3 must be '-'", p->var->name);
+    if (!(p->var->rules & RULE_CASTLING))
+        return fen_fail(err, "bad FEN: %s has no castling, field 3 must be '-'", p->var->name);
     uint32_t rights = 0;
     for (const char *s = f; *s; s++) {
         int bit, color, rook_file;
         switch (*s) {
-        case 'K': bit = CASTLE_WK; color = WHITE; rook_file = 7; break;
-        case 'Q': bit = CASTLE_WQ; color = WHITE; rook_file = 0; break;
-        case 'k': bit = CASTLE_BK; color = BLACK; rook_file = 7; break;
-        case 'q': bit = CASTLE_BQ; color = BLACK; rook_file = 0; break;
-        default: return fen_fail(err, "bad FEN: castling field has '%c' (field 3, character %d)", *s, (int)(s - f) + 1);
+        case 'K':
+            bit = CASTLE_WK;
+            color = WHITE;
+            rook_file = 7;
+            break;
+        case 'Q':
+            bit = CASTLE_WQ;
+            color = WHITE;
+            rook_file = 0;
+            break;
+        case 'k':
+            bit = CASTLE_BK;
+            color = BLACK;
+            rook_file = 7;
+            break;
+        case 'q':
+            bit = CASTLE_BQ;
+            color = BLACK;
+            rook_file = 0;
+            break;
+        default:
+            return fen_fail(err, "bad FEN: castling field has '%c' (field 3, character %d)", *s,
+                            (int)(s - f) + 1);
         }
-        if (rights & (uint32_t)bit) return fen_fail(err, "bad FEN: castling right '%c' repeated (field 3)", *s);
+        if (rights & (uint32_t)bit)
+            return fen_fail(err, "bad FEN: castling right '%c' repeated (field 3)", *s);
         int home = color == WHITE ? 0 : p->height - 1;
         if (p->board[sq_make(p, 4, home)] != PC_MAKE(color, KING))
-            return fen_fail(err, "bad FEN: castling right '%c' but the king is not on its home square (field 3)", *s);
+            return fen_fail(
+                err,
+                "bad FEN: castling right '%c' but the king is not on its home square (field 3)",
+                *s);
         if (p->board[sq_make(p, rook_file, home)] != PC_MAKE(color, ROOK))
-            return fen_fail(err, "bad FEN: castling right '%c' but no rook in the corner (field 3)", *s);
+            return fen_fail(err, "bad FEN: castling right '%c' but no rook in the corner (field 3)",
+                            *s);
         rights |= (uint32_t)bit;
     }
     pos_set_castle(p, rights);
@@ -97,8 +132,10 @@ static bool fen_parse_castling_orthodox(Position *p, const char *f, CvError *err
 static bool fen_parse_ep(Position *p, const char *f, CvError *err) {
     if (strcmp(f, "-") == 0) return true;
     int sq;
-    if (!(p->var->rules & RULE_EP)) return fen_fail(err, "bad FEN: %s has no en passant, field 4 must be '-'", p->var->name);
-    if (sq_from_str(p, f, &sq) != (int)strlen(f)) return fen_fail(err, "bad FEN: e.p. field '%s' is not a square (field 4)", f);
+    if (!(p->var->rules & RULE_EP))
+        return fen_fail(err, "bad FEN: %s has no en passant, field 4 must be '-'", p->var->name);
+    if (sq_from_str(p, f, &sq) != (int)strlen(f))
+        return fen_fail(err, "bad FEN: e.p. field '%s' is not a square (field 4)", f);
     int them = p->side ^ 1, fwd = them == WHITE ? 1 : -1;
     int r = sq_rank(p, sq), fl = sq_file(p, sq);
     int beyond_r = r + fwd, behind_r = r - fwd;
@@ -107,11 +144,14 @@ static bool fen_parse_ep(Position *p, const char *f, CvError *err) {
     int beyond = p->board[sq_make(p, fl, beyond_r)];
     if (p->board[sq] || p->board[sq_make(p, fl, behind_r)] || !beyond || PC_COLOR(beyond) != them ||
         !(pos_def(p, beyond)->flags & PF_PAWN))
-        return fen_fail(err, "bad FEN: e.p. square %s has no pawn that just double-stepped past it (field 4)", f);
+        return fen_fail(
+            err, "bad FEN: e.p. square %s has no pawn that just double-stepped past it (field 4)",
+            f);
     int start = them == WHITE ? p->var->pawn_start_rank[WHITE] : p->var->pawn_start_rank[BLACK];
     int first = them == WHITE ? 0 : p->height - 1;
     if (behind_r != start && !((p->var->rules & RULE_PAWN_FIRST_RANK) && behind_r == first))
-        return fen_fail(err, "bad FEN: e.p. square %s is not just beyond a pawn start rank (field 4)", f);
+        return fen_fail(
+            err, "bad FEN: e.p. square %s is not just beyond a pawn start rank (field 4)", f);
     p->ep = (uint8_t)sq;
     return true;
 }
@@ -119,9 +159,11 @@ static bool fen_parse_ep(Position *p, const char *f, CvError *err) {
 /* Parses a non-negative decimal counter field. */
 static bool fen_parse_counter(const char *f, int field, long min, long *out, CvError *err) {
     char *end;
-    if (!isdigit((unsigned char)f[0])) return fen_fail(err, "bad FEN: counter '%s' is not a number (field %d)", f, field);
+    if (!isdigit((unsigned char)f[0]))
+        return fen_fail(err, "bad FEN: counter '%s' is not a number (field %d)", f, field);
     long n = strtol(f, &end, 10);
-    if (*end || n < min || n > 100000) return fen_fail(err, "bad FEN: counter '%s' out of range (field %d)", f, field);
+    if (*end || n < min || n > 100000)
+        return fen_fail(err, "bad FEN: counter '%s' out of range (field %d)", f, field);
     *out = n;
     return true;
 }
@@ -131,7 +173,8 @@ bool pos_from_fen(Position *p, const Variant *v, const char *fen, CvError *err) 
     char buf[512];
     char *fields[8];
     int nf = 0;
-    if (strlen(fen) >= sizeof buf) return fen_fail(err, "bad FEN: longer than %d characters", (int)sizeof buf - 1);
+    if (strlen(fen) >= sizeof buf)
+        return fen_fail(err, "bad FEN: longer than %d characters", (int)sizeof buf - 1);
     strcpy(buf, fen);
     /* split by hand: strtok keeps hidden state, and threads read FENs at the same time */
     for (char *s = buf + strspn(buf, " \t\r\n"); *s; s += strspn(s, " \t\r\n")) {
@@ -140,7 +183,8 @@ bool pos_from_fen(Position *p, const Variant *v, const char *fen, CvError *err) 
         s += strcspn(s, " \t\r\n");
         if (*s) *s++ = 0;
     }
-    if (nf < 4) return fen_fail(err, "bad FEN: %d fields, need at least 4 (board side castling e.p.)", nf);
+    if (nf < 4)
+        return fen_fail(err, "bad FEN: %d fields, need at least 4 (board side castling e.p.)", nf);
     pos_clear(p, v);
     if (!fen_parse_board(p, fields[0], err)) return false;
     if (strcmp(fields[1], "w") == 0) p->side = WHITE;
@@ -170,14 +214,16 @@ bool pos_from_fen(Position *p, const Variant *v, const char *fen, CvError *err) 
         char sq[4];
         sq_to_str(p, s, sq);
         if ((fl & PF_PROMOTES) && r == last)
-            return fen_fail(err, "bad FEN: '%c' on %s stands on its last rank (field 1)", pos_def(p, pc)->letter, sq);
+            return fen_fail(err, "bad FEN: '%c' on %s stands on its last rank (field 1)",
+                            pos_def(p, pc)->letter, sq);
         if ((fl & PF_PAWN) && r == p->height - 1 - last && !(v->rules & RULE_PAWN_FIRST_RANK))
             return fen_fail(err, "bad FEN: pawn on %s stands on its own first rank (field 1)", sq);
     }
     if (v->ops->validate && !v->ops->validate(p, err)) return false;
     p->key = pos_compute_key(p);
     if (v->ops->royal_attacked(p, p->side ^ 1))
-        return fen_fail(err, "bad FEN: the side not to move (%s) is in check", p->side == WHITE ? "black" : "white");
+        return fen_fail(err, "bad FEN: the side not to move (%s) is in check",
+                        p->side == WHITE ? "black" : "white");
     p->ply = 0;
     return true;
 }

@@ -9,19 +9,22 @@
 
 #define BB(p) ((p)->bb.b8)
 
-static uint8_t castle_mask[64];        /* rights kept when a move touches a square */
+static uint8_t castle_mask[64]; /* rights kept when a move touches a square */
 
 /* Attacks on sq by colour `by`, with occupancy occ. */
 static inline Bitboard attackers_by(const Position *p, int sq, int by, Bitboard occ) {
     const Bitboard them = BB(p).color[by];
     const Bitboard *t = BB(p).type;
-    return ((pawn_att8[by ^ 1][sq] & t[PAWN]) | (knight_att8[sq] & t[KNIGHT]) | (king_att8[sq] & t[KING]) |
-            (rook_att8(sq, occ) & (t[ROOK] | t[QUEEN])) | (bishop_att8(sq, occ) & (t[BISHOP] | t[QUEEN]))) &
+    return ((pawn_att8[by ^ 1][sq] & t[PAWN]) | (knight_att8[sq] & t[KNIGHT]) |
+            (king_att8[sq] & t[KING]) | (rook_att8(sq, occ) & (t[ROOK] | t[QUEEN])) |
+            (bishop_att8(sq, occ) & (t[BISHOP] | t[QUEEN]))) &
            them;
 }
 
 /* Square of colour c's king. */
-static inline int king_sq(const Position *p, int c) { return bb_lsb(BB(p).type[KING] & BB(p).color[c]); }
+static inline int king_sq(const Position *p, int c) {
+    return bb_lsb(BB(p).type[KING] & BB(p).color[c]);
+}
 
 /* Whether any king of colour c is attacked: orthodox check. */
 static bool chess_royal_attacked(const Position *p, int c) {
@@ -32,61 +35,61 @@ static bool chess_royal_attacked(const Position *p, int c) {
 
 static bool chess_in_check(const Position *p) { return chess_royal_attacked(p, p->side); }
 
-#define EMIT(m)                          \
-    do {                                 \
-        if (!count_only) list[n] = (m);  \
-        n++;                             \
+#define EMIT(m)                                                                                    \
+    do {                                                                                           \
+        if (!count_only) list[n] = (m);                                                            \
+        n++;                                                                                       \
     } while (0)
 
 /* Emits the four promotions of a pawn move. */
-#define EMIT_PROMOS(from, to, kind)                                     \
-    do {                                                                \
-        if (count_only) {                                               \
-            n += 4;                                                     \
-        } else {                                                        \
-            list[n++] = MOVE_MAKE(from, to, NO_SQ, QUEEN, kind);        \
-            list[n++] = MOVE_MAKE(from, to, NO_SQ, ROOK, kind);         \
-            list[n++] = MOVE_MAKE(from, to, NO_SQ, BISHOP, kind);       \
-            list[n++] = MOVE_MAKE(from, to, NO_SQ, KNIGHT, kind);       \
-        }                                                               \
+#define EMIT_PROMOS(from, to, kind)                                                                \
+    do {                                                                                           \
+        if (count_only) {                                                                          \
+            n += 4;                                                                                \
+        } else {                                                                                   \
+            list[n++] = MOVE_MAKE(from, to, NO_SQ, QUEEN, kind);                                   \
+            list[n++] = MOVE_MAKE(from, to, NO_SQ, ROOK, kind);                                    \
+            list[n++] = MOVE_MAKE(from, to, NO_SQ, BISHOP, kind);                                  \
+            list[n++] = MOVE_MAKE(from, to, NO_SQ, KNIGHT, kind);                                  \
+        }                                                                                          \
     } while (0)
 
 /* Emits piece moves from `from` to every square of `targets`. */
-#define EMIT_ALL(from, targets)                                         \
-    do {                                                                \
-        Bitboard t_ = (targets);                                        \
-        if (count_only) {                                               \
-            n += bb_popcount(t_);                                       \
-        } else {                                                        \
-            while (t_) list[n++] = MOVE_SIMPLE(from, bb_pop_lsb(&t_), MK_NORMAL); \
-        }                                                               \
+#define EMIT_ALL(from, targets)                                                                    \
+    do {                                                                                           \
+        Bitboard t_ = (targets);                                                                   \
+        if (count_only) {                                                                          \
+            n += bb_popcount(t_);                                                                  \
+        } else {                                                                                   \
+            while (t_) list[n++] = MOVE_SIMPLE(from, bb_pop_lsb(&t_), MK_NORMAL);                  \
+        }                                                                                          \
     } while (0)
 
 /* Emits pawn moves given a target set and the shift back to the origin. */
-#define EMIT_PAWNS(targets, back, kind)                                 \
-    do {                                                                \
-        Bitboard t_ = (targets);                                        \
-        if (count_only) {                                               \
-            n += bb_popcount(t_);                                       \
-        } else {                                                        \
-            while (t_) {                                                \
-                int to_ = bb_pop_lsb(&t_);                              \
-                list[n++] = MOVE_SIMPLE(to_ - (back), to_, kind);       \
-            }                                                           \
-        }                                                               \
+#define EMIT_PAWNS(targets, back, kind)                                                            \
+    do {                                                                                           \
+        Bitboard t_ = (targets);                                                                   \
+        if (count_only) {                                                                          \
+            n += bb_popcount(t_);                                                                  \
+        } else {                                                                                   \
+            while (t_) {                                                                           \
+                int to_ = bb_pop_lsb(&t_);                                                         \
+                list[n++] = MOVE_SIMPLE(to_ - (back), to_, kind);                                  \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
-#define EMIT_PAWN_PROMOS(targets, back)                                 \
-    do {                                                                \
-        Bitboard t_ = (targets);                                        \
-        if (count_only) {                                               \
-            n += 4 * bb_popcount(t_);                                   \
-        } else {                                                        \
-            while (t_) {                                                \
-                int to_ = bb_pop_lsb(&t_);                              \
-                EMIT_PROMOS(to_ - (back), to_, MK_NORMAL);              \
-            }                                                           \
-        }                                                               \
+#define EMIT_PAWN_PROMOS(targets, back)                                                            \
+    do {                                                                                           \
+        Bitboard t_ = (targets);                                                                   \
+        if (count_only) {                                                                          \
+            n += 4 * bb_popcount(t_);                                                              \
+        } else {                                                                                   \
+            while (t_) {                                                                           \
+                int to_ = bb_pop_lsb(&t_);                                                         \
+                EMIT_PROMOS(to_ - (back), to_, MK_NORMAL);                                         \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
 static inline Bitboard shift_up(Bitboard b, int us) { return us == WHITE ? b << 8 : b >> 8; }
@@ -98,7 +101,8 @@ static inline Bitboard shift_up(Bitboard b, int us) { return us == WHITE ? b << 
 /* Legal moves of chess (and, with `switching`, Switching chess), written to list or only
  * counted. Pinned pieces move along their pin line; in check, only moves onto the
  * check mask; king moves and e.p. are tested against the real occupancy. */
-static inline int chess_generate(const Position *p, Move *list, const bool count_only, const bool switching) {
+static inline int chess_generate(const Position *p, Move *list, const bool count_only,
+                                 const bool switching) {
     int n = 0;
     const int us = p->side, them = us ^ 1;
     const Bitboard *T = BB(p).type;
@@ -124,7 +128,9 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
     /* Pinned pieces: an own piece alone between the king and an enemy slider. */
     Bitboard pinned = 0;
     {
-        Bitboard snipers = ((rook_att8(ksq, 0) & (T[ROOK] | T[QUEEN])) | (bishop_att8(ksq, 0) & (T[BISHOP] | T[QUEEN]))) & opp;
+        Bitboard snipers = ((rook_att8(ksq, 0) & (T[ROOK] | T[QUEEN])) |
+                            (bishop_att8(ksq, 0) & (T[BISHOP] | T[QUEEN]))) &
+                           opp;
         while (snipers) {
             int s = bb_pop_lsb(&snipers);
             Bitboard b = between8[ksq][s] & occ;
@@ -165,7 +171,8 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
         const Bitboard empty = ~occ;
         const int up = us == WHITE ? 8 : -8;
         /* ranks from which a double step is allowed: the second, and the first (Switching) */
-        const Bitboard dbl_from = us == WHITE ? (RANK_1 | RANK_1 << 8) : (RANK_1 << 56 | RANK_1 << 48);
+        const Bitboard dbl_from =
+            us == WHITE ? (RANK_1 | RANK_1 << 8) : (RANK_1 << 56 | RANK_1 << 48);
 
         Bitboard one = shift_up(free_p, us) & empty;
         Bitboard two = shift_up(shift_up(free_p & dbl_from, us) & empty, us) & empty & target;
@@ -203,7 +210,8 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
             int one_sq = s + up;
             if (one_sq >= 0 && one_sq < 64 && !(occ & sq_bb8(one_sq))) {
                 d |= sq_bb8(one_sq);
-                if ((sq_bb8(s) & dbl_from) && !(occ & sq_bb8(one_sq + up)) && (target & line & sq_bb8(one_sq + up)))
+                if ((sq_bb8(s) & dbl_from) && !(occ & sq_bb8(one_sq + up)) &&
+                    (target & line & sq_bb8(one_sq + up)))
                     EMIT(MOVE_SIMPLE(s, one_sq + up, MK_DOUBLE));
             }
             d |= pawn_att8[us][s] & opp;
@@ -222,19 +230,22 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
             while (from) {
                 int s = bb_pop_lsb(&from);
                 Bitboard occ2 = (occ ^ sq_bb8(s) ^ sq_bb8(cap)) | sq_bb8(ep);
-                if (!(attackers_by(p, ksq, them, occ2) & ~sq_bb8(cap))) EMIT(MOVE_SIMPLE(s, ep, MK_EP));
+                if (!(attackers_by(p, ksq, them, occ2) & ~sq_bb8(cap)))
+                    EMIT(MOVE_SIMPLE(s, ep, MK_EP));
             }
         }
     }
     /* Castling: not out of check, through or into an attacked square. */
-    if (!checkers && (p->castle & (us == WHITE ? (CASTLE_WK | CASTLE_WQ) : (CASTLE_BK | CASTLE_BQ)))) {
+    if (!checkers &&
+        (p->castle & (us == WHITE ? (CASTLE_WK | CASTLE_WQ) : (CASTLE_BK | CASTLE_BQ)))) {
         const int base = us == WHITE ? 0 : 56;
-        if ((p->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) && !(occ & (sq_bb8(base + 5) | sq_bb8(base + 6))) &&
+        if ((p->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
+            !(occ & (sq_bb8(base + 5) | sq_bb8(base + 6))) &&
             !attackers_by(p, base + 5, them, occ) && !attackers_by(p, base + 6, them, occ))
             EMIT(MOVE_SIMPLE(base + 4, base + 6, MK_CASTLE));
         if ((p->castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
-            !(occ & (sq_bb8(base + 1) | sq_bb8(base + 2) | sq_bb8(base + 3))) && !attackers_by(p, base + 3, them, occ) &&
-            !attackers_by(p, base + 2, them, occ))
+            !(occ & (sq_bb8(base + 1) | sq_bb8(base + 2) | sq_bb8(base + 3))) &&
+            !attackers_by(p, base + 3, them, occ) && !attackers_by(p, base + 2, them, occ))
             EMIT(MOVE_SIMPLE(base + 4, base + 2, MK_CASTLE));
     }
     /* Switches: never in check; a non-king switch keeps the occupancy and is always
@@ -257,7 +268,8 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
         Bitboard kn = king_att8[ksq] & own;
         while (kn) {
             int c = bb_pop_lsb(&kn);
-            if (!attackers_by(p, c, them, occ)) n += (PC_TYPE(p->board[c]) == PAWN && (sq_bb8(ksq) & last)) ? 4 : 1;
+            if (!attackers_by(p, c, them, occ))
+                n += (PC_TYPE(p->board[c]) == PAWN && (sq_bb8(ksq) & last)) ? 4 : 1;
         }
         Bitboard near = T[PAWN] & own & (us == WHITE ? RANK_1 << 48 : RANK_1 << 8);
         while (near) {
@@ -275,29 +287,38 @@ static inline int chess_generate(const Position *p, Move *list, const bool count
                 int c = bb_pop_lsb(&nb);
                 int tc = PC_TYPE(p->board[c]);
                 if (ta == tc) continue;
-                if ((ta == KING && attackers_by(p, c, them, occ)) || (tc == KING && attackers_by(p, a, them, occ)))
+                if ((ta == KING && attackers_by(p, c, them, occ)) ||
+                    (tc == KING && attackers_by(p, a, them, occ)))
                     continue;
                 /* canonical order: file first, then rank */
                 int lo = a, hi = c;
                 if (a % 8 > c % 8 || (a % 8 == c % 8 && a > c)) lo = c, hi = a;
                 if ((ta == PAWN && (sq_bb8(c) & last)) || (tc == PAWN && (sq_bb8(a) & last)))
                     EMIT_PROMOS(lo, hi, MK_SWITCH);
-                else
-                    EMIT(MOVE_SIMPLE(lo, hi, MK_SWITCH));
+                else EMIT(MOVE_SIMPLE(lo, hi, MK_SWITCH));
             }
         }
     }
     return n;
 }
 
-static int chess_gen_legal(Position *p, Move *list) { return chess_generate(p, list, false, false); }
-static uint64_t chess_count_legal(Position *p) { return (uint64_t)chess_generate(p, NULL, true, false); }
-static int switching_gen_legal(Position *p, Move *list) { return chess_generate(p, list, false, true); }
-static uint64_t switching_count_legal(Position *p) { return (uint64_t)chess_generate(p, NULL, true, true); }
+static int chess_gen_legal(Position *p, Move *list) {
+    return chess_generate(p, list, false, false);
+}
+static uint64_t chess_count_legal(Position *p) {
+    return (uint64_t)chess_generate(p, NULL, true, false);
+}
+static int switching_gen_legal(Position *p, Move *list) {
+    return chess_generate(p, list, false, true);
+}
+static uint64_t switching_count_legal(Position *p) {
+    return (uint64_t)chess_generate(p, NULL, true, true);
+}
 
 /* Whether the e.p. square is part of the key: the side to move can capture on it. */
 static inline bool ep_in_key(const Position *p) {
-    return p->ep != NO_SQ && (pawn_att8[p->side ^ 1][p->ep] & BB(p).type[PAWN] & BB(p).color[p->side]);
+    return p->ep != NO_SQ &&
+           (pawn_att8[p->side ^ 1][p->ep] & BB(p).type[PAWN] & BB(p).color[p->side]);
 }
 
 /* Makes a move of chess or Switching chess, pushing its undo record. */
@@ -355,8 +376,7 @@ static void chess_make(Position *p, Move m) {
         pos_put8(p, to, pa);
         break;
     }
-    default:
-        break;
+    default: break;
     }
     uint32_t rights = p->castle & castle_mask[from] & castle_mask[to];
     if (rights != p->castle) pos_set_castle(p, rights);
@@ -383,9 +403,7 @@ static void chess_unmake(Position *p) {
         }
         if (u->captured) pos_put8(p, to, u->captured);
         break;
-    case MK_DOUBLE:
-        pos_move8(p, to, from);
-        break;
+    case MK_DOUBLE: pos_move8(p, to, from); break;
     case MK_EP:
         pos_move8(p, to, from);
         pos_put8(p, to + (p->side == WHITE ? -8 : 8), u->captured);
@@ -402,8 +420,7 @@ static void chess_unmake(Position *p) {
         pos_put8(p, from, u->moved);
         pos_put8(p, to, u->captured);
         break;
-    default:
-        break;
+    default: break;
     }
     p->castle = u->castle;
     p->ep = u->ep;
@@ -416,7 +433,8 @@ static bool chess_validate(Position *p, CvError *err) {
     for (int c = 0; c < 2; c++) {
         int k = p->count[PC_MAKE(c, KING)];
         if (k != 1) {
-            snprintf(err->msg, sizeof err->msg, "bad FEN: %s has %d kings, needs exactly 1 (field 1)",
+            snprintf(err->msg, sizeof err->msg,
+                     "bad FEN: %s has %d kings, needs exactly 1 (field 1)",
                      c == WHITE ? "white" : "black", k);
             return false;
         }
@@ -428,7 +446,9 @@ static bool chess_validate(Position *p, CvError *err) {
 static int switching_move_to_str(const Position *p, Move m, char *buf) {
     if (MOVE_KIND(m) != MK_SWITCH) return move_to_str_uci(p, m, buf);
     buf[0] = 'S';
-    return 1 + move_to_str_uci(p, MOVE_MAKE(MOVE_FROM(m), MOVE_TO(m), NO_SQ, MOVE_PROMO(m), MK_NORMAL), buf + 1);
+    return 1 + move_to_str_uci(p,
+                               MOVE_MAKE(MOVE_FROM(m), MOVE_TO(m), NO_SQ, MOVE_PROMO(m), MK_NORMAL),
+                               buf + 1);
 }
 
 /* Reads a move; a switch may name its squares in either order. */
@@ -454,10 +474,10 @@ static Move switching_move_from_str(Position *p, const char *s, CvError *err) {
 static void chess_init(Variant *v) {
     (void)v;
     memset(castle_mask, 0xFF, sizeof castle_mask);
-    castle_mask[4] = (uint8_t)~(CASTLE_WK | CASTLE_WQ);
+    castle_mask[4] = (uint8_t) ~(CASTLE_WK | CASTLE_WQ);
     castle_mask[0] = (uint8_t)~CASTLE_WQ;
     castle_mask[7] = (uint8_t)~CASTLE_WK;
-    castle_mask[60] = (uint8_t)~(CASTLE_BK | CASTLE_BQ);
+    castle_mask[60] = (uint8_t) ~(CASTLE_BK | CASTLE_BQ);
     castle_mask[56] = (uint8_t)~CASTLE_BQ;
     castle_mask[63] = (uint8_t)~CASTLE_BK;
 }
@@ -488,19 +508,23 @@ static const VariantOps switching_ops = {
     .move_from_str = switching_move_from_str,
 };
 
-#define PAWN_DEF(cond)                                                                          \
-    {'P', "Pawn", PF_PAWN | PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 4,                  \
-     {LEAP_M(0, 1, MM_MOVE), {MC_LEAP, MM_MOVE, 0, 2, 0, cond, 1, {{0, 1}}},                   \
-      LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)}}
+#define PAWN_DEF(cond)                                                                             \
+    {                                                                                              \
+        'P', "Pawn", PF_PAWN | PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 4, {                \
+            LEAP_M(0, 1, MM_MOVE), {MC_LEAP, MM_MOVE, 0, 2, 0, cond, 1, {{0, 1}}},                 \
+                LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)                                \
+        }                                                                                          \
+    }
 
-#define ORTHODOX_PIECES(cond)                                                              \
-    {{0},                                                                                  \
-     PAWN_DEF(cond),                                                                       \
-     {'N', "Knight", 0, 320, 8, {KNIGHT_LEAPS}},                                           \
-     {'B', "Bishop", 0, 330, 4, {BISHOP_RIDES}},                                           \
-     {'R', "Rook", PF_CASTLE_ROOK, 500, 4, {ROOK_RIDES}},                                  \
-     {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}},                                \
-     {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}}}
+#define ORTHODOX_PIECES(cond)                                                                      \
+    {                                                                                              \
+        {0}, PAWN_DEF(cond), {'N', "Knight", 0, 320, 8, {KNIGHT_LEAPS}},                           \
+            {'B', "Bishop", 0, 330, 4, {BISHOP_RIDES}},                                            \
+            {'R', "Rook", PF_CASTLE_ROOK, 500, 4, {ROOK_RIDES}},                                   \
+            {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}}, {                               \
+            'K', "King", PF_ROYAL, 0, 8, { KING_STEPS }                                            \
+        }                                                                                          \
+    }
 
 Variant variant_chess = {
     .name = "chess",

@@ -65,16 +65,20 @@ bool ref_square_attacked(const Position *p, int sq, int by) {
 bool ref_royal_attacked(const Position *p, int c) {
     for (int s = 0; s < p->nsq; s++) {
         int pc = p->board[s];
-        if (pc && PC_COLOR(pc) == c && (pos_def(p, pc)->flags & PF_ROYAL) && ref_square_attacked(p, s, c ^ 1)) return true;
+        if (pc && PC_COLOR(pc) == c && (pos_def(p, pc)->flags & PF_ROYAL) &&
+            ref_square_attacked(p, s, c ^ 1))
+            return true;
     }
     return false;
 }
 
 /* Appends a board move, expanding promotions when a promoting piece reaches its last rank. */
-static int add_move(const Position *p, Move *out, int n, int from, int to, int kind, const PieceDef *d, int c) {
+static int add_move(const Position *p, Move *out, int n, int from, int to, int kind,
+                    const PieceDef *d, int c) {
     int last = c == WHITE ? p->height - 1 : 0;
     if ((d->flags & PF_PROMOTES) && to / p->width == last) {
-        for (const uint8_t *t = p->var->promo_types; *t; t++) out[n++] = MOVE_MAKE(from, to, NO_SQ, *t, kind);
+        for (const uint8_t *t = p->var->promo_types; *t; t++)
+            out[n++] = MOVE_MAKE(from, to, NO_SQ, *t, kind);
     } else {
         out[n++] = MOVE_SIMPLE(from, to, kind);
     }
@@ -99,7 +103,8 @@ static int ref_piece_moves(const Position *p, int s, Move *out, int n) {
             bool capture_ok = (mc->mode & MM_CAPTURE) && !(d->flags & PF_NO_CAPTURE);
             if (!tgt) {
                 if (mc->mode & MM_MOVE) {
-                    int kind = (d->flags & PF_PAWN) && (dr == 2 || dr == -2) ? MK_DOUBLE : MK_NORMAL;
+                    int kind =
+                        (d->flags & PF_PAWN) && (dr == 2 || dr == -2) ? MK_DOUBLE : MK_NORMAL;
                     n = add_move(p, out, n, s, q, kind, d, c);
                 } else if (capture_ok && q == p->ep && (d->flags & PF_PAWN)) {
                     n = add_move(p, out, n, s, q, MK_EP, d, c);
@@ -137,14 +142,16 @@ static int ref_switches(const Position *p, Move *out, int n) {
     for (int a = 0; a < p->nsq; a++)
         for (int b = 0; b < p->nsq; b++) {
             int pa = p->board[a], pb = p->board[b];
-            if (!pa || !pb || PC_COLOR(pa) != c || PC_COLOR(pb) != c || PC_TYPE(pa) == PC_TYPE(pb)) continue;
+            if (!pa || !pb || PC_COLOR(pa) != c || PC_COLOR(pb) != c || PC_TYPE(pa) == PC_TYPE(pb))
+                continue;
             int fa = a % p->width, ra = a / p->width, fb = b % p->width, rb = b / p->width;
             int adf = fa > fb ? fa - fb : fb - fa, adr = ra > rb ? ra - rb : rb - ra;
             if (adf > 1 || adr > 1) continue;
             if (fa > fb || (fa == fb && ra >= rb)) continue; /* once per pair, file first */
             bool promo = (PC_TYPE(pa) == PAWN && rb == last) || (PC_TYPE(pb) == PAWN && ra == last);
             if (promo) {
-                for (const uint8_t *t = p->var->promo_types; *t; t++) out[n++] = MOVE_MAKE(a, b, NO_SQ, *t, MK_SWITCH);
+                for (const uint8_t *t = p->var->promo_types; *t; t++)
+                    out[n++] = MOVE_MAKE(a, b, NO_SQ, *t, MK_SWITCH);
             } else {
                 out[n++] = MOVE_SIMPLE(a, b, MK_SWITCH);
             }

@@ -16,14 +16,16 @@ int move_to_str_uci(const Position *p, Move m, char *buf) {
     }
     len += sq_to_str(p, MOVE_FROM(m), buf + len);
     len += sq_to_str(p, MOVE_TO(m), buf + len);
-    if (MOVE_PROMO(m)) buf[len++] = (char)tolower((unsigned char)p->var->pieces[MOVE_PROMO(m)].letter);
+    if (MOVE_PROMO(m))
+        buf[len++] = (char)tolower((unsigned char)p->var->pieces[MOVE_PROMO(m)].letter);
     buf[len] = 0;
     return len;
 }
 
 /* The move's text in the variant's notation; buf holds at least 16 bytes. */
 int move_to_str(const Position *p, Move m, char *buf) {
-    int len = p->var->ops->move_to_str ? p->var->ops->move_to_str(p, m, buf) : move_to_str_uci(p, m, buf);
+    int len =
+        p->var->ops->move_to_str ? p->var->ops->move_to_str(p, m, buf) : move_to_str_uci(p, m, buf);
     buf[len] = 0;
     return len;
 }
@@ -37,11 +39,14 @@ Move move_from_str_generic(Position *p, const char *s, CvError *err) {
         move_to_str(p, list[i], buf);
         if (strcmp(buf, s) == 0) return list[i];
     }
-    if (err) snprintf(err->msg, sizeof err->msg, "illegal or unknown move '%s' for %s to move", s, p->side == WHITE ? "white" : "black");
+    if (err)
+        snprintf(err->msg, sizeof err->msg, "illegal or unknown move '%s' for %s to move", s,
+                 p->side == WHITE ? "white" : "black");
     return MOVE_NONE;
 }
 
 /* Parses move text in the variant's notation; MOVE_NONE and err on failure. */
 Move move_from_str(Position *p, const char *s, CvError *err) {
-    return p->var->ops->move_from_str ? p->var->ops->move_from_str(p, s, err) : move_from_str_generic(p, s, err);
+    return p->var->ops->move_from_str ? p->var->ops->move_from_str(p, s, err)
+                                      : move_from_str_generic(p, s, err);
 }

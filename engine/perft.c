@@ -61,9 +61,9 @@ typedef struct TTBucket {
 } TTBucket;
 
 struct PerftTT {
-    TTBucket *buckets;  /* 64-byte aligned inside `block` */
-    void *block;        /* an anonymous mapping faulted in at once, or calloc'd */
-    size_t bytes;       /* size of the mapping, 0 if calloc'd */
+    TTBucket *buckets; /* 64-byte aligned inside `block` */
+    void *block;       /* an anonymous mapping faulted in at once, or calloc'd */
+    size_t bytes;      /* size of the mapping, 0 if calloc'd */
     uint64_t mask;
 };
 
@@ -76,7 +76,8 @@ PerftTT *perft_tt_new(size_t mb) {
     /* Faulting the pages in up front, on one thread, costs a fraction of what the same
      * faults cost when several counting threads take them at random addresses. */
     tt->bytes = n * sizeof(TTBucket);
-    tt->block = mmap(NULL, tt->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    tt->block = mmap(NULL, tt->bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     if (tt->block == MAP_FAILED) {
         tt->bytes = 0;
         tt->block = calloc(n + 1, sizeof(TTBucket));
@@ -197,7 +198,8 @@ int perft_split(const Position *root, int depth, int min_units, PerftUnit *units
     return n;
 }
 
-PerftResult perft_unit(const Position *root, const PerftUnit *u, int depth, const PerftConfig *cfg) {
+PerftResult perft_unit(const Position *root, const PerftUnit *u, int depth,
+                       const PerftConfig *cfg) {
     Position *p = malloc(sizeof *p);
     pos_copy(p, root);
     for (int k = 0; k < u->len; k++) pos_make(p, u->path[k]);
@@ -217,7 +219,9 @@ PerftResult perft_run(const Position *root, int depth, const PerftConfig *cfg) {
     int min_units = cfg->min_units > 0 ? cfg->min_units : 16 * threads;
     enum { MAX_UNITS = 1 << 16 };
     PerftUnit *units = malloc(MAX_UNITS * sizeof *units);
-    int n = depth >= 1 ? perft_split(root, depth, threads > 1 || cfg->progress ? min_units : 1, units, MAX_UNITS) : 1;
+    int n = depth >= 1 ? perft_split(root, depth, threads > 1 || cfg->progress ? min_units : 1,
+                                     units, MAX_UNITS)
+                       : 1;
     if (depth < 1) units[0].len = 0;
     uint64_t nodes = 0, fp = 0, done_nodes = 0;
     int done = 0;

@@ -100,8 +100,8 @@ bool pos_is_consistent(const Position *p, char *why, size_t n) {
     }
     uint64_t k = pos_compute_key(p);
     if (k != p->key) {
-        snprintf(why, n, "incremental key %016llx != recomputed %016llx", (unsigned long long)p->key,
-                 (unsigned long long)k);
+        snprintf(why, n, "incremental key %016llx != recomputed %016llx",
+                 (unsigned long long)p->key, (unsigned long long)k);
         return false;
     }
     return true;

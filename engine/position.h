@@ -7,12 +7,12 @@
 #include "chessvar.h"
 
 /* Zobrist tables, generated deterministically with XXH3 from fixed seeds (zobrist.c). */
-extern uint64_t zob_psq[64][MAX_SQ];      /* [piece code][square] */
-extern uint64_t zob_side;                 /* Black to move */
-extern uint64_t zob_castle[32];           /* per castling-right bit */
-extern uint64_t zob_ep[MAX_SQ];           /* e.p. square (only when a capture is possible) */
-extern uint64_t zob_hand[2][MAX_PT][8];   /* [colour][type][count] */
-extern uint64_t zob_pool[2][MAX_PT][16];  /* [colour][type][count] */
+extern uint64_t zob_psq[64][MAX_SQ];     /* [piece code][square] */
+extern uint64_t zob_side;                /* Black to move */
+extern uint64_t zob_castle[32];          /* per castling-right bit */
+extern uint64_t zob_ep[MAX_SQ];          /* e.p. square (only when a capture is possible) */
+extern uint64_t zob_hand[2][MAX_PT][8];  /* [colour][type][count] */
+extern uint64_t zob_pool[2][MAX_PT][16]; /* [colour][type][count] */
 void zobrist_init(void);
 
 static inline Bitboard sq_bb8(int sq) { return (Bitboard)1 << sq; }
@@ -83,13 +83,15 @@ static inline void pos_move10(Position *p, int from, int to) {
 
 /* Geometry-independent forms (one predictable branch). */
 static inline void pos_put(Position *p, int sq, int pc) {
-    if (p->wide) pos_put10(p, sq, pc); else pos_put8(p, sq, pc);
+    if (p->wide) pos_put10(p, sq, pc);
+    else pos_put8(p, sq, pc);
 }
 static inline int pos_remove(Position *p, int sq) {
     return p->wide ? pos_remove10(p, sq) : pos_remove8(p, sq);
 }
 static inline void pos_move(Position *p, int from, int to) {
-    if (p->wide) pos_move10(p, from, to); else pos_move8(p, from, to);
+    if (p->wide) pos_move10(p, from, to);
+    else pos_move8(p, from, to);
 }
 
 /* Holdings and pool change through these so the key follows. */

@@ -15,41 +15,59 @@
 /* ---------------------------------------------------------------- pieces as data */
 
 /* The piece ids of superchess.h keep the orthodox ids for the orthodox pieces. */
-_Static_assert((int)SC_P == PAWN && (int)SC_N == KNIGHT && (int)SC_B == BISHOP && (int)SC_R == ROOK &&
-                   (int)SC_Q == QUEEN && (int)SC_K == KING,
+_Static_assert((int)SC_P == PAWN && (int)SC_N == KNIGHT && (int)SC_B == BISHOP &&
+                   (int)SC_R == ROOK && (int)SC_Q == QUEEN && (int)SC_K == KING,
                "Superchess keeps the orthodox piece ids");
 
 /* Leaps with lame squares (relative to the mover, White's view), and with a condition. */
-#define LAME1(f, r, mode, a, b) {MC_LEAP, mode, f, r, 0, 0, 1, {{a, b}}}
-#define LAME2(f, r, mode, a, b, c, d) {MC_LEAP, mode, f, r, 0, 0, 2, {{a, b}, {c, d}}}
-#define LAME1_COND(f, r, mode, cond, a, b) {MC_LEAP, mode, f, r, 0, cond, 1, {{a, b}}}
+#define LAME1(f, r, mode, a, b)                                                                    \
+    {                                                                                              \
+        MC_LEAP, mode, f, r, 0, 0, 1, {                                                            \
+            { a, b }                                                                               \
+        }                                                                                          \
+    }
+#define LAME2(f, r, mode, a, b, c, d)                                                              \
+    {                                                                                              \
+        MC_LEAP, mode, f, r, 0, 0, 2, {                                                            \
+            {a, b}, { c, d }                                                                       \
+        }                                                                                          \
+    }
+#define LAME1_COND(f, r, mode, cond, a, b)                                                         \
+    {                                                                                              \
+        MC_LEAP, mode, f, r, 0, cond, 1, {                                                         \
+            { a, b }                                                                               \
+        }                                                                                          \
+    }
 
 /* The 2-step, lame (middle square must be empty) or leaping. */
-#define LAME_TWO_STEPS(mode)                                                                 \
-    LAME1(2, 0, mode, 1, 0), LAME1(-2, 0, mode, -1, 0), LAME1(0, 2, mode, 0, 1),             \
-    LAME1(0, -2, mode, 0, -1), LAME1(2, 2, mode, 1, 1), LAME1(2, -2, mode, 1, -1),           \
-    LAME1(-2, 2, mode, -1, 1), LAME1(-2, -2, mode, -1, -1)
-#define LEAP_TWO_STEPS                                                                       \
-    LEAP(2, 0), LEAP(-2, 0), LEAP(0, 2), LEAP(0, -2), LEAP(2, 2), LEAP(2, -2), LEAP(-2, 2),  \
-    LEAP(-2, -2)
+#define LAME_TWO_STEPS(mode)                                                                       \
+    LAME1(2, 0, mode, 1, 0), LAME1(-2, 0, mode, -1, 0), LAME1(0, 2, mode, 0, 1),                   \
+        LAME1(0, -2, mode, 0, -1), LAME1(2, 2, mode, 1, 1), LAME1(2, -2, mode, 1, -1),             \
+        LAME1(-2, 2, mode, -1, 1), LAME1(-2, -2, mode, -1, -1)
+#define LEAP_TWO_STEPS                                                                             \
+    LEAP(2, 0), LEAP(-2, 0), LEAP(0, 2), LEAP(0, -2), LEAP(2, 2), LEAP(2, -2), LEAP(-2, 2),        \
+        LEAP(-2, -2)
 /* Lame knight: for (2sx, sy) the crossed squares are (sx, 0) and (sx, sy); for (sx, 2sy)
  * they are (0, sy) and (sx, sy). */
-#define LAME_KNIGHT(mode)                                                                    \
-    LAME2(2, 1, mode, 1, 0, 1, 1), LAME2(2, -1, mode, 1, 0, 1, -1),                          \
-    LAME2(-2, 1, mode, -1, 0, -1, 1), LAME2(-2, -1, mode, -1, 0, -1, -1),                    \
-    LAME2(1, 2, mode, 0, 1, 1, 1), LAME2(-1, 2, mode, 0, 1, -1, 1),                          \
-    LAME2(1, -2, mode, 0, -1, 1, -1), LAME2(-1, -2, mode, 0, -1, -1, -1)
-#define KING_STEPS_M(mode)                                                                   \
-    LEAP_M(1, 0, mode), LEAP_M(-1, 0, mode), LEAP_M(0, 1, mode), LEAP_M(0, -1, mode),        \
-    LEAP_M(1, 1, mode), LEAP_M(1, -1, mode), LEAP_M(-1, 1, mode), LEAP_M(-1, -1, mode)
-#define DISTANCE_TWO_M(mode)                                                                 \
-    LEAP_M(2, -2, mode), LEAP_M(2, -1, mode), LEAP_M(2, 0, mode), LEAP_M(2, 1, mode),        \
-    LEAP_M(2, 2, mode), LEAP_M(-2, -2, mode), LEAP_M(-2, -1, mode), LEAP_M(-2, 0, mode),     \
-    LEAP_M(-2, 1, mode), LEAP_M(-2, 2, mode), LEAP_M(-1, 2, mode), LEAP_M(0, 2, mode),       \
-    LEAP_M(1, 2, mode), LEAP_M(-1, -2, mode), LEAP_M(0, -2, mode), LEAP_M(1, -2, mode)
+#define LAME_KNIGHT(mode)                                                                          \
+    LAME2(2, 1, mode, 1, 0, 1, 1), LAME2(2, -1, mode, 1, 0, 1, -1),                                \
+        LAME2(-2, 1, mode, -1, 0, -1, 1), LAME2(-2, -1, mode, -1, 0, -1, -1),                      \
+        LAME2(1, 2, mode, 0, 1, 1, 1), LAME2(-1, 2, mode, 0, 1, -1, 1),                            \
+        LAME2(1, -2, mode, 0, -1, 1, -1), LAME2(-1, -2, mode, 0, -1, -1, -1)
+#define KING_STEPS_M(mode)                                                                         \
+    LEAP_M(1, 0, mode), LEAP_M(-1, 0, mode), LEAP_M(0, 1, mode), LEAP_M(0, -1, mode),              \
+        LEAP_M(1, 1, mode), LEAP_M(1, -1, mode), LEAP_M(-1, 1, mode), LEAP_M(-1, -1, mode)
+#define DISTANCE_TWO_M(mode)                                                                       \
+    LEAP_M(2, -2, mode), LEAP_M(2, -1, mode), LEAP_M(2, 0, mode), LEAP_M(2, 1, mode),              \
+        LEAP_M(2, 2, mode), LEAP_M(-2, -2, mode), LEAP_M(-2, -1, mode), LEAP_M(-2, 0, mode),       \
+        LEAP_M(-2, 1, mode), LEAP_M(-2, 2, mode), LEAP_M(-1, 2, mode), LEAP_M(0, 2, mode),         \
+        LEAP_M(1, 2, mode), LEAP_M(-1, -2, mode), LEAP_M(0, -2, mode), LEAP_M(1, -2, mode)
 
 #define NCOMP(...) ((uint8_t)(sizeof((MoveComp[]){__VA_ARGS__}) / sizeof(MoveComp)))
-#define PIECE(letter, name, flags, value, ...) {letter, name, flags, value, NCOMP(__VA_ARGS__), {__VA_ARGS__}}
+#define PIECE(letter, name, flags, value, ...)                                                     \
+    {                                                                                              \
+        letter, name, flags, value, NCOMP(__VA_ARGS__), { __VA_ARGS__ }                            \
+    }
 
 #define PAWNISH (PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE)
 
@@ -58,8 +76,8 @@ static const Bitboard embassy[2] = {(1ull << 56) | (1ull << 63), (1ull << 0) | (
 
 /* Per-side inventory of the promotion-pool types (one standard set plus set 2). */
 static const uint8_t pool_inventory[SC_NPT + 1] = {
-    [SC_Q] = 1, [SC_R] = 2, [SC_B] = 2, [SC_N] = 2, [SC_M] = 1, [SC_F] = 1, [SC_D] = 1,
-    [SC_G] = 1, [SC_O] = 1};
+    [SC_Q] = 1, [SC_R] = 2, [SC_B] = 2, [SC_N] = 2, [SC_M] = 1,
+    [SC_F] = 1, [SC_D] = 1, [SC_G] = 1, [SC_O] = 1};
 
 /* ---------------------------------------------------------------- tables */
 
@@ -73,30 +91,30 @@ typedef struct LameStep {
 /* Castling: one entry per token bit. */
 typedef struct CastleDef {
     uint8_t color, monarch, mfrom, mto, rfrom, rto, crossed;
-    Bitboard between;   /* squares strictly between monarch and rook */
+    Bitboard between; /* squares strictly between monarch and rook */
 } CastleDef;
 
 enum { MAX_LAME = 2 * (SC_NPT + 1) * 64 * 16 };
 
 typedef struct ScTables {
-    Bitboard leap_move[2][SC_NPT + 1][64];       /* non-lame leaps to an empty square */
-    Bitboard leap_cap[2][SC_NPT + 1][64];        /* non-lame capture leaps (attacks) */
-    Bitboard rev_cap[2][SC_NPT + 1][64];         /* origins whose non-lame capture hits q */
-    Bitboard rev_lame_from[2][SC_NPT + 1][64];   /* origins of the reverse lame captures */
-    Bitboard rev_any[2][64];                     /* union of both over the attacker types */
-    uint32_t lame_at[2][SC_NPT + 1][65];         /* forward lame steps: index range */
-    uint32_t rlame_at[2][SC_NPT + 1][65];        /* reverse lame captures: index range */
+    Bitboard leap_move[2][SC_NPT + 1][64];     /* non-lame leaps to an empty square */
+    Bitboard leap_cap[2][SC_NPT + 1][64];      /* non-lame capture leaps (attacks) */
+    Bitboard rev_cap[2][SC_NPT + 1][64];       /* origins whose non-lame capture hits q */
+    Bitboard rev_lame_from[2][SC_NPT + 1][64]; /* origins of the reverse lame captures */
+    Bitboard rev_any[2][64];                   /* union of both over the attacker types */
+    uint32_t lame_at[2][SC_NPT + 1][65];       /* forward lame steps: index range */
+    uint32_t rlame_at[2][SC_NPT + 1][65];      /* reverse lame captures: index range */
     LameStep lame[MAX_LAME];
     LameStep rlame[MAX_LAME];
     uint8_t orth_rider[SC_NPT + 1], diag_rider[SC_NPT + 1];
-    uint8_t attackers[SC_NPT + 1];               /* types with leap captures, in order */
+    uint8_t attackers[SC_NPT + 1]; /* types with leap captures, in order */
     int nattackers;
     /* Type sets (bit t = type t): orthogonal and diagonal riders, and from the PF_* flags
      * monarchs, freezers, pacifiers, immune-zone pieces and pieces that never capture. */
     uint32_t rook_like, bishop_like, royal, freezer, pacifier, immune, no_capture;
     CastleDef castles[8];
-    uint32_t castle_clear_sq[64];                /* tokens lost when a move touches sq */
-    uint32_t castle_clear_type[2][SC_NPT + 1];   /* tokens lost when this monarch moves */
+    uint32_t castle_clear_sq[64];              /* tokens lost when a move touches sq */
+    uint32_t castle_clear_type[2][SC_NPT + 1]; /* tokens lost when this monarch moves */
 } ScTables;
 
 static ScTables sc_tables;
@@ -129,7 +147,8 @@ static bool comp_cond_ok(const Variant *v, const MoveComp *mc, int c, int s) {
 }
 
 /* Lame mask of a leap from (f, r); false when a lame square is off the board. */
-static bool comp_lame_mask(const PieceDef *d, const MoveComp *mc, int c, int f, int r, Bitboard *mask) {
+static bool comp_lame_mask(const PieceDef *d, const MoveComp *mc, int c, int f, int r,
+                           Bitboard *mask) {
     *mask = 0;
     for (int i = 0; i < mc->nlame; i++) {
         int lf = f + mc->lame[i][0], lr = r + comp_dr(d, c, mc->lame[i][1]);
@@ -201,7 +220,8 @@ static void sc_init(Variant *v) {
         if (d->flags & PF_NO_CAPTURE) continue;
         if (leap_capture) tb->attackers[tb->nattackers++] = (uint8_t)t;
         for (int c = 0; c < 2; c++)
-            for (int q = 0; q < 64; q++) tb->rev_any[c][q] |= tb->rev_cap[c][t][q] | tb->rev_lame_from[c][t][q];
+            for (int q = 0; q < 64; q++)
+                tb->rev_any[c][q] |= tb->rev_cap[c][t][q] | tb->rev_lame_from[c][t][q];
         if (tb->orth_rider[t]) tb->rook_like |= 1u << t;
         if (tb->diag_rider[t]) tb->bishop_like |= 1u << t;
     }
@@ -271,7 +291,8 @@ typedef struct Attackers {
 /* The attackers of the pieces in `active` under occupancy occ. */
 static inline Attackers attackers_make(const Position *p, Bitboard active, Bitboard occ) {
     const ScTables *tb = TB(p);
-    Attackers a = {active, occ, pieces_of(p, tb->rook_like) & active, pieces_of(p, tb->bishop_like) & active};
+    Attackers a = {active, occ, pieces_of(p, tb->rook_like) & active,
+                   pieces_of(p, tb->bishop_like) & active};
     return a;
 }
 
@@ -332,7 +353,8 @@ static void sc_make(Position *p, Move m) {
         u->moved = PC_MAKE(us, promo);
         p->halfmove = 0;
     } else if (kind == MK_CASTLE) {
-        const CastleDef *cd = &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
+        const CastleDef *cd =
+            &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
         u->moved = p->board[from];
         pos_move8(p, from, to);
         pos_move8(p, cd->rfrom, cd->rto);
@@ -345,7 +367,8 @@ static void sc_make(Position *p, Move m) {
         if (cap) {
             pos_remove8(p, capsq);
             u->captured = (uint8_t)cap;
-            if (is_pool_type(PC_TYPE(cap))) pos_set_pool(p, them, PC_TYPE(cap), p->pool[them][PC_TYPE(cap)] + 1);
+            if (is_pool_type(PC_TYPE(cap)))
+                pos_set_pool(p, them, PC_TYPE(cap), p->pool[them][PC_TYPE(cap)] + 1);
             p->halfmove = 0;
         }
         pos_move8(p, from, to);
@@ -356,7 +379,8 @@ static void sc_make(Position *p, Move m) {
             else pos_set_pool(p, us, promo, p->pool[us][promo] - 1);
         }
         if (pos_def(p, pc)->flags & PF_PAWN_PIECE) p->halfmove = 0;
-        castle &= ~(tb->castle_clear_type[us][PC_TYPE(pc)] | tb->castle_clear_sq[from] | tb->castle_clear_sq[to]);
+        castle &= ~(tb->castle_clear_type[us][PC_TYPE(pc)] | tb->castle_clear_sq[from] |
+                    tb->castle_clear_sq[to]);
         if (kind == MK_DOUBLE) p->ep = (uint8_t)((from + to) / 2);
     }
     if (castle != p->castle) pos_set_castle(p, castle);
@@ -378,7 +402,8 @@ static void sc_unmake(Position *p) {
         pos_remove8(p, to);
         p->hand[us][promo]++;
     } else if (kind == MK_CASTLE) {
-        const CastleDef *cd = &tb->castles[us * 4 + (PC_TYPE(u->moved) == SC_E ? 2 : 0) + (to > from)];
+        const CastleDef *cd =
+            &tb->castles[us * 4 + (PC_TYPE(u->moved) == SC_E ? 2 : 0) + (to > from)];
         pos_move8(p, cd->rto, cd->rfrom);
         pos_move8(p, to, from);
     } else {
@@ -406,7 +431,8 @@ static void sc_unmake(Position *p) {
 
 /* Appends a board move, expanded into one move per promotion choice when a pawn piece
  * lands on its last rank; with no choice the move is not emitted (spec 6.5). */
-static int emit_board_move(const Position *p, Move *list, int n, int from, int to, int kind, bool promotes) {
+static int emit_board_move(const Position *p, Move *list, int n, int from, int to, int kind,
+                           bool promotes) {
     int us = p->side;
     if (promotes && to / 8 == (us == WHITE ? 7 : 0)) {
         for (const uint8_t *t = p->var->promo_types; *t; t++)
@@ -437,7 +463,8 @@ static inline int promo_choices(const Position *p) {
 /* Pseudo-legal moves on bitboards: statuses as masks, data-driven leaps, magic rides;
  * `enemy` holds the enemy's attackers (for castling). Drops only when asked for. The
  * board moves of pieces on `bulk` squares (known legal) are only counted, into *bulk_count. */
-static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool drops, Bitboard bulk, int *bulk_count) {
+static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool drops, Bitboard bulk,
+                         int *bulk_count) {
     const ScTables *tb = TB(p);
     const Variant *v = p->var;
     int us = p->side, them = us ^ 1, n = 0;
@@ -465,8 +492,9 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
         bool pawn = (fl & PF_PAWN) != 0;
         if ((bulk >> s) & 1) {
             Bitboard last = us == WHITE ? 0xffull << 56 : 0xffull;
-            *bulk_count += promotes && (to & last) ? bb_popcount(to & ~last) + bb_popcount(to & last) * promo_choices(p)
-                                                   : bb_popcount(to);
+            *bulk_count += promotes && (to & last)
+                               ? bb_popcount(to & ~last) + bb_popcount(to & last) * promo_choices(p)
+                               : bb_popcount(to);
             to = 0;
         }
         while (to) {
@@ -486,8 +514,8 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
                 p->board[cd->rfrom] != PC_MAKE(us, SC_R) || (occ & cd->between) ||
                 ((st.frozen >> cd->mfrom) & 1) || ((st.frozen >> cd->rfrom) & 1))
                 continue;
-            if (sc_attacked(p, cd->mfrom, them, enemy) || sc_attacked(p, cd->crossed, them, enemy) ||
-                sc_attacked(p, cd->mto, them, enemy))
+            if (sc_attacked(p, cd->mfrom, them, enemy) ||
+                sc_attacked(p, cd->crossed, them, enemy) || sc_attacked(p, cd->mto, them, enemy))
                 continue;
             list[n++] = MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE);
         }
@@ -515,7 +543,8 @@ static bool sc_move_exposes(const Position *p, Move m) {
     if (kind == MK_DROP) {
         occ |= tob;
     } else if (kind == MK_CASTLE) {
-        const CastleDef *cd = &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
+        const CastleDef *cd =
+            &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
         occ = (occ & ~fb & ~(1ull << cd->rfrom)) | tob | (1ull << cd->rto);
         mon = (mon & ~fb) | tob;
     } else {
@@ -549,7 +578,8 @@ static Bitboard unblock_mask(const Position *p, const Attackers *a) {
     for (Bitboard mon = pieces_of(p, tb->royal) & own; mon;) {
         int q = bb_pop_lsb(&mon);
         Bitboard rb = rook_att8(q, a->occ) & own, bb = bishop_att8(q, a->occ) & own;
-        Bitboard pinners = (rook_att8(q, a->occ ^ rb) & a->orth) | (bishop_att8(q, a->occ ^ bb) & a->diag);
+        Bitboard pinners =
+            (rook_att8(q, a->occ ^ rb) & a->orth) | (bishop_att8(q, a->occ ^ bb) & a->diag);
         while (pinners) mask |= between8[q][bb_pop_lsb(&pinners)] & own;
         for (int i = 0; i < tb->nattackers; i++) {
             int ty = tb->attackers[i];
@@ -592,7 +622,8 @@ static int sc_generate(Position *p, Move *list, bool count_only) {
                                                    !((special >> MOVE_FROM(m)) & 1)));
         if (safe || !sc_move_exposes(p, m)) list[k++] = m;
     }
-    if (count_only && !check) k += bb_popcount(drop_targets(p, SC_L)) + bb_popcount(drop_targets(p, SC_X));
+    if (count_only && !check)
+        k += bb_popcount(drop_targets(p, SC_L)) + bb_popcount(drop_targets(p, SC_X));
     return k + bulk_count;
 }
 
@@ -612,7 +643,9 @@ enum { ST_IMMUNE = 1, ST_FROZEN = 2, ST_NEUTRAL = 4 };
 /* Status of the piece on s, from the spec's table, by looking at its neighbours. */
 static int ref_status(const Position *p, int s) {
     int pc = p->board[s], c = PC_COLOR(pc), f = s % 8, r = s / 8;
-    if ((pos_def(p, pc)->flags & PF_IMMUNE_ZONE) && (c == WHITE ? r == 7 : r == 0) && (f == 0 || f == 7)) return ST_IMMUNE;
+    if ((pos_def(p, pc)->flags & PF_IMMUNE_ZONE) && (c == WHITE ? r == 7 : r == 0) &&
+        (f == 0 || f == 7))
+        return ST_IMMUNE;
     int st = 0;
     for (int df = -1; df <= 1; df++)
         for (int dr = -1; dr <= 1; dr++) {
@@ -639,8 +672,8 @@ static int ref_comp_targets(const Position *p, int s, const MoveComp *mc, int *o
         }
         out[n++] = (r + dr) * 8 + f + mc->df;
     } else if (mc->kind == MC_RIDE) {
-        for (int k = 1, tf = f + mc->df, tr = r + dr; on_board(tf, tr) && (!mc->range || k <= mc->range);
-             k++, tf += mc->df, tr += dr) {
+        for (int k = 1, tf = f + mc->df, tr = r + dr;
+             on_board(tf, tr) && (!mc->range || k <= mc->range); k++, tf += mc->df, tr += dr) {
             out[n++] = tr * 8 + tf;
             if (p->board[tr * 8 + tf]) break;
         }
@@ -670,7 +703,9 @@ static bool ref_attacked(const Position *p, int q, int by) {
 static bool ref_royal_attacked(const Position *p, int c) {
     for (int s = 0; s < 64; s++) {
         int pc = p->board[s];
-        if (pc && PC_COLOR(pc) == c && (pos_def(p, pc)->flags & PF_ROYAL) && ref_attacked(p, s, c ^ 1)) return true;
+        if (pc && PC_COLOR(pc) == c && (pos_def(p, pc)->flags & PF_ROYAL) &&
+            ref_attacked(p, s, c ^ 1))
+            return true;
     }
     return false;
 }
@@ -707,37 +742,45 @@ static int sc_gen_reference(Position *p, Move *list) {
                 int q = dest[k], victim = p->board[q];
                 bool ok;
                 if (!victim) ok = mc->mode & MM_MOVE;
-                else ok = (mc->mode & MM_CAPTURE) && can_cap && PC_COLOR(victim) != us &&
-                          !(pos_def(p, victim)->flags & PF_ROYAL) && !(ref_status(p, q) & ST_IMMUNE);
-                if (!victim && (mc->mode & MM_CAPTURE) && can_cap && (d->flags & PF_PAWN) && q == p->ep) {
+                else
+                    ok = (mc->mode & MM_CAPTURE) && can_cap && PC_COLOR(victim) != us &&
+                         !(pos_def(p, victim)->flags & PF_ROYAL) && !(ref_status(p, q) & ST_IMMUNE);
+                if (!victim && (mc->mode & MM_CAPTURE) && can_cap && (d->flags & PF_PAWN) &&
+                    q == p->ep) {
                     n = emit_board_move(p, pseudo, n, s, q, MK_EP, false);
                     continue;
                 }
                 if (!ok || seen[q]) continue;
                 seen[q] = true;
-                int kind = (d->flags & PF_PAWN) && mc->cond == MCOND_START_RANK ? MK_DOUBLE : MK_NORMAL;
+                int kind =
+                    (d->flags & PF_PAWN) && mc->cond == MCOND_START_RANK ? MK_DOUBLE : MK_NORMAL;
                 n = emit_board_move(p, pseudo, n, s, q, kind, (d->flags & PF_PROMOTES) != 0);
             }
         }
     }
     /* Castling, condition by condition as in spec 6.6. */
-    static const struct { int monarch, mfile, tfile, rfile; } cs[4] = {
-        {SC_K, 4, 2, 0}, {SC_K, 4, 6, 7}, {SC_E, 3, 1, 0}, {SC_E, 3, 5, 7}};
+    static const struct {
+        int monarch, mfile, tfile, rfile;
+    } cs[4] = {{SC_K, 4, 2, 0}, {SC_K, 4, 6, 7}, {SC_E, 3, 1, 0}, {SC_E, 3, 5, 7}};
     int home = us == WHITE ? 0 : 56;
     for (int i = 0; i < 4; i++) {
         if (!((p->castle >> (us * 4 + i)) & 1)) continue;
         int mf = home + cs[i].mfile, rf = home + cs[i].rfile, mt = home + cs[i].tfile;
-        if (p->board[mf] != PC_MAKE(us, cs[i].monarch) || p->board[rf] != PC_MAKE(us, SC_R)) continue;
+        if (p->board[mf] != PC_MAKE(us, cs[i].monarch) || p->board[rf] != PC_MAKE(us, SC_R))
+            continue;
         bool clear = true;
         int lo = mf < rf ? mf : rf, hi = mf < rf ? rf : mf;
         for (int q = lo + 1; q < hi; q++) clear = clear && !p->board[q];
         if (!clear || (ref_status(p, mf) & ST_FROZEN) || (ref_status(p, rf) & ST_FROZEN)) continue;
-        if (ref_attacked(p, mf, them) || ref_attacked(p, (mf + mt) / 2, them) || ref_attacked(p, mt, them)) continue;
+        if (ref_attacked(p, mf, them) || ref_attacked(p, (mf + mt) / 2, them) ||
+            ref_attacked(p, mt, them))
+            continue;
         pseudo[n++] = MOVE_MAKE(mf, mt, NO_SQ, 0, MK_CASTLE);
     }
     for (int s = 0; s < 64; s++) {
         if (p->board[s]) continue;
-        if (p->hand[us][SC_L] && s / 8 == (us == WHITE ? 0 : 7)) pseudo[n++] = MOVE_MAKE(s, s, NO_SQ, SC_L, MK_DROP);
+        if (p->hand[us][SC_L] && s / 8 == (us == WHITE ? 0 : 7))
+            pseudo[n++] = MOVE_MAKE(s, s, NO_SQ, SC_L, MK_DROP);
         if (p->hand[us][SC_X]) pseudo[n++] = MOVE_MAKE(s, s, NO_SQ, SC_X, MK_DROP);
     }
     n = ref_filter_legal(p, pseudo, n);
@@ -759,7 +802,8 @@ static bool sc_fail(CvError *err, const char *fmt, ...) {
 /* Whether the pieces of a castling token stand on their home squares. */
 static bool castle_token_home(const Position *p, int bit) {
     const CastleDef *cd = &TB(p)->castles[bit];
-    return p->board[cd->mfrom] == PC_MAKE(cd->color, cd->monarch) && p->board[cd->rfrom] == PC_MAKE(cd->color, SC_R);
+    return p->board[cd->mfrom] == PC_MAKE(cd->color, cd->monarch) &&
+           p->board[cd->rfrom] == PC_MAKE(cd->color, SC_R);
 }
 
 /* Castling field: comma-separated tokens Ka,Kh,Ea,Eh (lower case for Black) in any order,
@@ -774,10 +818,13 @@ static bool sc_parse_castling(Position *p, const char *field, CvError *err) {
             for (int b = 0; b < 8; b++)
                 if (len == 2 && strncmp(s, castle_token[b], 2) == 0) bit = b;
             if (bit < 0)
-                return sc_fail(err, "bad FEN: castling token %d '%.*s' is not one of Ka,Kh,Ea,Eh,ka,kh,ea,eh (field 3)",
+                return sc_fail(err,
+                               "bad FEN: castling token %d '%.*s' is not one of "
+                               "Ka,Kh,Ea,Eh,ka,kh,ea,eh (field 3)",
                                idx, (int)len, s);
             if (seen & (1u << bit))
-                return sc_fail(err, "bad FEN: castling token '%s' repeated (field 3)", castle_token[bit]);
+                return sc_fail(err, "bad FEN: castling token '%s' repeated (field 3)",
+                               castle_token[bit]);
             seen |= 1u << bit;
             if (castle_token_home(p, bit)) rights |= 1u << bit;
             if (!s[len]) break;
@@ -829,16 +876,18 @@ static bool sc_parse_pool(Position *p, const char *field, CvError *err) {
         const char *end = c == WHITE ? slash : slash + strlen(slash);
         uint8_t pool[SC_NPT + 1] = {0};
         if (s == end)
-            return sc_fail(err, "bad FEN: the %s pool in '%s' is empty, write '-' (field 7)", c == WHITE ? "white" : "black",
-                           field);
+            return sc_fail(err, "bad FEN: the %s pool in '%s' is empty, write '-' (field 7)",
+                           c == WHITE ? "white" : "black", field);
         if (end - s == 1 && *s == '-') s = end;
         for (; s < end; s++) {
             int t = (unsigned char)*s < 128 ? p->var->type_of_letter[(unsigned char)*s] : 0;
-            if (!t) return sc_fail(err, "bad FEN: unknown piece letter '%c' in the %s pool (field 7)", *s,
-                                   c == WHITE ? "white" : "black");
+            if (!t)
+                return sc_fail(err, "bad FEN: unknown piece letter '%c' in the %s pool (field 7)",
+                               *s, c == WHITE ? "white" : "black");
             if (!is_pool_type(t)) continue;
-            if (++pool[t] > 15) return sc_fail(err, "bad FEN: more than 15 '%c' in the %s pool (field 7)", *s,
-                                               c == WHITE ? "white" : "black");
+            if (++pool[t] > 15)
+                return sc_fail(err, "bad FEN: more than 15 '%c' in the %s pool (field 7)", *s,
+                               c == WHITE ? "white" : "black");
         }
         for (int t = 1; t <= SC_NPT; t++) pos_set_pool(p, c, t, pool[t]);
     }
@@ -878,7 +927,8 @@ static bool sc_validate(Position *p, CvError *err) {
     for (int c = 0; c < 2; c++) {
         const char *side = c == WHITE ? "white" : "black";
         int k = p->count[PC_MAKE(c, SC_K)], e = p->count[PC_MAKE(c, SC_E)];
-        if (k + e == 0) return sc_fail(err, "bad FEN: %s has no monarch (King or Emperor) (field 1)", side);
+        if (k + e == 0)
+            return sc_fail(err, "bad FEN: %s has no monarch (King or Emperor) (field 1)", side);
         if (k > 1) return sc_fail(err, "bad FEN: %s has %d Kings, at most 1 (field 1)", side, k);
         if (e > 1) return sc_fail(err, "bad FEN: %s has %d Emperors, at most 1 (field 1)", side, e);
         for (int t = 1; t <= SC_NPT; t++)
@@ -912,55 +962,61 @@ static const VariantOps superchess_ops = {
 #define SC_P0 "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA[LXlx] w - - 0 1"
 #define SC_P1 "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1"
 
-Variant variant_superchess = {
-    .name = "superchess",
-    .title = "Superchess (Exchess set 2)",
-    .width = 8,
-    .height = 8,
-    .npt = SC_NPT,
-    .rules = RULE_CASTLING | RULE_EP | RULE_DROPS | RULE_POOL,
-    .pieces = {
-        [SC_P] = PIECE('P', "Pawn", PF_PAWN | PAWNISH, 100,
-                       LEAP_M(0, 1, MM_MOVE), LAME1_COND(0, 2, MM_MOVE, MCOND_START_RANK, 0, 1),
-                       LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)),
-        [SC_N] = PIECE('N', "Knight", 0, 300, KNIGHT_LEAPS),
-        [SC_B] = PIECE('B', "Bishop", 0, 320, BISHOP_RIDES),
-        [SC_R] = PIECE('R', "Rook", PF_CASTLE_ROOK, 500, ROOK_RIDES),
-        [SC_Q] = PIECE('Q', "Queen", 0, 900, ROOK_RIDES, BISHOP_RIDES),
-        [SC_K] = PIECE('K', "King", PF_ROYAL, 0, KING_STEPS),
-        [SC_E] = PIECE('E', "Emperor", PF_ROYAL, 0, KING_STEPS,
-                       LAME1(0, 2, MM_BOTH, 0, 1), LAME1(0, -2, MM_BOTH, 0, -1)),
-        [SC_A] = PIECE('A', "Amazon", 0, 1200, ROOK_RIDES, BISHOP_RIDES, KNIGHT_LEAPS),
-        [SC_W] = PIECE('W', "Minister", 0, 1100, ROOK_RIDES, BISHOP_RIDES, LAME_KNIGHT(MM_BOTH)),
-        [SC_M] = PIECE('M', "Magician", PF_FREEZES | PF_NO_CAPTURE, 400,
-                       KING_STEPS_M(MM_MOVE), LAME_TWO_STEPS(MM_MOVE), LAME_KNIGHT(MM_MOVE)),
-        [SC_F] = PIECE('F', "Femme Fatale", PF_PACIFIES | PF_NO_CAPTURE, 350,
-                       KING_STEPS_M(MM_MOVE), DISTANCE_TWO_M(MM_MOVE)),
-        [SC_D] = PIECE('D', "Ambassador", PF_IMMUNE_ZONE, 450,
-                       KING_STEPS, LAME_TWO_STEPS(MM_BOTH), LAME_KNIGHT(MM_BOTH)),
-        [SC_G] = PIECE('G', "Guard", 0, 400, KING_STEPS, LEAP_TWO_STEPS),
-        [SC_O] = PIECE('O', "Baron", 0, 450, KNIGHT_LEAPS, LEAP_TWO_STEPS),
-        [SC_H] = PIECE('H', "Rapid pawn", PAWNISH, 130,
-                       LEAP_M(0, 1, MM_MOVE), LAME1(0, 2, MM_MOVE, 0, 1),
-                       LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE),
-                       LAME1(-2, 2, MM_CAPTURE, -1, 1), LAME1(2, 2, MM_CAPTURE, 1, 1)),
-        [SC_T] = PIECE('T', "t-pawn", PAWNISH, 110,
-                       LEAP_M(0, 1, MM_MOVE), LEAP_M(0, 2, MM_MOVE),
-                       LEAP_M(-1, 0, MM_CAPTURE), LEAP_M(1, 0, MM_CAPTURE)),
-        [SC_L] = PIECE('L', "Mobilisation pawn", PAWNISH | PF_DROPPABLE, 150,
-                       LEAP_M(0, 1, MM_MOVE), LAME1(0, 2, MM_MOVE, 0, 1), LAME2(0, 3, MM_MOVE, 0, 1, 0, 2),
-                       LEAP_M(-1, 1, MM_CAPTURE), LAME1(-2, 2, MM_CAPTURE, -1, 1),
-                       LAME2(-3, 3, MM_CAPTURE, -1, 1, -2, 2),
-                       LEAP_M(1, 1, MM_CAPTURE), LAME1(2, 2, MM_CAPTURE, 1, 1),
-                       LAME2(3, 3, MM_CAPTURE, 1, 1, 2, 2)),
-        [SC_X] = PIECE('X', "Paratrooper", PF_DROPPABLE, 200,
-                       LEAP(1, 1), LEAP(1, -1), LEAP(-1, 1), LEAP(-1, -1)),
-    },
-    .start_fen = SC_P0,
-    .starts = {{"p0", SC_P0}, {"p1", SC_P1}, {"p0-nr", "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1"}},
-    .pawn_start_rank = {1, 6},
-    /* The pool types in notation order; X, a hand choice while held, comes after them. */
-    .promo_types = {SC_Q, SC_R, SC_B, SC_N, SC_M, SC_F, SC_D, SC_G, SC_O, 0},
-    .stalemate_score = 500,
-    .ops = &superchess_ops,
+Variant variant_superchess =
+    {
+        .name = "superchess",
+        .title = "Superchess (Exchess set 2)",
+        .width = 8,
+        .height = 8,
+        .npt = SC_NPT,
+        .rules = RULE_CASTLING | RULE_EP | RULE_DROPS | RULE_POOL,
+        .pieces =
+            {
+                [SC_P] = PIECE('P', "Pawn", PF_PAWN | PAWNISH, 100, LEAP_M(0, 1, MM_MOVE),
+                               LAME1_COND(0, 2, MM_MOVE, MCOND_START_RANK, 0, 1),
+                               LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)),
+                [SC_N] = PIECE('N', "Knight", 0, 300, KNIGHT_LEAPS),
+                [SC_B] = PIECE('B', "Bishop", 0, 320, BISHOP_RIDES),
+                [SC_R] = PIECE('R', "Rook", PF_CASTLE_ROOK, 500, ROOK_RIDES),
+                [SC_Q] = PIECE('Q', "Queen", 0, 900, ROOK_RIDES, BISHOP_RIDES),
+                [SC_K] = PIECE('K', "King", PF_ROYAL, 0, KING_STEPS),
+                [SC_E] = PIECE('E', "Emperor", PF_ROYAL, 0, KING_STEPS, LAME1(0, 2, MM_BOTH, 0, 1),
+                               LAME1(0, -2, MM_BOTH, 0, -1)),
+                [SC_A] = PIECE('A', "Amazon", 0, 1200, ROOK_RIDES, BISHOP_RIDES, KNIGHT_LEAPS),
+                [SC_W] =
+                    PIECE('W', "Minister", 0, 1100, ROOK_RIDES, BISHOP_RIDES, LAME_KNIGHT(MM_BOTH)),
+                [SC_M] =
+                    PIECE('M', "Magician", PF_FREEZES | PF_NO_CAPTURE, 400, KING_STEPS_M(MM_MOVE),
+                          LAME_TWO_STEPS(MM_MOVE), LAME_KNIGHT(MM_MOVE)),
+                [SC_F] = PIECE('F', "Femme Fatale", PF_PACIFIES | PF_NO_CAPTURE, 350,
+                               KING_STEPS_M(MM_MOVE), DISTANCE_TWO_M(MM_MOVE)),
+                [SC_D] = PIECE('D', "Ambassador", PF_IMMUNE_ZONE, 450, KING_STEPS,
+                               LAME_TWO_STEPS(MM_BOTH), LAME_KNIGHT(MM_BOTH)),
+                [SC_G] = PIECE('G', "Guard", 0, 400, KING_STEPS, LEAP_TWO_STEPS),
+                [SC_O] = PIECE('O', "Baron", 0, 450, KNIGHT_LEAPS, LEAP_TWO_STEPS),
+                [SC_H] = PIECE('H', "Rapid pawn", PAWNISH, 130, LEAP_M(0, 1, MM_MOVE),
+                               LAME1(0, 2, MM_MOVE, 0, 1), LEAP_M(-1, 1, MM_CAPTURE),
+                               LEAP_M(1, 1, MM_CAPTURE), LAME1(-2, 2, MM_CAPTURE, -1, 1),
+                               LAME1(2, 2, MM_CAPTURE, 1, 1)),
+                [SC_T] =
+                    PIECE('T', "t-pawn", PAWNISH, 110, LEAP_M(0, 1, MM_MOVE), LEAP_M(0, 2, MM_MOVE),
+                          LEAP_M(-1, 0, MM_CAPTURE), LEAP_M(1, 0, MM_CAPTURE)),
+                [SC_L] = PIECE('L', "Mobilisation pawn", PAWNISH | PF_DROPPABLE, 150,
+                               LEAP_M(0, 1, MM_MOVE), LAME1(0, 2, MM_MOVE, 0, 1),
+                               LAME2(0, 3, MM_MOVE, 0, 1, 0, 2), LEAP_M(-1, 1, MM_CAPTURE),
+                               LAME1(-2, 2, MM_CAPTURE, -1, 1),
+                               LAME2(-3, 3, MM_CAPTURE, -1, 1, -2, 2), LEAP_M(1, 1, MM_CAPTURE),
+                               LAME1(2, 2, MM_CAPTURE, 1, 1), LAME2(3, 3, MM_CAPTURE, 1, 1, 2, 2)),
+                [SC_X] = PIECE('X', "Paratrooper", PF_DROPPABLE, 200, LEAP(1, 1),
+                               LEAP(1, -1), LEAP(-1, 1), LEAP(-1, -1)),
+            },
+        .start_fen = SC_P0,
+        .starts = {{"p0", SC_P0},
+                   {"p1", SC_P1},
+                   {"p0-nr", "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1"}},
+        .pawn_start_rank = {1, 6},
+        /* The pool types in notation order; X, a hand choice while held, comes after them. */
+        .promo_types = {SC_Q, SC_R, SC_B, SC_N, SC_M, SC_F, SC_D, SC_G, SC_O, 0},
+        .stalemate_score = 500,
+        .ops = &superchess_ops,
 };

@@ -8,8 +8,24 @@
 
 /* Piece type ids; 1..6 are the orthodox ids shared with the other 8x8 variants. */
 enum {
-    SC_P = 1, SC_N, SC_B, SC_R, SC_Q, SC_K,
-    SC_E, SC_A, SC_W, SC_M, SC_F, SC_D, SC_G, SC_O, SC_H, SC_T, SC_L, SC_X,
+    SC_P = 1,
+    SC_N,
+    SC_B,
+    SC_R,
+    SC_Q,
+    SC_K,
+    SC_E,
+    SC_A,
+    SC_W,
+    SC_M,
+    SC_F,
+    SC_D,
+    SC_G,
+    SC_O,
+    SC_H,
+    SC_T,
+    SC_L,
+    SC_X,
     SC_NPT = SC_X
 };
 

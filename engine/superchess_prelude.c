@@ -31,7 +31,13 @@ static bool prelude_fail(CvError *err, const char *fmt, ...) {
 static bool prelude_eligible(int t, int f, bool pawn_rank) {
     if (pawn_rank) return t == SC_H || t == SC_T;
     switch (t) {
-    case SC_A: case SC_W: case SC_M: case SC_F: case SC_D: case SC_G: case SC_O: return true;
+    case SC_A:
+    case SC_W:
+    case SC_M:
+    case SC_F:
+    case SC_D:
+    case SC_G:
+    case SC_O: return true;
     case SC_E: return f == 3;
     default: return false;
     }
@@ -47,32 +53,40 @@ void prelude_defaults(PreludeParams *pp) {
 }
 
 /* Reads the pool and reserve letters of pp into per-type counts; names a bad letter. */
-static bool prelude_counts(const PreludeParams *pp, const Variant *v, int pool[MAX_PT], int res[MAX_PT],
-                           CvError *err) {
+static bool prelude_counts(const PreludeParams *pp, const Variant *v, int pool[MAX_PT],
+                           int res[MAX_PT], CvError *err) {
     memset(pool, 0, MAX_PT * sizeof *pool);
     memset(res, 0, MAX_PT * sizeof *res);
     for (const char *s = pp->pool; *s; s++) {
         int t = (unsigned char)*s < 128 ? v->type_of_letter[(unsigned char)*s] : 0;
         bool usable = false;
-        for (int f = 0; f < 8; f++) usable = usable || prelude_eligible(t, f, false) || prelude_eligible(t, f, true);
-        if (!t || !usable) return prelude_fail(err, "prelude pool letter '%c' is not a substitute piece (E A W M F D G O H T)", *s);
+        for (int f = 0; f < 8; f++)
+            usable = usable || prelude_eligible(t, f, false) || prelude_eligible(t, f, true);
+        if (!t || !usable)
+            return prelude_fail(
+                err, "prelude pool letter '%c' is not a substitute piece (E A W M F D G O H T)",
+                *s);
         pool[t]++;
     }
     for (const char *s = pp->reserves; *s; s++) {
         int t = (unsigned char)*s < 128 ? v->type_of_letter[(unsigned char)*s] : 0;
-        if (t != SC_L && t != SC_X) return prelude_fail(err, "reserve letter '%c' is not L or X", *s);
-        if (++res[t] > 1) return prelude_fail(err, "reserve letter '%c' repeated (a side holds at most one)", *s);
+        if (t != SC_L && t != SC_X)
+            return prelude_fail(err, "reserve letter '%c' is not L or X", *s);
+        if (++res[t] > 1)
+            return prelude_fail(err, "reserve letter '%c' repeated (a side holds at most one)", *s);
     }
     if (pp->min < 0 || (pp->max && pp->max < pp->min) || pp->min > 8)
-        return prelude_fail(err, "substitutions per phase: min %d, max %d is not a range within 0..8", pp->min, pp->max);
+        return prelude_fail(err,
+                            "substitutions per phase: min %d, max %d is not a range within 0..8",
+                            pp->min, pp->max);
     return true;
 }
 
 /* The position of a finished prelude (step 6): White's ranks 1-2 as ids (a1..h1, a2..h2),
  * the mirror for Black, the reserves in hand, White to move, no e.p. square; every castling
  * token is offered and the FEN reader keeps those whose monarch and rook are at home. */
-static bool prelude_position(const Variant *v, const uint8_t white[16], const int res[MAX_PT], Position *pos,
-                             CvError *err) {
+static bool prelude_position(const Variant *v, const uint8_t white[16], const int res[MAX_PT],
+                             Position *pos, CvError *err) {
     char fen[160];
     int len = 0;
     for (int r = 7; r >= 0; r--) {
@@ -88,7 +102,9 @@ static bool prelude_position(const Variant *v, const uint8_t white[16], const in
     }
     for (int c = 0; c < 2; c++)
         for (int t = 1; t < MAX_PT; t++)
-            if (res[t]) fen[len++] = c == WHITE ? v->pieces[t].letter : (char)(v->pieces[t].letter - 'A' + 'a');
+            if (res[t])
+                fen[len++] =
+                    c == WHITE ? v->pieces[t].letter : (char)(v->pieces[t].letter - 'A' + 'a');
     snprintf(fen + len, sizeof fen - (size_t)len, "] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1");
     return pos_from_fen(pos, v, fen, err);
 }
@@ -104,7 +120,8 @@ static uint64_t prelude_rand(uint64_t *s, uint64_t n) {
 
 /* One choosing phase on White's ranks 1-2 of the given wing: draw the count, the squares,
  * then each type among the eligible ones left in the pool. False if it cannot complete. */
-static bool prelude_draw_phase(const PreludeParams *pp, int wing, int pool[MAX_PT], uint8_t white[16], uint64_t *rng) {
+static bool prelude_draw_phase(const PreludeParams *pp, int wing, int pool[MAX_PT],
+                               uint8_t white[16], uint64_t *rng) {
     int squares[8], ns = 0, left = 0;
     for (int i = 0; i < 16; i++)
         if (wing_of_file(i % 8) == wing) squares[ns++] = i;
@@ -144,7 +161,9 @@ bool prelude_random(const PreludeParams *pp, uint64_t seed, char *fen, size_t n,
             white[f] = orthodox_rank[f];
             white[8 + f] = SC_P;
         }
-        if (!prelude_draw_phase(pp, 0, pool, white, &rng) || !prelude_draw_phase(pp, 1, pool, white, &rng)) continue;
+        if (!prelude_draw_phase(pp, 0, pool, white, &rng) ||
+            !prelude_draw_phase(pp, 1, pool, white, &rng))
+            continue;
         bool monarch = false;
         for (int f = 0; f < 8; f++) monarch = monarch || white[f] == SC_K || white[f] == SC_E;
         if (!monarch) continue;
@@ -159,14 +178,16 @@ bool prelude_random(const PreludeParams *pp, uint64_t seed, char *fen, size_t n,
 }
 
 /* The prelude rules fen breaks, checked on pos (fen read), into err; true if none. */
-static bool prelude_check_position(const PreludeParams *pp, const Variant *v, const Position *pos, CvError *err) {
+static bool prelude_check_position(const PreludeParams *pp, const Variant *v, const Position *pos,
+                                   CvError *err) {
     int pool[MAX_PT], res[MAX_PT];
     if (!prelude_counts(pp, v, pool, res, err)) return false;
     char name[4], other[4];
     for (int s = 16; s < 48; s++)
         if (pos->board[s]) {
             sq_to_str(pos, s, name);
-            return prelude_fail(err, "square %s is not empty: a prelude array fills only ranks 1-2 and 7-8", name);
+            return prelude_fail(
+                err, "square %s is not empty: a prelude array fills only ranks 1-2 and 7-8", name);
         }
     uint8_t white[16];
     int used[MAX_PT] = {0}, per_wing[2] = {0, 0};
@@ -175,11 +196,14 @@ static bool prelude_check_position(const PreludeParams *pp, const Variant *v, co
         int pw = pos->board[i], pb = pos->board[mirror];
         sq_to_str(pos, i, name);
         sq_to_str(pos, mirror, other);
-        if (!pw || PC_COLOR(pw) != WHITE) return prelude_fail(err, "square %s does not hold a white piece", name);
-        if (!pb || PC_COLOR(pb) != BLACK) return prelude_fail(err, "square %s does not hold a black piece", other);
+        if (!pw || PC_COLOR(pw) != WHITE)
+            return prelude_fail(err, "square %s does not hold a white piece", name);
+        if (!pb || PC_COLOR(pb) != BLACK)
+            return prelude_fail(err, "square %s does not hold a black piece", other);
         if (PC_TYPE(pb) != PC_TYPE(pw))
             return prelude_fail(err, "%s holds '%c' but the prelude mirrors %s '%c' there", other,
-                                v->pieces[PC_TYPE(pb)].letter - 'A' + 'a', name, v->pieces[PC_TYPE(pw)].letter);
+                                v->pieces[PC_TYPE(pb)].letter - 'A' + 'a', name,
+                                v->pieces[PC_TYPE(pw)].letter);
         int t = PC_TYPE(pw), orig = i < 8 ? orthodox_rank[i] : SC_P;
         white[i] = (uint8_t)t;
         if (t == orig) continue;
@@ -187,16 +211,18 @@ static bool prelude_check_position(const PreludeParams *pp, const Variant *v, co
             return prelude_fail(err, "'%c' may not replace the %s on %s/%s", v->pieces[t].letter,
                                 v->pieces[orig].name, name, other);
         if (++used[t] > pool[t])
-            return prelude_fail(err, "'%c' is used %d times per side, the prelude pool holds %d", v->pieces[t].letter,
-                                used[t], pool[t]);
+            return prelude_fail(err, "'%c' is used %d times per side, the prelude pool holds %d",
+                                v->pieces[t].letter, used[t], pool[t]);
         per_wing[wing_of_file(i % 8)]++;
     }
     for (int w = 0; w < 2; w++) {
         const char *phase = w == 0 ? "White's phase (files e-h)" : "Black's phase (files a-d)";
         if (per_wing[w] < pp->min)
-            return prelude_fail(err, "%s makes %d substitutions, at least %d required", phase, per_wing[w], pp->min);
+            return prelude_fail(err, "%s makes %d substitutions, at least %d required", phase,
+                                per_wing[w], pp->min);
         if (pp->max && per_wing[w] > pp->max)
-            return prelude_fail(err, "%s makes %d substitutions, at most %d allowed", phase, per_wing[w], pp->max);
+            return prelude_fail(err, "%s makes %d substitutions, at most %d allowed", phase,
+                                per_wing[w], pp->max);
     }
     for (int c = 0; c < 2; c++)
         for (int t = 1; t < MAX_PT; t++)
@@ -220,7 +246,8 @@ static bool prelude_check_position(const PreludeParams *pp, const Variant *v, co
     }
     free(expect);
     if (!same) return false;
-    if (!superchess_pool_is_derived(pos)) return prelude_fail(err, "a prelude array has the derived pool (no pool field)");
+    if (!superchess_pool_is_derived(pos))
+        return prelude_fail(err, "a prelude array has the derived pool (no pool field)");
     return true;
 }
 
@@ -231,7 +258,8 @@ bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
     Position *pos = malloc(sizeof *pos);
     if (!pos) return prelude_fail(err, "out of memory");
     CvError ferr;
-    bool ok = pos_from_fen(pos, v, fen, &ferr) ? prelude_check_position(pp, v, pos, err) : prelude_fail(err, "%s", ferr.msg);
+    bool ok = pos_from_fen(pos, v, fen, &ferr) ? prelude_check_position(pp, v, pos, err)
+                                               : prelude_fail(err, "%s", ferr.msg);
     free(pos);
     return ok;
 }

@@ -7,16 +7,33 @@
 #include "position.h"
 
 /* Component initialisers for piece tables. */
-#define LEAP(f, r) {MC_LEAP, MM_BOTH, f, r, 0, 0, 0, {{0}}}
-#define RIDE(f, r) {MC_RIDE, MM_BOTH, f, r, 0, 0, 0, {{0}}}
-#define LEAP_M(f, r, mode) {MC_LEAP, mode, f, r, 0, 0, 0, {{0}}}
+#define LEAP(f, r)                                                                                 \
+    {                                                                                              \
+        MC_LEAP, MM_BOTH, f, r, 0, 0, 0, {                                                         \
+            { 0 }                                                                                  \
+        }                                                                                          \
+    }
+#define RIDE(f, r)                                                                                 \
+    {                                                                                              \
+        MC_RIDE, MM_BOTH, f, r, 0, 0, 0, {                                                         \
+            { 0 }                                                                                  \
+        }                                                                                          \
+    }
+#define LEAP_M(f, r, mode)                                                                         \
+    {                                                                                              \
+        MC_LEAP, mode, f, r, 0, 0, 0, {                                                            \
+            { 0 }                                                                                  \
+        }                                                                                          \
+    }
 
 /* The eight king steps, the eight knight leaps, and slider directions as components. */
-#define KING_STEPS LEAP(1, 0), LEAP(-1, 0), LEAP(0, 1), LEAP(0, -1), \
-    LEAP(1, 1), LEAP(1, -1), LEAP(-1, 1), LEAP(-1, -1)
-#define KNIGHT_LEAPS LEAP(1, 2), LEAP(2, 1), LEAP(2, -1), LEAP(1, -2), \
-    LEAP(-1, -2), LEAP(-2, -1), LEAP(-2, 1), LEAP(-1, 2)
-#define ROOK_RIDES RIDE(1, 0), RIDE(-1, 0), RIDE(0, 1), RIDE(0, -1)
+#define KING_STEPS                                                                                 \
+    LEAP(1, 0), LEAP(-1, 0), LEAP(0, 1), LEAP(0, -1), LEAP(1, 1), LEAP(1, -1), LEAP(-1, 1),        \
+        LEAP(-1, -1)
+#define KNIGHT_LEAPS                                                                               \
+    LEAP(1, 2), LEAP(2, 1), LEAP(2, -1), LEAP(1, -2), LEAP(-1, -2), LEAP(-2, -1), LEAP(-2, 1),     \
+        LEAP(-1, 2)
+#define ROOK_RIDES   RIDE(1, 0), RIDE(-1, 0), RIDE(0, 1), RIDE(0, -1)
 #define BISHOP_RIDES RIDE(1, 1), RIDE(1, -1), RIDE(-1, 1), RIDE(-1, -1)
 
 /* Orthodox piece type ids, shared by chess and Switching chess. */

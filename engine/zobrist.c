@@ -20,13 +20,16 @@ static uint64_t zob_key(uint32_t table, uint32_t i) {
 /* Fills every key table; count 0 of hand and pool hashes to 0 so empty holdings are free. */
 void zobrist_init(void) {
     for (uint32_t pc = 0; pc < 64; pc++)
-        for (uint32_t s = 0; s < MAX_SQ; s++) zob_psq[pc][s] = PC_TYPE(pc) ? zob_key(1, pc * MAX_SQ + s) : 0;
+        for (uint32_t s = 0; s < MAX_SQ; s++)
+            zob_psq[pc][s] = PC_TYPE(pc) ? zob_key(1, pc * MAX_SQ + s) : 0;
     zob_side = zob_key(2, 0);
     for (uint32_t i = 0; i < 32; i++) zob_castle[i] = zob_key(3, i);
     for (uint32_t s = 0; s < MAX_SQ; s++) zob_ep[s] = zob_key(4, s);
     for (uint32_t c = 0; c < 2; c++)
         for (uint32_t t = 0; t < MAX_PT; t++) {
-            for (uint32_t n = 0; n < 8; n++) zob_hand[c][t][n] = n ? zob_key(5, (c * MAX_PT + t) * 8 + n) : 0;
-            for (uint32_t n = 0; n < 16; n++) zob_pool[c][t][n] = n ? zob_key(6, (c * MAX_PT + t) * 16 + n) : 0;
+            for (uint32_t n = 0; n < 8; n++)
+                zob_hand[c][t][n] = n ? zob_key(5, (c * MAX_PT + t) * 8 + n) : 0;
+            for (uint32_t n = 0; n < 16; n++)
+                zob_pool[c][t][n] = n ? zob_key(6, (c * MAX_PT + t) * 16 + n) : 0;
         }
 }

@@ -19,7 +19,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         free(fen);
         return 0;
     }
-    if (!pos_is_consistent(&p, why, sizeof why)) fuzz_fail(v, "inconsistent position from FEN", why);
+    if (!pos_is_consistent(&p, why, sizeof why))
+        fuzz_fail(v, "inconsistent position from FEN", why);
     if (pos_compute_key(&p) != p.key) fuzz_fail(v, "key differs from the recomputed key", fen);
     pos_to_fen(&p, out, sizeof out);
     if (!pos_from_fen(&q, v, out, &err)) fuzz_fail(v, "own FEN rejected", out);

@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!found) fuzz_fail(v, "parser returned a move that is not legal", text);
     char own[32];
     move_to_str(&p, m, own);
-    if (move_from_str(&p, own, &err) != m) fuzz_fail(v, "a move's own text does not parse back", own);
+    if (move_from_str(&p, own, &err) != m)
+        fuzz_fail(v, "a move's own text does not parse back", own);
     pos_make(&p, m);
     pos_unmake(&p);
     free(rest);

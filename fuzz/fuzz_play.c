@@ -10,7 +10,7 @@
 /* Plies per input (8x8, 10x10): enough to reach captures, drops and switches, few enough
  * that the slow reference checks (seconds per 10x10 input under the sanitizers) leave
  * many inputs per minute; longer games come from `chessvar check`. */
-#define FUZZ_MAX_PLIES_8 24
+#define FUZZ_MAX_PLIES_8  24
 #define FUZZ_MAX_PLIES_10 6
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             const ReportFailure *f = &vr.failures[0];
             char why[1400];
             snprintf(why, sizeof why, "%s at %s move '%s': %s (only fast: %s; only reference: %s)",
-                     report_invariant_name(f->invariant), f->fen, f->move, f->detail, f->only_fast, f->only_ref);
+                     report_invariant_name(f->invariant), f->fen, f->move, f->detail, f->only_fast,
+                     f->only_ref);
             fuzz_fail(v, "invariant failed", why);
         }
         int nm = pos_legal_moves(&p, list);

@@ -16,6 +16,7 @@ PACKAGES=(
     stockfish           # reference engine for orthodox perft counts and speed comparison
     fairy-stockfish     # reference engine for variants
     clang
+    clang-format        # scripts/check_format.sh (a CTest)
     libclang-rt-14-dev  # clang's sanitizer runtimes (ASan, UBSan, TSan)
     valgrind
     python3

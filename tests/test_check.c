@@ -48,7 +48,8 @@ static bool fault_never_in_check(const Position *p) {
 
 /* Fault: the move parser returns the first legal move for the text of the last one. */
 static Move fault_parse(Position *p, const char *s, CvError *err) {
-    Move m = real_ops(p)->move_from_str ? real_ops(p)->move_from_str(p, s, err) : move_from_str_generic(p, s, err);
+    Move m = real_ops(p)->move_from_str ? real_ops(p)->move_from_str(p, s, err)
+                                        : move_from_str_generic(p, s, err);
     Move list[MAX_MOVES];
     int n = real_ops(p)->gen_legal(p, list);
     return n > 1 && m == list[n - 1] ? list[0] : m;
@@ -87,25 +88,29 @@ Test(check, clean_runs_pass_on_every_variant) {
         const Variant *v = variant_at(i);
         run_games(v, 2, v->width > 8 ? 30 : 60, vr);
         for (int k = 0; k < vr->nfail_kept; k++)
-            cr_log_error("%s %s at %s %s: %s", v->name, report_invariant_name(vr->failures[k].invariant),
-                         vr->failures[k].fen, vr->failures[k].move, vr->failures[k].detail);
-        cr_assert_eq(total_fail(vr), 0, "%s: %llu failures", v->name, (unsigned long long)total_fail(vr));
+            cr_log_error("%s %s at %s %s: %s", v->name,
+                         report_invariant_name(vr->failures[k].invariant), vr->failures[k].fen,
+                         vr->failures[k].move, vr->failures[k].detail);
+        cr_assert_eq(total_fail(vr), 0, "%s: %llu failures", v->name,
+                     (unsigned long long)total_fail(vr));
         cr_assert_gt(vr->positions, 30, "%s", v->name);
         for (int k = 0; k < INV_N; k++)
-            if (k != INV_CAPTURE) cr_assert_gt(vr->pass[k], 0, "%s: %s never checked", v->name, report_invariant_name(k));
+            if (k != INV_CAPTURE)
+                cr_assert_gt(vr->pass[k], 0, "%s: %s never checked", v->name,
+                             report_invariant_name(k));
         cr_assert_gt(vr->events[EV_MOVES], 30);
     }
     free(vr);
 }
 
 /* Runs v with one operation replaced by set_fault, returns the report section. */
-#define WITH_FAULT(name, field, fn, vr)                  \
-    do {                                                 \
-        Variant bad = *variant_by_name(name);            \
-        VariantOps ops = *bad.ops;                       \
-        ops.field = fn;                                  \
-        bad.ops = &ops;                                  \
-        run_games(&bad, 2, 40, vr);                      \
+#define WITH_FAULT(name, field, fn, vr)                                                            \
+    do {                                                                                           \
+        Variant bad = *variant_by_name(name);                                                      \
+        VariantOps ops = *bad.ops;                                                                 \
+        ops.field = fn;                                                                            \
+        bad.ops = &ops;                                                                            \
+        run_games(&bad, 2, 40, vr);                                                                \
     } while (0)
 
 Test(check, dropped_move_is_caught) {
@@ -115,7 +120,8 @@ Test(check, dropped_move_is_caught) {
     cr_assert_gt(vr->nfail_kept, 0);
     bool listed = false;
     for (int k = 0; k < vr->nfail_kept; k++)
-        listed |= vr->failures[k].invariant == INV_MOVEGEN && vr->failures[k].only_ref[0] && !vr->failures[k].only_fast[0];
+        listed |= vr->failures[k].invariant == INV_MOVEGEN && vr->failures[k].only_ref[0] &&
+                  !vr->failures[k].only_fast[0];
     cr_assert(listed, "the failure lists the move only the reference generator gives");
     free(vr);
 }
@@ -142,7 +148,8 @@ Test(check, blind_attack_test_is_caught) {
     ops.in_check = fault_never_in_check;
     bad.ops = &ops;
     run_games(&bad, 4, 80, vr);
-    cr_assert_gt(vr->fail[INV_CAPTURE], 0, "a check no attack test sees is found by capturing the royal");
+    cr_assert_gt(vr->fail[INV_CAPTURE], 0,
+                 "a check no attack test sees is found by capturing the royal");
     free(vr);
 }
 
@@ -233,7 +240,8 @@ Test(check, colour_flip_of_every_start_is_accepted) {
         tu_fen(p, v, v->start_fen);
         check_flip_fen(p, flip, sizeof flip);
         cr_assert(pos_from_fen(q, v, flip, &err), "%s: %s: %s", v->name, flip, err.msg);
-        cr_assert_eq(pos_legal_moves(q, (Move[MAX_MOVES]){0}), pos_legal_moves(p, (Move[MAX_MOVES]){0}));
+        cr_assert_eq(pos_legal_moves(q, (Move[MAX_MOVES]){0}),
+                     pos_legal_moves(p, (Move[MAX_MOVES]){0}));
     }
     tu_fen(p, variant_by_name("chess"), "r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 0 1");
     check_flip_fen(p, flip, sizeof flip);
@@ -244,7 +252,8 @@ Test(check, colour_flip_of_every_start_is_accepted) {
 
 Test(check, command_exit_status_and_report) {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s check --variant switching --games 2 --plies 30 --quiet --json check_test.json",
+    snprintf(cmd, sizeof cmd,
+             "%s check --variant switching --games 2 --plies 30 --quiet --json check_test.json",
              CHESSVAR_BINARY);
     cr_assert_eq(system(cmd), 0);
     FILE *f = fopen("check_test.json", "r");
@@ -260,7 +269,9 @@ Test(check, command_exit_status_and_report) {
     fclose(f);
     remove("check_test.json");
     remove("check_test.md");
-    snprintf(cmd, sizeof cmd, "%s check --variant superchess --games 6 --plies 40 --threads 2 --quiet --json check_test.json",
+    snprintf(cmd, sizeof cmd,
+             "%s check --variant superchess --games 6 --plies 40 --threads 2 --quiet --json "
+             "check_test.json",
              CHESSVAR_BINARY);
     cr_assert_eq(system(cmd), 0, "two threads find no failure either");
     remove("check_test.json");

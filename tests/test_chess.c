@@ -12,7 +12,8 @@ TestSuite(chess, .init = engine_init, .timeout = 300);
 static void run_suite(const char *file) {
     int n;
     free(tu_load_epd(file, &n));
-    cr_assert_gt(tu_run_suite(file, "chess", 30, FAST_TIER_MAX_NODES, false), n, "%s: too few depths checked", file);
+    cr_assert_gt(tu_run_suite(file, "chess", 30, FAST_TIER_MAX_NODES, false), n,
+                 "%s: too few depths checked", file);
 }
 
 Test(chess, published_perft_suite) { run_suite("chess.epd"); }
@@ -38,7 +39,8 @@ Test(chess, fast_equals_reference_on_stockfish_suite) { compare_suite("chess_sto
 
 Test(chess, random_walks_make_unmake_fen_and_notation) {
     const Variant *v = variant_by_name("chess");
-    const char *starts[] = {v->start_fen, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    const char *starts[] = {v->start_fen,
+                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
     int seen = 0;
     for (uint64_t g = 0; g < 60; g++) seen += tu_random_walk(v, starts[g % 3], 1000 + g, 200);

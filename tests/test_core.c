@@ -39,7 +39,8 @@ Test(core, tables_10x10_match_slow_walk_on_every_square) {
         }
         cr_assert(knight_att10[s] == kn, "knight table on %d", s);
         cr_assert(king_att10[s] == kg, "king table on %d", s);
-        cr_assert((rook_att10(s, 0) | bishop_att10(s, 0)) == (slide_att10_slow(s, 0, false) | slide_att10_slow(s, 0, true)));
+        cr_assert((rook_att10(s, 0) | bishop_att10(s, 0)) ==
+                  (slide_att10_slow(s, 0, false) | slide_att10_slow(s, 0, true)));
     }
     cr_assert_eq(bb128_popcount(board10_mask), 100);
 }
@@ -52,7 +53,8 @@ Test(core, leaper_tables_8x8_match_distance_rule) {
             if (df * df + dr * dr == 5) kn |= (Bitboard)1 << t;
         }
         cr_assert_eq(knight_att8[s], kn, "knight table on %d", s);
-        cr_assert_eq(bb_popcount(king_att8[s]), (s % 8 == 0 || s % 8 == 7 ? 2 : 3) * (s / 8 == 0 || s / 8 == 7 ? 2 : 3) - 1);
+        cr_assert_eq(bb_popcount(king_att8[s]),
+                     (s % 8 == 0 || s % 8 == 7 ? 2 : 3) * (s / 8 == 0 || s / 8 == 7 ? 2 : 3) - 1);
     }
 }
 
@@ -73,7 +75,8 @@ Test(core, epd_lines_parse_and_errors_are_named) {
     CvError err = {{0}};
     cr_assert_eq(epd_parse_line("   # comment", &e, &err), 0);
     cr_assert_eq(epd_parse_line("", &e, &err), 0);
-    cr_assert_eq(epd_parse_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9 ;variant chess", &e, &err), 1);
+    cr_assert_eq(epd_parse_line("8/8/8/8/8/8/8/K6k w - - 0 1 ;D1 3 ;D2 9 ;variant chess", &e, &err),
+                 1);
     cr_assert_str_eq(e.fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
     cr_assert_str_eq(e.variant, "chess");
     cr_assert_eq(e.ndepth, 2);

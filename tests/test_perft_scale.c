@@ -54,16 +54,22 @@ Test(scale, threads_hash_and_fingerprint_agree_with_serial) {
         PerftConfig base = {.threads = 1, .fingerprint = true, .min_units = 1};
         PerftResult ref = perft_run(p, d, &base);
         cr_assert_eq(ref.nodes, serial, "%s: fingerprint mode changes the count", cases[i].variant);
-        cr_assert_eq(ref.fingerprint, slow_fingerprint(p, d), "%s: fingerprint differs from its definition", v->name);
+        cr_assert_eq(ref.fingerprint, slow_fingerprint(p, d),
+                     "%s: fingerprint differs from its definition", v->name);
         for (int threads = 1; threads <= 3; threads++)
             for (int mb = 0; mb <= 2; mb += 2)
                 for (int fp = 0; fp <= 1; fp++) {
-                    PerftConfig c = {.threads = threads, .fingerprint = fp, .min_units = threads * 7};
+                    PerftConfig c = {
+                        .threads = threads, .fingerprint = fp, .min_units = threads * 7};
                     c.tt = perft_tt_new((size_t)mb);
                     PerftResult r = perft_run(p, d, &c);
-                    cr_assert_eq(r.nodes, serial, "%s d%d threads %d hash %d: %llu != %llu", v->name, d, threads, mb,
-                                 (unsigned long long)r.nodes, (unsigned long long)serial);
-                    if (fp) cr_assert_eq(r.fingerprint, ref.fingerprint, "%s fingerprint with threads %d hash %d", v->name, threads, mb);
+                    cr_assert_eq(r.nodes, serial, "%s d%d threads %d hash %d: %llu != %llu",
+                                 v->name, d, threads, mb, (unsigned long long)r.nodes,
+                                 (unsigned long long)serial);
+                    if (fp)
+                        cr_assert_eq(r.fingerprint, ref.fingerprint,
+                                     "%s fingerprint with threads %d hash %d", v->name, threads,
+                                     mb);
                     /* a second run on a warm table must give the same answer */
                     if (c.tt) cr_assert_eq(perft_run(p, d, &c).nodes, serial);
                     perft_tt_free(c.tt);
@@ -113,12 +119,14 @@ static int run_sh(const char *cmd, char *out, size_t n) {
 Test(scale, suite_reports_pass_fail_and_malformed_lines) {
     const char *path = "suite_test.epd";
     FILE *f = fopen(path, "w");
-    fprintf(f, "# a comment\n"
-               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n"
-               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 21\n"
-               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 x\n"
-               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1 ;D1 20\n"
-               "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 2399 ;variant switching\n");
+    fprintf(
+        f,
+        "# a comment\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 21\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 x\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1 ;D1 20\n"
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D2 2399 ;variant switching\n");
     fclose(f);
     char out[8192], cmd[1024];
     snprintf(cmd, sizeof cmd, "%s suite %s --threads 2", CHESSVAR_BINARY, path);
@@ -128,9 +136,10 @@ Test(scale, suite_reports_pass_fail_and_malformed_lines) {
     cr_assert(strstr(out, ":4: bad node count"), "%s", out);
     cr_assert(strstr(out, ":5: bad FEN"), "%s", out);
     cr_assert(strstr(out, "PASS  line 6  switching  D2  expected 2399  got 2399"), "%s", out);
-    cr_assert(strstr(out, "3 positions, 4 checks: 3 passed, 1 failed, 2 malformed lines"), "%s", out);
-    snprintf(cmd, sizeof cmd, "%s suite %s/switching.epd --variant switching --json --max-depth 3", CHESSVAR_BINARY,
-             CHESSVAR_TEST_DATA);
+    cr_assert(strstr(out, "3 positions, 4 checks: 3 passed, 1 failed, 2 malformed lines"), "%s",
+              out);
+    snprintf(cmd, sizeof cmd, "%s suite %s/switching.epd --variant switching --json --max-depth 3",
+             CHESSVAR_BINARY, CHESSVAR_TEST_DATA);
     cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
     cr_assert(strstr(out, "\"summary\":true"), "%s", out);
     cr_assert(strstr(out, "\"failed\":0,\"errors\":0"), "%s", out);
@@ -139,11 +148,14 @@ Test(scale, suite_reports_pass_fail_and_malformed_lines) {
 
 Test(scale, mpi_two_ranks_equal_serial) {
     char out[8192], ser[8192], cmd[1024];
-    if (system("command -v mpirun >/dev/null 2>&1") != 0) cr_assert_fail("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
-    const char *args = "perft --variant switching --depth 4 --fingerprint --threads 1 --json --quiet";
+    if (system("command -v mpirun >/dev/null 2>&1") != 0)
+        cr_assert_fail("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
+    const char *args =
+        "perft --variant switching --depth 4 --fingerprint --threads 1 --json --quiet";
     snprintf(cmd, sizeof cmd, "%s %s", CHESSVAR_BINARY, args);
     cr_assert_eq(run_sh(cmd, ser, sizeof ser), 0);
-    snprintf(cmd, sizeof cmd, "mpirun --allow-run-as-root --oversubscribe -np 2 %s %s --mpi 2>&1", CHESSVAR_BINARY, args);
+    snprintf(cmd, sizeof cmd, "mpirun --allow-run-as-root --oversubscribe -np 2 %s %s --mpi 2>&1",
+             CHESSVAR_BINARY, args);
     cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
     cr_assert(strstr(out, "\"ranks\":2"), "%s", out);
     const char *a = strstr(ser, "\"nodes\""), *b = strstr(out, "\"nodes\"");

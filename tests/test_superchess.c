@@ -23,13 +23,15 @@ static void sc_flip_fen(const char *fen, char *out) {
         snprintf(hand, sizeof hand, "%s", br);
         *br = 0;
     }
-    for (char *c = hand; *c; c++) *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
+    for (char *c = hand; *c; c++)
+        *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
     char *ranks[8];
     int nr = 0;
     for (char *t = strtok(board, "/"); t; t = strtok(NULL, "/")) ranks[nr++] = t;
     out[0] = 0;
     for (int i = nr - 1; i >= 0; i--) {
-        for (char *c = ranks[i]; *c; c++) *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
+        for (char *c = ranks[i]; *c; c++)
+            *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
         strcat(out, ranks[i]);
         if (i) strcat(out, "/");
     }
@@ -52,7 +54,8 @@ static void sc_flip_fen(const char *fen, char *out) {
         *slash = 0;
         char flipped[160];
         snprintf(flipped, sizeof flipped, " %s/%s", slash + 1, pool);
-        for (char *c = flipped; *c; c++) *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
+        for (char *c = flipped; *c; c++)
+            *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
         strcat(out, flipped);
     }
 }
@@ -66,9 +69,11 @@ Test(superchess, reference_suite_matches) {
 
 Test(superchess, named_starts) {
     cr_assert_str_eq(variant_start(sc(), NULL), variant_start(sc(), "p0"));
-    cr_assert_str_eq(variant_start(sc(), "p1"),
-                     "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1");
-    cr_assert_str_eq(variant_start(sc(), "p0-nr"), "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1");
+    cr_assert_str_eq(
+        variant_start(sc(), "p1"),
+        "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1");
+    cr_assert_str_eq(variant_start(sc(), "p0-nr"),
+                     "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1");
     cr_assert_null(variant_start(sc(), "p2"));
 }
 
@@ -138,7 +143,8 @@ Test(superchess, random_walks_make_unmake_fen_and_notation) {
     };
     int seen = 0;
     for (int s = 0; s < 4; s++)
-        for (uint64_t g = 0; g < 12; g++) seen += tu_random_walk(v, starts[s], 300 + 17 * g + (uint64_t)s, 200);
+        for (uint64_t g = 0; g < 12; g++)
+            seen += tu_random_walk(v, starts[s], 300 + 17 * g + (uint64_t)s, 200);
     cr_assert_gt(seen, 3000);
 }
 
@@ -151,7 +157,8 @@ Test(superchess, colour_flip_gives_the_same_counts) {
         sc_flip_fen(e[i].fen, flipped);
         tu_fen(p, sc(), flipped);
         for (int k = 0; k < e[i].ndepth && e[i].depth[k] <= 2; k++)
-            cr_assert_eq(perft(p, e[i].depth[k]), e[i].nodes[k], "flip of %s is %s", e[i].fen, flipped);
+            cr_assert_eq(perft(p, e[i].depth[k]), e[i].nodes[k], "flip of %s is %s", e[i].fen,
+                         flipped);
     }
     free(p);
     free(e);
@@ -168,10 +175,11 @@ static void expect_verdict(const char *fen, int moves, bool check) {
 }
 
 Test(superchess, worked_example_verdicts) {
-    expect_verdict("7k/8/8/8/8/8/8/K2q3E w - - 0 1", 0, true);       /* T3': mate, both monarchs */
-    expect_verdict("7k/6M1/8/8/8/8/8/K7 b - - 0 1", 0, false);       /* T5a: stalemate */
-    expect_verdict("k7/8/8/8/8/8/4qf2/4K3 w - - 0 1", 0, true);      /* T15b: mate */
-    expect_verdict("7k/8/8/3Mr3/8/8/8/4K3 w - - 0 1", 10, false);    /* T4: the frozen rook gives no check */
+    expect_verdict("7k/8/8/8/8/8/8/K2q3E w - - 0 1", 0, true);  /* T3': mate, both monarchs */
+    expect_verdict("7k/6M1/8/8/8/8/8/K7 b - - 0 1", 0, false);  /* T5a: stalemate */
+    expect_verdict("k7/8/8/8/8/8/4qf2/4K3 w - - 0 1", 0, true); /* T15b: mate */
+    expect_verdict("7k/8/8/3Mr3/8/8/8/4K3 w - - 0 1", 10,
+                   false); /* T4: the frozen rook gives no check */
     expect_verdict("k3r3/8/8/8/3E4/8/8/4K3 w - - 0 1", 4, true);     /* T2 */
     expect_verdict("7k/3Mr3/8/8/8/8/4q3/4K3 w - - 0 1", 1, true);    /* T15a */
     expect_verdict("k7/8/4n3/8/5F2/5n2/8/4K3 b - - 0 1", 18, false); /* T14: neutralised knight */
@@ -200,7 +208,8 @@ static void round_trip(const char *fen, const char *text, const char *after) {
     tu_fen(q, sc(), buf);
     cr_assert_eq(q->key, p->key, "incremental key differs from the key of %s", buf);
     pos_unmake(p);
-    cr_assert(memcmp(before, p, offsetof(Position, stack)) == 0, "unmake of %s did not restore %s", text, fen);
+    cr_assert(memcmp(before, p, offsetof(Position, stack)) == 0, "unmake of %s did not restore %s",
+              text, fen);
     free(q);
     free(before);
     free(p);
@@ -208,21 +217,30 @@ static void round_trip(const char *fen, const char *text, const char *after) {
 
 Test(superchess, make_unmake_drops_pool_castling_and_freezes) {
     /* drops: X anywhere, L on the first rank; each leaves the hand for good */
-    round_trip("4k3/8/8/8/8/8/8/4K3[LXlx] w - - 0 1", "X@e4", "4k3/8/8/8/4X3/8/8/4K3[Llx] b - - 0 1");
-    round_trip("4k3/8/8/8/8/8/8/4K3[LXlx] w - - 5 9", "L@c1", "4k3/8/8/8/8/8/8/2L1K3[Xlx] b - - 0 9");
-    round_trip("4k3/8/8/8/8/8/8/4K3[LXlx] b - - 0 9", "L@c8", "2l1k3/8/8/8/8/8/8/4K3[LXx] w - - 0 10");
+    round_trip("4k3/8/8/8/8/8/8/4K3[LXlx] w - - 0 1", "X@e4",
+               "4k3/8/8/8/4X3/8/8/4K3[Llx] b - - 0 1");
+    round_trip("4k3/8/8/8/8/8/8/4K3[LXlx] w - - 5 9", "L@c1",
+               "4k3/8/8/8/8/8/8/2L1K3[Xlx] b - - 0 9");
+    round_trip("4k3/8/8/8/8/8/8/4K3[LXlx] b - - 0 9", "L@c8",
+               "2l1k3/8/8/8/8/8/8/4K3[LXx] w - - 0 10");
     /* promotions: a pool type leaves the pool, X leaves the hand */
-    round_trip("7k/1p6/1T6/8/8/8/8/K7[X] w - - 0 1 QRA/-", "b6b8q", "1Q5k/1p6/8/8/8/8/8/K7[X] b - - 0 1 R/-");
-    round_trip("7k/1p6/1T6/8/8/8/8/K7[X] w - - 0 1 QRA/-", "b6b8x", "1X5k/1p6/8/8/8/8/8/K7[] b - - 0 1 QR/-");
+    round_trip("7k/1p6/1T6/8/8/8/8/K7[X] w - - 0 1 QRA/-", "b6b8q",
+               "1Q5k/1p6/8/8/8/8/8/K7[X] b - - 0 1 R/-");
+    round_trip("7k/1p6/1T6/8/8/8/8/K7[X] w - - 0 1 QRA/-", "b6b8x",
+               "1X5k/1p6/8/8/8/8/8/K7[] b - - 0 1 QR/-");
     /* a capture of a pool type returns it to its owner's pool (here written: derived) */
     round_trip("4k3/8/8/8/8/8/2q5/K2Q4 w - - 0 1", "d1c2", "4k3/8/8/8/8/8/2Q5/K7[] b - - 0 1");
-    round_trip("4k3/8/8/8/8/2q5/3Q4/7K b - - 0 1 -/-", "c3d2", "4k3/8/8/8/8/8/3q4/7K[] w - - 0 2 Q/-");
+    round_trip("4k3/8/8/8/8/2q5/3Q4/7K b - - 0 1 -/-", "c3d2",
+               "4k3/8/8/8/8/8/3q4/7K[] w - - 0 2 Q/-");
     /* castling of both monarchs, on both wings; rights per monarch-rook pair */
-    round_trip("4k3/8/8/8/8/8/8/R2EK2R w Kh,Ea - 0 1", "d1b1", "4k3/8/8/8/8/8/8/1ER1K2R[] b Kh - 1 1");
-    round_trip("4k3/8/8/8/8/8/8/R2EK2R w Kh,Ea - 0 1", "e1g1", "4k3/8/8/8/8/8/8/R2E1RK1[] b Ea - 1 1");
+    round_trip("4k3/8/8/8/8/8/8/R2EK2R w Kh,Ea - 0 1", "d1b1",
+               "4k3/8/8/8/8/8/8/1ER1K2R[] b Kh - 1 1");
+    round_trip("4k3/8/8/8/8/8/8/R2EK2R w Kh,Ea - 0 1", "e1g1",
+               "4k3/8/8/8/8/8/8/R2E1RK1[] b Ea - 1 1");
     round_trip("4k3/8/8/8/8/8/8/R2E3R w Ea,Eh - 0 1", "d1f1", "4k3/8/8/8/8/8/8/R3RE2[] b - - 1 1");
     round_trip("4k3/8/8/8/8/8/8/R3K3 w Ka - 0 1", "e1c1", "4k3/8/8/8/8/8/8/2KR4[] b - - 1 1");
-    round_trip("r2ek2r/8/8/8/8/8/8/4K3 b ka,kh,ea,eh - 0 1", "d8b8", "1er1k2r/8/8/8/8/8/8/4K3[] w kh - 1 2");
+    round_trip("r2ek2r/8/8/8/8/8/8/4K3 b ka,kh,ea,eh - 0 1", "d8b8",
+               "1er1k2r/8/8/8/8/8/8/4K3[] w kh - 1 2");
     /* a rook move and a capture in the corner remove that file's tokens of both monarchs */
     round_trip("r2ek2r/8/8/8/8/8/8/R2EK2R w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1", "a1a8",
                "R2ek2r/8/8/8/8/8/8/3EK2R[] b Kh,Eh,kh,eh - 0 1");
@@ -232,7 +250,8 @@ Test(superchess, make_unmake_drops_pool_castling_and_freezes) {
     Move list[MAX_MOVES];
     tu_fen(p, sc(), "4k3/8/4r3/3M4/8/8/8/4K3 b - - 1 1");
     int n = pos_legal_moves(p, list);
-    for (int i = 0; i < n; i++) cr_assert_neq(MOVE_FROM(list[i]), 44, "the frozen rook on e6 moved");
+    for (int i = 0; i < n; i++)
+        cr_assert_neq(MOVE_FROM(list[i]), 44, "the frozen rook on e6 moved");
     cr_assert_eq(n, 5, "only the king moves");
     free(p);
 }
@@ -260,7 +279,8 @@ Test(superchess, fen_fields_read_and_written) {
     Position *p = malloc(sizeof *p);
     char buf[512];
     /* the derived pool is not written; castling tokens in the writer's order */
-    tu_fen(p, sc(), "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w eh,Ka,ka,Eh,kh,Kh,Ea,ea - 0 1");
+    tu_fen(p, sc(),
+           "rdfekmgr/tthpphtt/8/8/8/8/TTHPPHTT/RDFEKMGR[LXlx] w eh,Ka,ka,Eh,kh,Kh,Ea,ea - 0 1");
     pos_to_fen(p, buf, sizeof buf);
     cr_assert_str_eq(buf, variant_start(sc(), "p1"));
     cr_assert_eq(p->pool[WHITE][5], 1, "P1 pool holds the queen");
@@ -335,7 +355,8 @@ Test(superchess, notation_of_drops_promotions_and_castling) {
     cr_assert_eq(move_from_str(p, "b6b8", &err), MOVE_NONE, "promotion is compulsory");
     cr_assert_eq(move_from_str(p, "b6b8a", &err), MOVE_NONE, "never an Amazon");
     tu_fen(p, sc(), "4k3/8/8/8/8/8/8/4K3[lx] b - - 0 1");
-    cr_assert_neq(move_from_str(p, "X@e4", &err), MOVE_NONE, "Black's drops are written in upper case");
+    cr_assert_neq(move_from_str(p, "X@e4", &err), MOVE_NONE,
+                  "Black's drops are written in upper case");
     free(p);
 }
 
@@ -346,7 +367,8 @@ Test(superchess, prelude_random_arrays_pass_the_checker) {
     char fen[256], again[256];
     CvError err = {{0}};
     for (uint64_t seed = 0; seed < 300; seed++) {
-        cr_assert(prelude_random(&pp, seed, fen, sizeof fen, &err), "seed %llu: %s", (unsigned long long)seed, err.msg);
+        cr_assert(prelude_random(&pp, seed, fen, sizeof fen, &err), "seed %llu: %s",
+                  (unsigned long long)seed, err.msg);
         cr_assert(prelude_random(&pp, seed, again, sizeof again, &err));
         cr_assert_str_eq(fen, again, "the same seed gives the same array");
         tu_fen(p, sc(), fen);
@@ -378,27 +400,42 @@ Test(superchess, prelude_checker_names_the_broken_rule) {
     cr_assert(prelude_check(&pp, good, &err), "%s", err.msg);
     expect_not_prelude("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[LXlx] w Ka,Kh,ka,kh - 0 1",
                        "White's phase (files e-h) makes 0 substitutions");
-    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Kh,ka,kh - 0 1", "castling field is 'Kh,ka,kh'");
-    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXl] w Ka,Kh,ka,kh - 0 1", "black should hold");
-    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNW[LXlx] w Ka,Kh,ka,kh - 0 1", "h8 holds 'r'");
-    expect_not_prelude("rnbqegnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQEGNR[LXlx] w - - 0 1", "'E' may not replace the King");
-    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] b Ka,Kh,ka,kh - 0 1", "White to move");
-    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/4P3/PTPP1PPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1", "square e3 is not empty");
-    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1 Q/q", "derived pool");
-    expect_not_prelude("rnbqkgng/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNG[LXlx] w Ka,ka - 0 1", "'G' is used 2 times");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Kh,ka,kh - 0 1",
+                       "castling field is 'Kh,ka,kh'");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXl] w Ka,Kh,ka,kh - 0 1",
+                       "black should hold");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNW[LXlx] w Ka,Kh,ka,kh - 0 1",
+                       "h8 holds 'r'");
+    expect_not_prelude("rnbqegnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQEGNR[LXlx] w - - 0 1",
+                       "'E' may not replace the King");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] b Ka,Kh,ka,kh - 0 1",
+                       "White to move");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/4P3/PTPP1PPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1",
+                       "square e3 is not empty");
+    expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1 Q/q",
+                       "derived pool");
+    expect_not_prelude("rnbqkgng/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNG[LXlx] w Ka,ka - 0 1",
+                       "'G' is used 2 times");
 }
 
 Test(superchess, cli_setup_exit_codes) {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s setup --variant superchess --prelude random --seed 3 >/dev/null 2>&1", CHESSVAR_BINARY);
-    cr_assert_eq(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s setup --check 'dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA[LXlx] w - - 0 1' >/dev/null 2>&1",
+    snprintf(cmd, sizeof cmd,
+             "%s setup --variant superchess --prelude random --seed 3 >/dev/null 2>&1",
              CHESSVAR_BINARY);
     cr_assert_eq(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s setup --check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Ka,Kh,ka,kh - 0 1' >/dev/null 2>&1",
+    snprintf(cmd, sizeof cmd,
+             "%s setup --check 'dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA[LXlx] w - - 0 1' "
+             ">/dev/null 2>&1",
+             CHESSVAR_BINARY);
+    cr_assert_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "%s setup --check 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Ka,Kh,ka,kh - 0 1' "
+             ">/dev/null 2>&1",
              CHESSVAR_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 1, "a valid FEN that is not a prelude array");
-    snprintf(cmd, sizeof cmd, "%s setup --check 'rnbqkbnr/pppppppp w - - 0 1' >/dev/null 2>&1", CHESSVAR_BINARY);
+    snprintf(cmd, sizeof cmd, "%s setup --check 'rnbqkbnr/pppppppp w - - 0 1' >/dev/null 2>&1",
+             CHESSVAR_BINARY);
     cr_assert_eq(WEXITSTATUS(system(cmd)), 2, "a bad FEN");
 }
 

@@ -45,8 +45,8 @@ static inline void tu_fen(Position *p, const Variant *v, const char *fen) {
  * with `reference`) and checks it, skipping depths above max_depth and counts above
  * max_nodes (0: no limit). Lines without a variant opcode use `variant`. Returns the
  * number of checks made. */
-static inline int tu_run_suite(const char *file, const char *variant, int max_depth, uint64_t max_nodes,
-                               bool reference) {
+static inline int tu_run_suite(const char *file, const char *variant, int max_depth,
+                               uint64_t max_nodes, bool reference) {
     int n, checked = 0;
     EpdEntry *e = tu_load_epd(file, &n);
     cr_assert_gt(n, 0, "%s is empty", file);
@@ -58,8 +58,9 @@ static inline int tu_run_suite(const char *file, const char *variant, int max_de
         for (int k = 0; k < e[i].ndepth; k++) {
             if (e[i].depth[k] > max_depth || (max_nodes && e[i].nodes[k] > max_nodes)) continue;
             uint64_t got = reference ? perft_reference(p, e[i].depth[k]) : perft(p, e[i].depth[k]);
-            cr_assert_eq(got, e[i].nodes[k], "%s: %s depth %d: expected %llu, got %llu", file, e[i].fen, e[i].depth[k],
-                         (unsigned long long)e[i].nodes[k], (unsigned long long)got);
+            cr_assert_eq(got, e[i].nodes[k], "%s: %s depth %d: expected %llu, got %llu", file,
+                         e[i].fen, e[i].depth[k], (unsigned long long)e[i].nodes[k],
+                         (unsigned long long)got);
             checked++;
         }
     }
@@ -113,7 +114,8 @@ static inline int tu_random_walk(const Variant *v, const char *fen, uint64_t see
     tu_fen(&p, v, fen);
     int seen = 0;
     for (int ply = 0; ply < plies; ply++) {
-        cr_assert(pos_is_consistent(&p, why, sizeof why), "inconsistent after %d plies: %s", ply, why);
+        cr_assert(pos_is_consistent(&p, why, sizeof why), "inconsistent after %d plies: %s", ply,
+                  why);
         seen++;
         Move list[MAX_MOVES];
         int n = pos_legal_moves(&p, list);
@@ -137,7 +139,8 @@ static inline int tu_random_walk(const Variant *v, const char *fen, uint64_t see
         pos_make(&p, m);
         cr_assert(pos_is_consistent(&p, why, sizeof why), "inconsistent after make: %s", why);
         pos_unmake(&p);
-        cr_assert(memcmp(&before, &p, offsetof(Position, stack)) == 0, "unmake did not restore %s", f1);
+        cr_assert(memcmp(&before, &p, offsetof(Position, stack)) == 0, "unmake did not restore %s",
+                  f1);
         pos_make(&p, m);
         if (p.ply >= MAX_GAME_PLY - 1) break;
     }
@@ -155,7 +158,8 @@ static inline void tu_flip_fen(const char *fen, char *out) {
     for (char *t = strtok(board, "/"); t; t = strtok(NULL, "/")) ranks[nr++] = t;
     out[0] = 0;
     for (int i = nr - 1; i >= 0; i--) {
-        for (char *c = ranks[i]; *c; c++) *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
+        for (char *c = ranks[i]; *c; c++)
+            *c = isupper((unsigned char)*c) ? (char)tolower(*c) : (char)toupper(*c);
         strcat(out, ranks[i]);
         if (i) strcat(out, "/");
     }
@@ -163,8 +167,18 @@ static inline void tu_flip_fen(const char *fen, char *out) {
     char c2[32] = "";
     if (strcmp(castle, "-") == 0) strcpy(c2, "-");
     else {
-        for (char *c = castle; *c; c++) if (islower((unsigned char)*c)) { size_t l = strlen(c2); c2[l] = (char)toupper(*c); c2[l + 1] = 0; }
-        for (char *c = castle; *c; c++) if (isupper((unsigned char)*c)) { size_t l = strlen(c2); c2[l] = (char)tolower(*c); c2[l + 1] = 0; }
+        for (char *c = castle; *c; c++)
+            if (islower((unsigned char)*c)) {
+                size_t l = strlen(c2);
+                c2[l] = (char)toupper(*c);
+                c2[l + 1] = 0;
+            }
+        for (char *c = castle; *c; c++)
+            if (isupper((unsigned char)*c)) {
+                size_t l = strlen(c2);
+                c2[l] = (char)tolower(*c);
+                c2[l + 1] = 0;
+            }
     }
     strcat(out, c2);
     if (strcmp(ep, "-") == 0) strcat(out, " -");
