@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep under strict C11 */
 /* mpi_perft.c - distributed perft: a dynamic work queue of perft units over Open MPI. */
-#include "mpi_perft.h"
+#include "harness.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -204,6 +204,15 @@ static inline void pos_make(Position *pos, Move m) { pos->var->ops->make(pos, m)
 static inline void pos_unmake(Position *pos) { pos->var->ops->unmake(pos); }
 static inline bool pos_in_check(const Position *pos) { return pos->var->ops->in_check(pos); }
 
+/* The next value of a splitmix64 stream (state advanced in place): the one generator of
+ * every seeded random choice in the project (preludes, games, checker, tests). */
+static inline uint64_t splitmix64_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 /* Serial perft with bulk counting at the last ply. */
 uint64_t perft(Position *pos, int depth);
 /* Reference perft: reference generator at every node, no bulk counting. */
@@ -225,14 +234,7 @@ typedef struct EpdEntry {
 /* Parses one line: 1 = an entry, 0 = blank or comment (#), -1 = malformed (err says why). */
 int epd_parse_line(const char *line, EpdEntry *e, CvError *err);
 
-/* ---------------------------------------------------------------- perft at scale */
-
-/* A work unit: a path of moves from the root; the unit counts the subtree below it. */
-#define PERFT_UNIT_MAX_PLY 6
-typedef struct PerftUnit {
-    Move path[PERFT_UNIT_MAX_PLY];
-    int len;
-} PerftUnit;
+/* ---------------------------------------------------------------- perft fingerprint */
 
 /* Result of a perft: leaf count and the order-independent leaf fingerprint (the sum,
  * modulo 2^64, of XXH3-64 (seed 0) of each leaf's 8-byte little-endian Zobrist key;
@@ -244,39 +246,6 @@ typedef struct PerftResult {
 
 /* One leaf's share of the fingerprint: XXH3-64 (seed 0) of the key's 8 little-endian bytes. */
 uint64_t perft_leaf_hash(uint64_t key);
-
-typedef struct PerftTT PerftTT;
-
-/* A shared, lockless transposition table of (key, depth) -> (count, fingerprint) of
- * about `mb` megabytes; NULL if mb is 0 or memory is short. */
-PerftTT *perft_tt_new(size_t mb);
-void perft_tt_free(PerftTT *tt);
-
-/* Progress report: units done of total, nodes counted so far. Called from worker
- * threads, one at a time. */
-typedef void (*PerftProgress)(void *ctx, int done, int total, uint64_t nodes);
-
-typedef struct PerftConfig {
-    int threads;            /* 0: all cores */
-    PerftTT *tt;            /* NULL: no hash */
-    bool fingerprint;       /* visit every leaf and fingerprint it */
-    int min_units;          /* split until at least this many units (0: 16 per thread) */
-    PerftProgress progress; /* may be NULL */
-    void *progress_ctx;
-} PerftConfig;
-
-/* Splits the tree of root at `depth` into units, level by level, until there are at
- * least min_units or the remaining depth would drop below 2. Deterministic: the same
- * root and depth give the same units in the same order on every rank. Returns the count
- * written (<= max), or -1 if more than max would be needed. */
-int perft_split(const Position *root, int depth, int min_units, PerftUnit *units, int max);
-
-/* Counts one unit's subtree (depth is the root depth) with a private copy of the root. */
-PerftResult perft_unit(const Position *root, const PerftUnit *u, int depth, const PerftConfig *cfg);
-
-/* Full perft with threads, hash and fingerprint as configured; identical counts to the
- * serial perft for every thread count and hash size. */
-PerftResult perft_run(const Position *root, int depth, const PerftConfig *cfg);
 
 /* ---------------------------------------------------------------- Superchess prelude */
 

@@ -110,13 +110,7 @@ static bool prelude_position(const Variant *v, const uint8_t white[16], const in
 }
 
 /* A uniform draw in [0, n) from a splitmix64 stream. */
-static uint64_t prelude_rand(uint64_t *s, uint64_t n) {
-    *s += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = *s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return (z ^ (z >> 31)) % n;
-}
+static uint64_t prelude_rand(uint64_t *s, uint64_t n) { return splitmix64_next(s) % n; }
 
 /* One choosing phase on White's ranks 1-2 of the given wing: draw the count, the squares,
  * then each type among the eligible ones left in the pool. False if it cannot complete. */

@@ -1,13 +1,9 @@
-/* variant.c - the variant registry and the orthodox piece set as data.
- * Every variant is one record; Superchess and Supremo live in their own files and are
- * linked in through weak references, so the registry never depends on them being built. */
+/* variant.c - the variant registry: every variant is one record, defined in its own
+ * file and listed here. */
 #include <string.h>
 
+#include "supremo.h"
 #include "variant.h"
-
-extern Variant variant_superchess __attribute__((weak));
-extern Variant variant_supremo __attribute__((weak));
-extern Variant variant_cannon10 __attribute__((weak));
 
 /* The registry, in the order `--help` and `--all` list them. */
 static Variant *registry[] = {&variant_chess, &variant_switching, &variant_superchess,
@@ -32,30 +28,19 @@ void engine_init(void) {
     done = true;
     zobrist_init();
     bitboard_init();
-    for (int i = 0; i < REGISTRY_SIZE; i++)
-        if (registry[i]) variant_prepare(registry[i]);
+    for (int i = 0; i < REGISTRY_SIZE; i++) variant_prepare(registry[i]);
 }
 
-/* Number of variants linked into this build. */
-int variant_count(void) {
-    int n = 0;
-    for (int i = 0; i < REGISTRY_SIZE; i++) n += registry[i] != NULL;
-    return n;
-}
+/* Number of registered variants. */
+int variant_count(void) { return REGISTRY_SIZE; }
 
-/* The i-th linked variant in registry order. */
-const Variant *variant_at(int i) {
-    for (int k = 0; k < REGISTRY_SIZE; k++) {
-        if (!registry[k]) continue;
-        if (i-- == 0) return registry[k];
-    }
-    return NULL;
-}
+/* The i-th variant in registry order (NULL out of range). */
+const Variant *variant_at(int i) { return i >= 0 && i < REGISTRY_SIZE ? registry[i] : NULL; }
 
 /* Looks a variant up by its command-line name. */
 const Variant *variant_by_name(const char *name) {
     for (int k = 0; k < REGISTRY_SIZE; k++)
-        if (registry[k] && strcmp(registry[k]->name, name) == 0) return registry[k];
+        if (strcmp(registry[k]->name, name) == 0) return registry[k];
     return NULL;
 }
 

@@ -44,5 +44,6 @@ enum { CASTLE_WK = 1, CASTLE_WQ = 2, CASTLE_BK = 4, CASTLE_BQ = 8 };
 
 extern Variant variant_chess;
 extern Variant variant_switching;
+extern Variant variant_superchess;
 
 #endif

@@ -5,11 +5,6 @@
 #include <string.h>
 #include <xxhash.h>
 
-/* The prelude generator may be absent from a build: weak references let the player fall
- * back to the variant's named starts. */
-#pragma weak prelude_random
-#pragma weak prelude_defaults
-
 static const char *const game_term_names[TERM_COUNT] = {
     "none",    "mate",     "stalemate", "repetition", "fifty_moves",
     "ply_cap", "material", "resign",    "draw_score",
@@ -115,7 +110,7 @@ static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Gam
     char buf[256];
     if (!cfg->start_fen && cfg->random_start) {
         uint64_t draw = game_rng_next(rng);
-        if (strcmp(v->name, "superchess") == 0 && prelude_random && prelude_defaults) {
+        if (strcmp(v->name, "superchess") == 0) {
             PreludeParams pp;
             prelude_defaults(&pp);
             if (!prelude_random(&pp, draw, buf, sizeof buf, err)) return false;

@@ -97,11 +97,6 @@ bool game_insufficient_material(const Position *pos);
 bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err);
 
 /* splitmix64: the random stream of one game, derived from (seed, game id). */
-static inline uint64_t game_rng_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static inline uint64_t game_rng_next(uint64_t *state) { return splitmix64_next(state); }
 
 #endif

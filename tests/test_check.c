@@ -7,8 +7,8 @@
 
 /* The checker and the report are compiled into this test directly (tests link only the
  * engine library; the checker uses only the public header). */
-#include "../bench/check.c"
-#include "../bench/report.c"
+#include "../selfplay/check.h"
+#include "../selfplay/report.h"
 
 TestSuite(check, .init = engine_init, .timeout = 300);
 
@@ -181,12 +181,12 @@ Test(check, replay_counts_the_same_events_as_the_game) {
     Move moves[100], list[MAX_MOVES];
     int n = 0;
     uint64_t rng = 7 ^ 0;
-    check_rand(&rng);
+    splitmix64_next(&rng);
     tu_fen(p, v, v->start_fen);
     for (; n < 80; n++) {
         int k = pos_legal_moves(p, list);
         if (!k) break;
-        moves[n] = list[check_rand(&rng) % (uint64_t)k];
+        moves[n] = list[splitmix64_next(&rng) % (uint64_t)k];
         pos_make(p, moves[n]);
     }
     b->var = v;

@@ -4,6 +4,7 @@
 #include <xxhash.h>
 
 #include "test_util.h"
+#include "../bench/harness.h"
 
 TestSuite(scale, .init = engine_init, .timeout = 300);
 

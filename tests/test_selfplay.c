@@ -16,9 +16,9 @@
 
 #include "../engine/chessvar.h"
 /* the player is part of the chessvar binary, not of the engine library: compile it in */
-#include "../selfplay/eval.c"
-#include "../selfplay/game.c"
-#include "../selfplay/search.c"
+#include "../selfplay/eval.h"
+#include "../selfplay/game.h"
+#include "../selfplay/search.h"
 
 /* Builds the engine tables once per test process. */
 static void setup(void) { engine_init(); }

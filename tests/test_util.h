@@ -97,13 +97,7 @@ static inline uint64_t tu_compare_tree(Position *p, int depth) {
 }
 
 /* Deterministic generator for random walks. */
-static inline uint64_t tu_rand(uint64_t *s) {
-    *s += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = *s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
+static inline uint64_t tu_rand(uint64_t *s) { return splitmix64_next(s); }
 
 /* Plays a seeded random game of up to plies moves checking, at every position: the
  * consistency of all representations, the FEN round trip, the notation round trip of

@@ -7,6 +7,7 @@
 #include <xxhash.h>
 
 #include "../selfplay/game.h"
+#include "../bench/harness.h"
 #include "cli.h"
 
 extern const char chessvar_bench_text[];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/harness.h"
 #include "cli.h"
 
 static void suite_help(FILE *f) {

@@ -15,8 +15,7 @@ static void main_help(FILE *f, const Command *cmds, int n) {
             "chessvar - proves chess-variant move generators right (perft) and makes them fast\n\n"
             "usage: chessvar COMMAND [OPTIONS]   (chessvar COMMAND --help for its "
             "options)\n\ncommands:\n");
-    for (int i = 0; i < n; i++)
-        if (cmds[i].run) fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+    for (int i = 0; i < n; i++) fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(f, "\nvariants:");
     for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_at(i)->name);
     fprintf(f, "\n");
@@ -39,8 +38,7 @@ int main(int argc, char **argv) {
         return argc < 2 ? 2 : 0;
     }
     for (int i = 0; i < n; i++)
-        if (cmds[i].run && strcmp(argv[1], cmds[i].name) == 0)
-            return cmds[i].run(argc - 1, argv + 1);
+        if (strcmp(argv[1], cmds[i].name) == 0) return cmds[i].run(argc - 1, argv + 1);
     fprintf(stderr, "chessvar: unknown command '%s' (chessvar --help lists them)\n", argv[1]);
     return 2;
 }

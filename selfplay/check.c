@@ -16,15 +16,6 @@ typedef struct CheckScratch {
     Move fast[MAX_MOVES], ref[MAX_MOVES], tmp[MAX_MOVES];
 } CheckScratch;
 
-/* Next value of a splitmix64 generator. */
-static uint64_t check_rand(uint64_t *s) {
-    *s += 0x9E3779B97F4A7C15ULL;
-    uint64_t z = *s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
 /* Orders moves by their encoding. */
 static int check_cmp_move(const void *a, const void *b) {
     Move x = *(const Move *)a, y = *(const Move *)b;
@@ -117,7 +108,7 @@ static bool check_castling_tokens(const Variant *v) {
 
 /* Writes the colour-flipped FEN of pos (ranks mirrored, colours and side swapped, hand,
  * castling, e.p. and pool mirrored) into out; works for every variant's FEN shape. */
-static void check_flip_fen(const Position *pos, char *out, size_t n) {
+void check_flip_fen(const Position *pos, char *out, size_t n) {
     char fen[512], *field[8] = {0};
     pos_to_fen(pos, fen, sizeof fen);
     int nf = check_split(fen, ' ', field, 8);
@@ -409,7 +400,7 @@ static Move check_greedy_move(Position *p, const Move *list, int n, uint64_t *rn
     int before = check_material(p, them);
     for (int i = 0; i < n; i++) {
         pos_make(p, list[i]);
-        int gain = (before - check_material(p, them)) * 16 + (int)(check_rand(rng) & 15);
+        int gain = (before - check_material(p, them)) * 16 + (int)(splitmix64_next(rng) & 15);
         pos_unmake(p);
         if (gain > best) best = gain, pick = list[i];
     }
@@ -436,15 +427,15 @@ static Move check_special_move(const Move *list, int n, uint64_t *rng) {
     int count[7] = {0}, kinds = 0;
     for (int i = 0; i < n; i++) count[check_special_kind(list[i])]++;
     for (int k = 1; k < 7; k++) kinds += count[k] > 0;
-    if (kinds && (check_rand(rng) & 1)) {
-        int pick = (int)(check_rand(rng) % (uint64_t)kinds), kind = 1;
+    if (kinds && (splitmix64_next(rng) & 1)) {
+        int pick = (int)(splitmix64_next(rng) % (uint64_t)kinds), kind = 1;
         for (; kind < 7; kind++)
             if (count[kind] && pick-- == 0) break;
-        int nth = (int)(check_rand(rng) % (uint64_t)count[kind]);
+        int nth = (int)(splitmix64_next(rng) % (uint64_t)count[kind]);
         for (int i = 0; i < n; i++)
             if (check_special_kind(list[i]) == kind && nth-- == 0) return list[i];
     }
-    return list[check_rand(rng) % (uint64_t)n];
+    return list[splitmix64_next(rng) % (uint64_t)n];
 }
 
 /* Plays one seeded checking game, verifying the positions it visits. */
@@ -467,7 +458,7 @@ int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t se
         return -1;
     }
     uint64_t rng = seed ^ ((uint64_t)game * 0xD1B54A32D192ED03ULL);
-    check_rand(&rng);
+    splitmix64_next(&rng);
     int style = cp->style < 0 ? game % 3 : cp->style;
     int sample = cp->sample > 0 ? cp->sample : 1, fails = 0;
     vr->games++;
@@ -477,7 +468,7 @@ int check_game(VariantReport *vr, const Variant *v, const char *fen, uint64_t se
         if (!n || ply >= cp->max_plies || p->halfmove >= 100 || p->ply >= MAX_GAME_PLY - 1) break;
         Move m = style == CHECK_GREEDY    ? check_greedy_move(p, list, n, &rng)
                  : style == CHECK_SPECIAL ? check_special_move(list, n, &rng)
-                                          : list[check_rand(&rng) % (uint64_t)n];
+                                          : list[splitmix64_next(&rng) % (uint64_t)n];
         pos_make(p, m);
         report_note_move(vr, p);
     }

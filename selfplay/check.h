@@ -17,6 +17,10 @@ typedef struct CheckParams {
     int style;     /* CHECK_RANDOM, CHECK_GREEDY, CHECK_SPECIAL, or -1: game number mod 3 */
 } CheckParams;
 
+/* Writes the colour-flipped FEN of pos (ranks mirrored, colours and side swapped, hand,
+ * castling, e.p. and pool mirrored) into out; works for every variant's FEN shape. */
+void check_flip_fen(const Position *pos, char *out, size_t n);
+
 /* Verifies every invariant on pos and counts them in vr; pos is restored on return.
  * Returns the number of failures found. */
 int check_position(VariantReport *vr, Position *pos);

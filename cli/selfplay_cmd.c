@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../bench/check.h"
-#include "../bench/cli.h"
-#include "record.h"
+#include "../selfplay/check.h"
+#include "cli.h"
+#include "../selfplay/record.h"
 
 #ifdef CHESSVAR_HAVE_MPI
 #include <mpi.h>

@@ -8,12 +8,11 @@
 
 /* Every subcommand: returns the process exit status (0 ok, 1 failed check, 2 bad input). */
 int cmd_perft(int argc, char **argv);
-/* Subcommands defined in their own files; weak so a build without one still links. */
-int cmd_setup(int argc, char **argv) __attribute__((weak));
-int cmd_suite(int argc, char **argv) __attribute__((weak));
-int cmd_selfplay(int argc, char **argv) __attribute__((weak));
-int cmd_bench(int argc, char **argv) __attribute__((weak));
-int cmd_check(int argc, char **argv) __attribute__((weak));
+int cmd_setup(int argc, char **argv);
+int cmd_suite(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 /* Prints "chessvar CMD: message" on stderr and returns 2 (bad input). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "mpi_perft.h"
+#include "../bench/harness.h"
 
 typedef struct PerftOptions {
     const char *fen, *start;
