@@ -187,9 +187,10 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             gpl->random = 1;
             gpl->depth = 0;
         } else {
-            SearchLimits lim = {cfg->player[who].nodes, cfg->player[who].depth,
-                                cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin
-                                                                                  : 0};
+            SearchLimits lim = {
+                .nodes = cfg->player[who].nodes,
+                .depth = cfg->player[who].depth,
+                .margin = cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0};
             SearchResult r = search_run(gp->search[who], pos, &lim);
             g->nodes += r.nodes;
             gpl->best = r.best;

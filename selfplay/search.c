@@ -1,12 +1,24 @@
 /* search.c - negamax alpha-beta with quiescence, transposition table and move ordering. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "search.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-#define QSEARCH_MAX 8 /* capture plies searched below the horizon */
+#define QSEARCH_MAX 8    /* capture plies searched below the horizon */
+#define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
+
+/* Monotonic clock in nanoseconds. */
+static int64_t search_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 Search *search_new(const Variant *v, int tt_bits) {
     Search *s = calloc(1, sizeof *s);
@@ -33,6 +45,15 @@ void search_free(Search *s) {
 void search_clear(Search *s) {
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
+    s->gen = 0;
+}
+
+/* Per mille of the first 1000 slots (or all, if fewer) written by the current generation. */
+int search_hashfull(const Search *s) {
+    size_t n = s->tt_mask + 1 < 1000 ? s->tt_mask + 1 : 1000, used = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s->tt[i].gen_bound & 3) != BOUND_NONE && (s->tt[i].gen_bound >> 2) == s->gen) used++;
+    return (int)(used * 1000 / n);
 }
 
 /* Counts earlier occurrences of the current key, same side to move, back to the last irreversible
@@ -106,14 +127,45 @@ static void search_pick(Move *list, int *sc, int n, int i) {
     }
 }
 
-/* Counts a node and raises the stop flag when the node budget is spent. */
+/* Looks at the node budget, the clock and the external stop flag; raises s->stop when
+ * one of them says so, else sets when to look next. */
+static void search_poll(Search *s) {
+    if (s->nodes >= s->node_limit) {
+        s->stop = true;
+        return;
+    }
+    if (!s->ext_stop && !s->hard_ns) {
+        s->next_check = s->node_limit;
+        return;
+    }
+    if ((s->ext_stop && atomic_load_explicit(s->ext_stop, memory_order_relaxed)) ||
+        (s->hard_ns && search_now_ns() >= s->hard_ns)) {
+        s->stop = true;
+        return;
+    }
+    s->next_check = s->nodes + POLL_NODES < s->node_limit ? s->nodes + POLL_NODES : s->node_limit;
+}
+
+/* Counts a node; every so often checks the budget. */
 static inline void search_count(Search *s) {
-    if (++s->nodes >= s->node_limit) s->stop = true;
+    if (++s->nodes >= s->next_check) search_poll(s);
+}
+
+/* Records m followed by the child's PV as the PV of ply. */
+static inline void search_update_pv(Search *s, int ply, Move m) {
+    s->pv[ply][0] = m;
+    int n = ply + 1 <= SEARCH_MAX_PLY ? s->pvlen[ply + 1] : 0;
+    if (n > SEARCH_MAX_PLY - 1) n = SEARCH_MAX_PLY - 1;
+    memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)n * sizeof(Move));
+    s->pvlen[ply] = n + 1;
 }
 
 /* Captures-only search below the horizon (all evasions when in check). */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
     search_count(s);
+    s->pvlen[ply] = 0;
+    if (s->stop) return 0;
+    if (ply > s->seldepth) s->seldepth = ply;
     if (ply >= SEARCH_MAX_PLY) return eval_position(&s->eval, pos);
     bool check = pos_in_check(pos);
     int best = -SEARCH_INF;
@@ -176,8 +228,33 @@ static inline int search_from_tt(int score, int ply) {
                                         : score;
 }
 
+/* The slot of key, and whether it holds key. */
+static inline TTEntry *search_tt_probe(Search *s, uint64_t key, bool *hit) {
+    TTEntry *e = &s->tt[key & s->tt_mask];
+    *hit = (e->gen_bound & 3) != BOUND_NONE && e->check == (uint32_t)(key >> 32);
+    return e;
+}
+
+/* Stores a result in the slot of key, replacing an entry of an older search, of the same
+ * position, or one not deeper than this one (plus a small allowance). */
+static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound, int score, Move m,
+                                   int ply) {
+    TTEntry *e = &s->tt[key & s->tt_mask];
+    uint32_t check = (uint32_t)(key >> 32);
+    bool same = e->check == check;
+    if (!same && (e->gen_bound >> 2) == s->gen && e->depth > depth + 2 && bound != BOUND_EXACT)
+        return;
+    if (same && m == MOVE_NONE) m = e->move; /* keep the old move when this node found none */
+    e->check = check;
+    e->move = m;
+    e->score = (int16_t)search_to_tt(score, ply);
+    e->depth = (int8_t)depth;
+    e->gen_bound = (uint8_t)(s->gen << 2 | bound);
+}
+
 /* Principal-variation alpha-beta to `depth` plies, then quiescence. */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply) {
+    s->pvlen[ply] = 0;
     if (ply > 0 && (pos->halfmove >= 100 || search_repeated(pos, 1))) {
         search_count(s);
         return 0;
@@ -186,14 +263,18 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     if (check && ply < SEARCH_MAX_PLY / 2) depth++;
     if (depth <= 0 || ply >= SEARCH_MAX_PLY) return search_quiesce(s, pos, alpha, beta, ply, 0);
     search_count(s);
-    TTEntry *e = &s->tt[pos->key & s->tt_mask];
+    if (s->stop) return 0;
+    if (ply > s->seldepth) s->seldepth = ply;
+    bool hit;
+    TTEntry *e = search_tt_probe(s, pos->key, &hit);
     Move hash = MOVE_NONE;
-    if (e->key == pos->key) {
+    if (hit) {
         hash = e->move;
         int ts = search_from_tt(e->score, ply);
-        if (e->depth >= depth && ply > 0 &&
-            (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && ts >= beta) ||
-             (e->bound == BOUND_UPPER && ts <= alpha)))
+        int bound = e->gen_bound & 3;
+        if (e->depth >= depth && ply > 0 && beta - alpha == 1 &&
+            (bound == BOUND_EXACT || (bound == BOUND_LOWER && ts >= beta) ||
+             (bound == BOUND_UPPER && ts <= alpha)))
             return ts;
     }
     Move *list = s->moves[ply];
@@ -222,6 +303,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             best_move = m;
             if (score > alpha) {
                 alpha = score;
+                search_update_pv(s, ply, m);
                 if (score >= beta) {
                     if (search_victim_value(s, pos, m) == 0 && m != s->killers[ply][0]) {
                         s->killers[ply][1] = s->killers[ply][0];
@@ -232,11 +314,9 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             }
         }
     }
-    e->key = pos->key;
-    e->move = best_move;
-    e->score = (int16_t)search_to_tt(best, ply);
-    e->depth = (int8_t)depth;
-    e->bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    search_tt_store(s, pos->key, depth, bound, best, bound == BOUND_UPPER ? MOVE_NONE : best_move,
+                    ply);
     return best;
 }
 
@@ -253,64 +333,148 @@ static void search_sort_root(RootMove *root, int n) {
     }
 }
 
+/* Lowest score that must still be exact after the moves scored so far: `margin` below the
+ * best, and the k-th best when multipv k asks for more lines. */
+static int search_root_floor(const int *top, int k, int margin) {
+    if (top[0] == -SEARCH_INF) return -SEARCH_INF;
+    int f = top[0] - margin;
+    return top[k - 1] < f ? top[k - 1] : f;
+}
+
+/* Inserts score into the descending list top[0..k). */
+static void search_top_insert(int *top, int k, int score) {
+    for (int i = 0; i < k; i++)
+        if (score > top[i]) {
+            memmove(&top[i + 1], &top[i], (size_t)(k - 1 - i) * sizeof *top);
+            top[i] = score;
+            return;
+        }
+}
+
 /* One root iteration at `depth`: every move searched, those within `margin` of the best
- * with an exact score. Returns how many moves were searched before the budget ran out
- * (n when the iteration finished); the root is sorted only when it finished. */
+ * (or among the best k) with an exact score and PV. Returns how many moves were searched
+ * before the budget ran out (n when the iteration finished); the root is sorted only when
+ * it finished. */
 static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth,
-                                 int margin) {
-    int best = -SEARCH_INF;
+                                 int margin, int k) {
+    int top[SEARCH_MAX_MULTIPV];
+    for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {
-        int floor = best == -SEARCH_INF ? -SEARCH_INF : best - margin;
+        int floor = search_root_floor(top, k, margin);
         pos_make(pos, root[i].move);
         int score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1);
         pos_unmake(pos);
         if (s->stop) return i;
         root[i].score = score;
-        if (score > best) best = score;
+        if (score > floor) {
+            search_update_pv(s, 0, root[i].move);
+            root[i].pvlen = s->pvlen[0];
+            memcpy(root[i].pv, s->pv[0], (size_t)s->pvlen[0] * sizeof(Move));
+        } else {
+            root[i].pvlen = 1;
+            root[i].pv[0] = root[i].move;
+        }
+        search_top_insert(top, k, score);
     }
     search_sort_root(root, n);
     return n;
 }
 
-/* Iterative deepening within the node or depth budget; the answer is the deepest finished
- * iteration. */
+/* Lengthens a PV cut short by table hits with the table's moves, as long as they are legal
+ * and the line does not repeat. */
+static void search_extend_pv(Search *s, Position *pos, RootMove *r) {
+    Move list[MAX_MOVES];
+    int made = 0;
+    for (int i = 0; i < r->pvlen; i++, made++) pos_make(pos, r->pv[i]);
+    while (r->pvlen < SEARCH_MAX_PLY && !search_repeated(pos, 1)) {
+        bool hit;
+        TTEntry *e = search_tt_probe(s, pos->key, &hit);
+        if (!hit || e->move == MOVE_NONE) break;
+        int n = pos_legal_moves(pos, list), j = 0;
+        while (j < n && list[j] != e->move) j++;
+        if (j == n) break;
+        r->pv[r->pvlen++] = e->move;
+        pos_make(pos, e->move);
+        made++;
+    }
+    while (made-- > 0) pos_unmake(pos);
+}
+
+/* Reports the best `lines` root moves of a finished iteration to the info callback. */
+static void search_report(Search *s, Position *pos, const SearchLimits *lim, int depth, int lines) {
+    for (int j = 0; j < lines; j++) {
+        RootMove *r = &s->root_done[j];
+        search_extend_pv(s, pos, r);
+        SearchInfo info = {.depth = depth,
+                           .seldepth = s->seldepth,
+                           .multipv = j + 1,
+                           .score = r->score,
+                           .bound = 0,
+                           .nodes = s->nodes,
+                           .time_ms = (search_now_ns() - s->start_ns) / 1000000,
+                           .hashfull = search_hashfull(s),
+                           .pvlen = r->pvlen,
+                           .pv = r->pv};
+        lim->info(lim->info_ctx, &info);
+    }
+}
+
+/* Iterative deepening within the node, depth or time budget; the answer is the deepest
+ * finished iteration, or a move of the unfinished one that scored above it. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     SearchResult r = {0};
     Move list[MAX_MOVES];
     int n = pos_legal_moves(pos, list);
+    s->start_ns = search_now_ns();
+    s->gen = (uint8_t)((s->gen + 1) & 63);
     s->nodes = 0;
+    s->seldepth = 0;
     s->stop = false;
     s->node_limit = lim->nodes > 0 ? lim->nodes : INT64_MAX;
-    int maxdepth = lim->depth > 0 ? lim->depth : SEARCH_MAX_PLY / 2;
-    if (maxdepth > SEARCH_MAX_PLY / 2) maxdepth = SEARCH_MAX_PLY / 2;
+    s->ext_stop = lim->stop;
+    s->hard_ns = lim->movetime_ms > 0 ? s->start_ns + lim->movetime_ms * 1000000 : 0;
+    s->next_check = 0; /* look at once: the stop flag may already be set */
+    int maxdepth = lim->depth > 0 ? lim->depth : SEARCH_MAX_DEPTH;
+    if (maxdepth > SEARCH_MAX_DEPTH) maxdepth = SEARCH_MAX_DEPTH;
+    int k = lim->multipv > 1 ? lim->multipv : 1;
+    if (k > SEARCH_MAX_MULTIPV) k = SEARCH_MAX_MULTIPV;
+    if (k > n) k = n;
     int *sc = s->scores[SEARCH_MAX_PLY];
     search_score_moves(s, pos, list, sc, n, MOVE_NONE, 0);
     for (int i = 0; i < n; i++) {
         search_pick(list, sc, n, i);
         s->root[i].move = list[i];
         s->root[i].score = -SEARCH_INF;
+        s->root[i].pvlen = 1;
+        s->root[i].pv[0] = list[i];
     }
     r.nroot = n;
     r.root = s->root_done;
     for (int d = 1; d <= maxdepth; d++) {
-        int done = search_root_iteration(s, pos, s->root, n, d, lim->margin);
+        int done = search_root_iteration(s, pos, s->root, n, d, lim->margin, k);
         if (done < n) {
             if (d == 1) { /* the budget ran out in the first iteration: rank what was scored */
-                int k = done > 0 ? done : 1;
+                int kk = done > 0 ? done : 1;
                 if (done == 0) s->root[0].score = 0;
-                search_sort_root(s->root, k);
-                memcpy(s->root_done, s->root, (size_t)k * sizeof *s->root);
-                r.nroot = k;
+                search_sort_root(s->root, kk);
+                memcpy(s->root_done, s->root, (size_t)kk * sizeof *s->root);
+                r.nroot = kk;
                 r.depth = 1;
             }
             break;
         }
         memcpy(s->root_done, s->root, (size_t)n * sizeof *s->root);
         r.depth = d;
+        if (lim->info) search_report(s, pos, lim, d, k);
         if (s->root[0].score > SEARCH_MATE_BOUND && SEARCH_MATE - s->root[0].score <= d) break;
+        if (lim->soft_ms > 0 && search_now_ns() - s->start_ns >= lim->soft_ms * 1000000) break;
     }
     r.best = s->root_done[0].move;
     r.score = s->root_done[0].score;
     r.nodes = s->nodes;
+    r.seldepth = s->seldepth;
+    r.time_ms = (search_now_ns() - s->start_ns) / 1000000;
+    r.pvlen = s->root_done[0].pvlen;
+    r.pv = s->root_done[0].pv;
     return r;
 }

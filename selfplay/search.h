@@ -2,53 +2,116 @@
  * on captures, a transposition table and move ordering (hash move, MVV-LVA, killers).
  * One Search per thread; it never touches global state, so threads may search positions
  * of different variants at once. Results depend only on the position, the limits and
- * the table contents, so a search is reproducible when the table is cleared first. */
+ * the table contents, so a search is reproducible when the table is cleared first and
+ * the limits are nodes or depth (time limits and the external stop flag exist for UCI
+ * front ends; self-play never uses them, so its games do not depend on machine speed).
+ *
+ * Driving it from a UCI front end:
+ *
+ *     atomic_bool stop = false;                       // set true from the input thread
+ *     SearchLimits lim = {0};
+ *     lim.movetime_ms = 1000;                         // hard limit ("go movetime 1000")
+ *     lim.soft_ms = 400;                              // optional: no new iteration after this
+ *     lim.stop = &stop;                               // "stop" command
+ *     lim.multipv = 3;                                // "setoption name MultiPV value 3"
+ *     lim.info = my_info; lim.info_ctx = ctx;         // one call per line per iteration
+ *     SearchResult r = search_run(s, pos, &lim);      // r.best, r.pv[0..r.pvlen)
+ *
+ * `go infinite` is lim.stop with no other limit (depth is capped at SEARCH_MAX_DEPTH).
+ * The info callback runs on the searching thread after every completed iteration (and
+ * once more for a partial one when the budget ends it with a new best move). */
 #ifndef CHESSVAR_SELFPLAY_SEARCH_H
 #define CHESSVAR_SELFPLAY_SEARCH_H
 
+#include <stdatomic.h>
+
 #include "eval.h"
 
-#define SEARCH_MAX_PLY    64
-#define SEARCH_INF        32000
-#define SEARCH_MATE       30000
-#define SEARCH_MATE_BOUND (SEARCH_MATE - 1000) /* |score| above this is a mate score */
+#define SEARCH_MAX_PLY     64
+#define SEARCH_MAX_DEPTH   (SEARCH_MAX_PLY / 2) /* deepest iteration */
+#define SEARCH_INF         32000
+#define SEARCH_MATE        30000
+#define SEARCH_MATE_BOUND  (SEARCH_MATE - 1000) /* |score| above this is a mate score */
+#define SEARCH_MAX_MULTIPV 64
 
+/* One transposition-table slot (16 bytes): the upper 32 key bits verify the entry (the
+ * lower bits chose the slot); gen_bound holds the bound in bits 0-1 and the search
+ * generation in bits 2-7, for replacement and hashfull. */
 typedef struct TTEntry {
-    uint64_t key;
+    uint32_t check;
     Move move;
     int16_t score;
+    int16_t eval;
     int8_t depth;
-    uint8_t bound;
+    uint8_t gen_bound;
+    uint16_t pad;
 } TTEntry;
 
-/* Budget of one move: stop after `nodes` nodes (0: no limit) or at `depth` (0: no limit). */
+/* What the search reports after an iteration, per line (multipv 1..N). */
+typedef struct SearchInfo {
+    int depth;       /* iteration depth */
+    int seldepth;    /* deepest ply reached, quiescence included */
+    int multipv;     /* line number, 1 = best */
+    int score;       /* centipawns for the side to move; mate as +-(SEARCH_MATE - plies) */
+    int bound;       /* 0 exact, 1 upper bound (fail low), 2 lower bound (fail high) */
+    int64_t nodes;   /* nodes so far in this search */
+    int64_t time_ms; /* milliseconds since search_run started */
+    int hashfull;    /* per mille of sampled table slots written by this search */
+    int pvlen;
+    const Move *pv; /* pv[0] is the root move; valid during the call only */
+} SearchInfo;
+
+typedef void (*SearchInfoFn)(void *ctx, const SearchInfo *info);
+
+/* Budget of one move. Zero in any field means "no limit" / "off", so `{0}` plus one limit
+ * is the usual form. Self-play sets only nodes, depth and margin. */
 typedef struct SearchLimits {
-    int64_t nodes;
-    int depth;
-    int margin; /* root moves within margin of the best get exact scores (0: only the best) */
+    int64_t nodes; /* stop after about this many nodes */
+    int depth;     /* deepest iteration */
+    int margin;    /* root moves within margin of the best get exact scores (0: only the best) */
+    int64_t movetime_ms;     /* hard time limit from the start of search_run, checked every
+                                1024 nodes; the answer is the deepest finished iteration */
+    int64_t soft_ms;         /* no new iteration starts after this many ms */
+    const atomic_bool *stop; /* external stop flag (another thread sets it), checked with the
+                                clock; NULL: none */
+    int multipv;             /* exact scores and PVs for the best N root moves (0 or 1: one) */
+    SearchInfoFn info;       /* called after each iteration, once per line; NULL: none */
+    void *info_ctx;
 } SearchLimits;
 
 typedef struct RootMove {
     Move move;
-    int score; /* exact if > best - margin, else an upper bound */
+    int score; /* exact if > best - margin or among the best multipv, else an upper bound */
+    int pvlen;
+    Move pv[SEARCH_MAX_PLY]; /* principal variation starting with move */
 } RootMove;
 
 typedef struct SearchResult {
     Move best;
     int score; /* centipawns for the side to move; mates as +-(SEARCH_MATE - plies) */
     int depth; /* deepest completed iteration */
+    int seldepth;
     int64_t nodes;
+    int64_t time_ms;
     int nroot;
-    RootMove *root; /* points into the Search; valid until the next search */
+    RootMove *root; /* sorted best first; points into the Search; valid until the next search */
+    int pvlen;
+    const Move *pv; /* principal variation of the best move (root[0].pv) */
 } SearchResult;
 
 typedef struct Search {
     EvalParams eval;
     TTEntry *tt;
     size_t tt_mask;
+    uint8_t gen; /* generation of the current search_run, 6 bits */
     Move killers[SEARCH_MAX_PLY][2];
-    int64_t nodes, node_limit;
+    int64_t nodes, node_limit, next_check;
+    int64_t start_ns, hard_ns;
+    const atomic_bool *ext_stop;
+    int seldepth;
     bool stop;
+    Move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1]; /* triangular PV table */
+    int pvlen[SEARCH_MAX_PLY + 1];
     Move moves[SEARCH_MAX_PLY + 1][MAX_MOVES];
     int scores[SEARCH_MAX_PLY + 1][MAX_MOVES];
     RootMove root[MAX_MOVES];
@@ -58,10 +121,14 @@ typedef struct Search {
 /* Allocates a search for variant v with a table of 2^tt_bits entries; NULL if out of memory. */
 Search *search_new(const Variant *v, int tt_bits);
 void search_free(Search *s);
-/* Empties the table and killers: call before each game so games are independent. */
+/* Empties the table and killers: call before each game so games are independent
+ * (UCI: on ucinewgame). */
 void search_clear(Search *s);
-/* Searches pos (restored on return) within lim; pos must have at least one legal move. */
+/* Searches pos (restored on return) within lim; pos must have at least one legal move.
+ * Thread-safe for distinct Search objects; lim->stop may be set from any thread. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim);
+/* Per mille of a sample of table slots written by the latest search_run (UCI hashfull). */
+int search_hashfull(const Search *s);
 /* True if the current position occurred before since the last irreversible move: at
  * least `times` earlier occurrences with the same side to move. */
 bool search_repeated(const Position *pos, int times);

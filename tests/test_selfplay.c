@@ -131,15 +131,16 @@ static void best_move(const char *vname, const char *fen, SearchLimits lim, char
 Test(selfplay, search_finds_tactics) {
     char mv[32];
     int score;
-    best_move("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", (SearchLimits){0, 3, 0}, mv, &score);
+    best_move("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+              (SearchLimits){.nodes = 0, .depth = 3, .margin = 0}, mv, &score);
     cr_expect_str_eq(mv, "a1a8");
     cr_expect_eq(score, SEARCH_MATE - 1);
     /* wins the undefended queen */
-    best_move("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", (SearchLimits){20000, 0, 0}, mv,
-              &score);
+    best_move("chess", "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",
+              (SearchLimits){.nodes = 20000, .depth = 0, .margin = 0}, mv, &score);
     cr_expect_str_eq(mv, "d2d5");
-    best_move("supremo", "k9/10/10/10/10/10/10/10/1q8/K9 w - - 0 1", (SearchLimits){0, 2, 0}, mv,
-              &score);
+    best_move("supremo", "k9/10/10/10/10/10/10/10/1q8/K9 w - - 0 1",
+              (SearchLimits){.nodes = 0, .depth = 2, .margin = 0}, mv, &score);
     cr_expect_str_eq(mv, "a1b2");
 }
 
