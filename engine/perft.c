@@ -1,5 +1,6 @@
-/* perft.c - serial perft: bulk counting at the last ply, and the reference form that
- * uses the slow generator at every node. */
+/* perft.c - serial perft: bulk counting at the last ply, the reference form that uses the
+ * slow generator at every node, and one leaf's share of the perft fingerprint. (Threads,
+ * the hash table and the split into work units belong to the perft harness library.) */
 #include "position.h"
 
 #include <xxhash.h>

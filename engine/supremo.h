@@ -1,9 +1,12 @@
-/* supremo.h - internal: Supremo Superchess (10x10) piece ids and the two attack tests, so
- * tests can compare the fast test with the literal one on any position. */
+/* supremo.h - internal: Supremo Superchess (10x10). The piece ids, the tables built from
+ * the piece data, the helpers and operations that the three Supremo files share
+ * (supremo.c: tables, make/unmake, FEN and notation, the records; supremo_gen.c: the fast
+ * generator and attack test; supremo_ref.c: the reference generator), and the two attack
+ * tests, so tests can compare the fast test with the literal one on any position. */
 #ifndef CHESSVAR_SUPREMO_H
 #define CHESSVAR_SUPREMO_H
 
-#include "chessvar.h"
+#include "variant.h"
 
 /* Piece type ids of Supremo Superchess. */
 enum {
@@ -20,6 +23,115 @@ enum {
 
 extern Variant variant_supremo;
 extern Variant variant_cannon10;
+
+/* Eight directions: 0 E, 1 N, 2 NE, 3 NW (index grows), 4 W, 5 S, 6 SW, 7 SE; d ^ 4 is the
+ * opposite direction. */
+static const int SUP_DF[8] = {1, 0, 1, -1, -1, 0, -1, 1};
+static const int SUP_DR[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+
+#define SUP_ALL_DIRS  0xFFu
+#define SUP_ORTH_DIRS 0x33u /* E N W S */
+#define SUP_DIAG_DIRS 0xCCu /* NE NW SW SE */
+
+/* Tables built once per variant from its piece data (read-only afterwards). */
+typedef struct SupTables {
+    u128 full; /* the 100 squares */
+    u128 not_file_a, not_file_j;
+    u128 last_rank[2];
+    u128 kmask[MAX_SQ];      /* K-step neighbours */
+    u128 box[10][MAX_SQ];    /* Chebyshev distance <= r */
+    u128 ray[8][MAX_SQ];     /* squares beyond s in direction d, to the edge */
+    u128 lines[MAX_SQ];      /* union of the 8 rays */
+    uint8_t over[MAX_SQ][8]; /* s + d (the K-step / jumped square), NO_SQ off board */
+    uint8_t land[MAX_SQ][8]; /* s + 2d (the jK landing), NO_SQ off board */
+    uint32_t flags[MAX_PT];
+    u128 leap_mv[MAX_PT][2][MAX_SQ];   /* unconditional leaps that may move */
+    u128 leap_cp[MAX_PT][2][MAX_SQ];   /* unconditional leaps that may capture */
+    u128 leap_from[MAX_PT][2][MAX_SQ]; /* squares whose piece leap-captures onto sq */
+    uint8_t nslow[MAX_PT];             /* lame or conditional leaps, walked per piece */
+    uint8_t slow[MAX_PT][MAX_COMP];
+    uint8_t ride_mv[MAX_PT], ride_cp[MAX_PT], hop_mv[MAX_PT], hop_cp[MAX_PT];
+    uint8_t ride_range[MAX_PT][8]; /* 9 = unlimited */
+    uint8_t jstep_mv[MAX_PT], jstep_cp[MAX_PT];
+    uint8_t dleap_mode[MAX_PT];
+    u128 dleap_base[MAX_PT][MAX_SQ]; /* one leap of the double-leap family */
+    uint8_t walk_range[MAX_PT], walk_mode[MAX_PT];
+    uint8_t reach[MAX_PT];    /* Chebyshev radius of every non-line attack */
+    uint8_t zone[MAX_PT];     /* radius of the squares whose contents such an attack
+                                 depends on (0: none; leaps depend on no square) */
+    uint8_t has_leap[MAX_PT]; /* any unconditional leap (skip the tables if not) */
+    uint8_t npromo;           /* number of promotion choices */
+    uint8_t royal_type;
+} SupTables;
+
+/* ------------------------------------------------------------------ small helpers */
+
+/* Bit of one square. */
+static inline u128 sup_bit(int sq) { return (u128)1 << sq; }
+
+/* Whether (f, r) lies on a width x height board. */
+static inline bool sup_on(int f, int r, int w, int h) { return f >= 0 && f < w && r >= 0 && r < h; }
+
+/* Whether the piece code pc can be captured by a piece of colour `by`. */
+static inline bool sup_capturable(const Variant *v, int pc, int by) {
+    return pc != PC_EMPTY && PC_COLOR(pc) != by &&
+           !(v->pieces[PC_TYPE(pc)].flags & PF_UNCAPTURABLE);
+}
+
+/* Squares of the pieces, of either colour, that can never be captured. */
+static inline u128 sup_uncapturable(const Position *pos, const SupTables *T) {
+    u128 b = 0;
+    for (int t = 1; t <= pos->var->npt; t++)
+        if (T->flags[t] & PF_UNCAPTURABLE) b |= pos->bb.b10.type[t];
+    return b;
+}
+
+/* The square of colour c's royal piece, or NO_SQ. */
+static inline int sup_royal_sq(const Position *pos, const SupTables *T, int c) {
+    u128 b = pos->bb.b10.type[T->royal_type] & pos->bb.b10.color[c];
+    return b ? bb128_lsb(b) : NO_SQ;
+}
+
+/* Shifts a square set one step in direction d, dropping squares that leave the board. */
+static inline u128 sup_shift(const SupTables *T, u128 x, int d) {
+    switch (d) {
+    case 0: return (x << 1) & T->not_file_a & T->full;
+    case 1: return (x << 10) & T->full;
+    case 2: return (x << 11) & T->not_file_a & T->full;
+    case 3: return (x << 9) & T->not_file_j & T->full;
+    case 4: return (x >> 1) & T->not_file_j;
+    case 5: return x >> 10;
+    case 6: return (x >> 11) & T->not_file_j;
+    default: return (x >> 9) & T->not_file_a;
+    }
+}
+
+/* Larger of two ints (Chebyshev distances). */
+static inline int sup_max(int a, int b) { return a > b ? a : b; }
+
+/* Absolute value of a file or rank difference. */
+static inline int sup_abs(int a) { return a < 0 ? -a : a; }
+
+/* The symmetric images of the leap (a, b), without repeats; returns how many. */
+int sup_leap_images(int a, int b, int out[8][2]);
+
+/* ------------------------------------------------------------------ operations */
+
+/* Plays m: removes the intermediate victim, captures on `to`, promotes, and for a
+ * blasting piece removes every capturable enemy next to its landing square. */
+void supremo_make(Position *pos, Move m);
+/* Takes back the last move, restoring every victim from the undo record. */
+void supremo_unmake(Position *pos);
+/* Legal moves from the fast generator. */
+int supremo_gen_legal(Position *pos, Move *list);
+/* Number of legal moves (perft's last ply), counted without writing most of them. */
+uint64_t supremo_count_legal(Position *pos);
+/* Whether colour c's royal piece is attacked. */
+bool supremo_royal_attacked(const Position *pos, int c);
+/* Whether the side to move is in check. */
+bool supremo_in_check(const Position *pos);
+/* Legal moves by the literal walker (make, literal attack test, unmake). */
+int supremo_gen_reference(Position *pos, Move *list);
 
 /* Whether side `by` has a pseudo-legal move that captures the piece on sq (table driven). */
 bool supremo_attacked_fast(const Position *pos, int sq, int by);

@@ -28,16 +28,15 @@ enum { WHITE = 0, BLACK = 1 };
 
 /* Move: 32 bits.
  *
- *   31  30..27  26..22   21..15  14..7   6..0
- *  +---+-------+--------+-------+-------+-------+
- *  | 0 | kind  | promo  |  mid  |  to   | from  |
- *  +---+-------+--------+-------+-------+-------+
+ *   31..30  29..26  25..21   20..14  13..7   6..0
+ *  +-------+-------+--------+-------+-------+-------+
+ *  |   0   | kind  | promo  |  mid  |  to   | from  |
+ *  +-------+-------+--------+-------+-------+-------+
  *
- *  from, to : squares 0..99 (rank * width + file). A drop has from == to.
- *  mid      : intermediate capture square (Super Knight / Commando), NO_SQ if none;
- *             bits 15..21 hold it as 7 bits.
+ *  from, to : squares 0..99 (rank * width + file), 7 bits each. A drop has from == to.
+ *  mid      : intermediate capture square (Super Knight / Commando), NO_SQ if none (7 bits).
  *  promo    : piece type promoted to, or dropped, 0 if none (5 bits).
- *  kind     : MK_* below.
+ *  kind     : MK_* below (4 bits).
  *  The value 0 is MOVE_NONE (from = to = a1, kind NORMAL is never generated).
  */
 typedef uint32_t Move;

@@ -1,0 +1,147 @@
+/* chess.c - orthodox chess: the variant record, make/unmake on 64-bit bitboards, check
+ * and validation. The fast generator is in movegen_chess.c; Switching chess
+ * (switching.c) builds on these operations. */
+#include <stdio.h>
+#include <string.h>
+
+#include "chess.h"
+
+uint8_t chess_castle_mask[64];
+
+/* Whether any king of colour c is attacked: orthodox check. */
+bool chess_royal_attacked(const Position *p, int c) {
+    Bitboard k = BB(p).type[KING] & BB(p).color[c];
+    if (!k) return false;
+    return attackers_by(p, bb_lsb(k), c ^ 1, BB(p).color[0] | BB(p).color[1]) != 0;
+}
+
+/* Whether the side to move is in check. */
+bool chess_in_check(const Position *p) { return chess_royal_attacked(p, p->side); }
+
+/* Makes an orthodox move, pushing its undo record. */
+void chess_make(Position *p, Move m) {
+    Undo *u = chess_make_begin(p, m);
+    const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m);
+    const int moved = u->moved;
+    switch (kind) {
+    case MK_NORMAL:
+        if (p->board[to]) {
+            u->captured = (uint8_t)pos_remove8(p, to);
+            p->halfmove = 0;
+        }
+        if (MOVE_PROMO(m)) {
+            pos_remove8(p, from);
+            pos_put8(p, to, PC_MAKE(us, MOVE_PROMO(m)));
+        } else {
+            pos_move8(p, from, to);
+        }
+        if (PC_TYPE(moved) == PAWN) p->halfmove = 0;
+        break;
+    case MK_DOUBLE:
+        pos_move8(p, from, to);
+        p->halfmove = 0;
+        p->ep = (uint8_t)((from + to) / 2);
+        break;
+    case MK_EP: {
+        int cap = to + (us == WHITE ? -8 : 8);
+        u->captured = (uint8_t)pos_remove8(p, cap);
+        pos_move8(p, from, to);
+        p->halfmove = 0;
+        break;
+    }
+    case MK_CASTLE: {
+        int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2;
+        pos_move8(p, from, to);
+        pos_move8(p, rf, rt);
+        break;
+    }
+    default: break;
+    }
+    chess_make_end(p, from, to, us);
+}
+
+/* Takes back the last orthodox move. */
+void chess_unmake(Position *p) {
+    Undo *u = &p->stack[--p->ply];
+    const Move m = u->move;
+    const int from = MOVE_FROM(m), to = MOVE_TO(m);
+    p->side ^= 1;
+    if (p->side == BLACK) p->fullmove--;
+    switch (MOVE_KIND(m)) {
+    case MK_NORMAL:
+        if (MOVE_PROMO(m)) {
+            pos_remove8(p, to);
+            pos_put8(p, from, u->moved);
+        } else {
+            pos_move8(p, to, from);
+        }
+        if (u->captured) pos_put8(p, to, u->captured);
+        break;
+    case MK_DOUBLE: pos_move8(p, to, from); break;
+    case MK_EP:
+        pos_move8(p, to, from);
+        pos_put8(p, to + (p->side == WHITE ? -8 : 8), u->captured);
+        break;
+    case MK_CASTLE: {
+        int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2;
+        pos_move8(p, rt, rf);
+        pos_move8(p, to, from);
+        break;
+    }
+    default: break;
+    }
+    chess_unmake_end(p, u);
+}
+
+/* Exactly one king per side. */
+bool chess_validate(Position *p, CvError *err) {
+    for (int c = 0; c < 2; c++) {
+        int k = p->count[PC_MAKE(c, KING)];
+        if (k != 1) {
+            snprintf(err->msg, sizeof err->msg,
+                     "bad FEN: %s has %d kings, needs exactly 1 (field 1)",
+                     c == WHITE ? "white" : "black", k);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Castling masks for the orthodox corners and king squares. */
+void chess_init(Variant *v) {
+    (void)v;
+    memset(chess_castle_mask, 0xFF, sizeof chess_castle_mask);
+    chess_castle_mask[4] = (uint8_t) ~(CASTLE_WK | CASTLE_WQ);
+    chess_castle_mask[0] = (uint8_t)~CASTLE_WQ;
+    chess_castle_mask[7] = (uint8_t)~CASTLE_WK;
+    chess_castle_mask[60] = (uint8_t) ~(CASTLE_BK | CASTLE_BQ);
+    chess_castle_mask[56] = (uint8_t)~CASTLE_BQ;
+    chess_castle_mask[63] = (uint8_t)~CASTLE_BK;
+}
+
+static const VariantOps chess_ops = {
+    .init = chess_init,
+    .gen_legal = chess_gen_legal,
+    .count_legal = chess_count_legal,
+    .gen_reference = movegen_reference,
+    .make = chess_make,
+    .unmake = chess_unmake,
+    .in_check = chess_in_check,
+    .royal_attacked = chess_royal_attacked,
+    .validate = chess_validate,
+};
+
+Variant variant_chess = {
+    .name = "chess",
+    .title = "Orthodox chess",
+    .width = 8,
+    .height = 8,
+    .npt = 6,
+    .rules = RULE_CASTLING | RULE_EP,
+    .pieces = ORTHODOX_PIECES(MCOND_START_RANK),
+    .start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    .pawn_start_rank = {1, 6},
+    .promo_types = {QUEEN, ROOK, BISHOP, KNIGHT},
+    .stalemate_score = 500,
+    .ops = &chess_ops,
+};

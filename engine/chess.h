@@ -1,0 +1,108 @@
+/* chess.h - internal: what orthodox chess (chess.c, movegen_chess.c) and Switching chess
+ * (switching.c) share: the attack test on 64-bit bitboards, the common head and tail of
+ * make/unmake, and the operations Switching chess reuses. */
+#ifndef CHESSVAR_CHESS_H
+#define CHESSVAR_CHESS_H
+
+#include "movegen.h"
+#include "variant.h"
+
+#define BB(p) ((p)->bb.b8)
+
+/* The first rank and the edge files of the 8x8 board. */
+#define RANK_1 0xFFULL
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+
+/* Castling rights kept when a move touches a square (filled by chess_init). */
+extern uint8_t chess_castle_mask[64];
+
+/* Attacks on sq by colour `by`, with occupancy occ. */
+static inline Bitboard attackers_by(const Position *p, int sq, int by, Bitboard occ) {
+    const Bitboard them = BB(p).color[by];
+    const Bitboard *t = BB(p).type;
+    return ((pawn_att8[by ^ 1][sq] & t[PAWN]) | (knight_att8[sq] & t[KNIGHT]) |
+            (king_att8[sq] & t[KING]) | (rook_att8(sq, occ) & (t[ROOK] | t[QUEEN])) |
+            (bishop_att8(sq, occ) & (t[BISHOP] | t[QUEEN]))) &
+           them;
+}
+
+/* Square of colour c's king. */
+static inline int king_sq(const Position *p, int c) {
+    return bb_lsb(BB(p).type[KING] & BB(p).color[c]);
+}
+
+/* Whether the e.p. square is part of the key: the side to move can capture on it. */
+static inline bool ep_in_key(const Position *p) {
+    return p->ep != NO_SQ &&
+           (pawn_att8[p->side ^ 1][p->ep] & BB(p).type[PAWN] & BB(p).color[p->side]);
+}
+
+/* The head of every make: push the undo record, clear the e.p. square, count the ply. */
+static inline Undo *chess_make_begin(Position *p, Move m) {
+    Undo *u = pos_push(p, m);
+    if (p->ep != NO_SQ) {
+        if (ep_in_key(p)) p->key ^= zob_ep[p->ep];
+        p->ep = NO_SQ;
+    }
+    u->moved = p->board[MOVE_FROM(m)];
+    p->halfmove++;
+    return u;
+}
+
+/* The tail of every make: castling rights lost on from/to, side to move, e.p. key. */
+static inline void chess_make_end(Position *p, int from, int to, int us) {
+    uint32_t rights = p->castle & chess_castle_mask[from] & chess_castle_mask[to];
+    if (rights != p->castle) pos_set_castle(p, rights);
+    p->side ^= 1;
+    p->key ^= zob_side;
+    if (us == BLACK) p->fullmove++;
+    if (ep_in_key(p)) p->key ^= zob_ep[p->ep];
+}
+
+/* The tail of every unmake: the state the undo record saved. */
+static inline void chess_unmake_end(Position *p, const Undo *u) {
+    p->castle = u->castle;
+    p->ep = u->ep;
+    p->halfmove = u->halfmove;
+    p->key = u->key;
+}
+
+/* Castling masks for the orthodox corners and king squares. */
+void chess_init(Variant *v);
+/* Legal moves of orthodox chess (movegen_chess.c). */
+int chess_gen_legal(Position *p, Move *list);
+/* Number of legal moves of orthodox chess (perft's last ply). */
+uint64_t chess_count_legal(Position *p);
+/* Makes an orthodox move (not a switch), pushing its undo record. */
+void chess_make(Position *p, Move m);
+/* Takes back the last orthodox move. */
+void chess_unmake(Position *p);
+/* Whether the king of colour c is attacked. */
+bool chess_royal_attacked(const Position *p, int c);
+/* Whether the side to move is in check. */
+bool chess_in_check(const Position *p);
+/* Exactly one king per side. */
+bool chess_validate(Position *p, CvError *err);
+
+/* The orthodox pawn; `cond` is the condition of its double step (MCOND_*). */
+#define PAWN_DEF(cond)                                                                             \
+    {                                                                                              \
+        'P', "Pawn", PF_PAWN | PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 4, {                \
+            LEAP_M(0, 1, MM_MOVE), {MC_LEAP, MM_MOVE, 0, 2, 0, cond, 1, {{0, 1}}},                 \
+                LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)                                \
+        }                                                                                          \
+    }
+
+/* The orthodox piece table, indexed by the ids of variant.h. */
+#define ORTHODOX_PIECES(cond)                                                                      \
+    {                                                                                              \
+        {0}, PAWN_DEF(cond), {'N', "Knight", 0, 320, 8, {KNIGHT_LEAPS}},                           \
+            {'B', "Bishop", 0, 330, 4, {BISHOP_RIDES}},                                            \
+            {'R', "Rook", PF_CASTLE_ROOK, 500, 4, {ROOK_RIDES}},                                   \
+            {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}}, {                               \
+            'K', "King", PF_ROYAL, 0, 8, { KING_STEPS }                                            \
+        }                                                                                          \
+    }
+
+#endif
