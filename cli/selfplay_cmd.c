@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../selfplay/check.h"
+#include "../selfplay/match.h"
 #include "cli.h"
 #include "../selfplay/record.h"
 
@@ -38,6 +39,8 @@ typedef struct SelfplayOpts {
     long check_every;   /* verify every n-th position of each game in the report (0: none) */
     double progress;    /* seconds between progress lines; 0 = none */
     char formats_text[32];
+    char option_text[UCI_MAX_OPTIONS][128];
+    UciEngineSpec engine; /* --opponent uci:CMD */
 } SelfplayOpts;
 
 /* Totals of one shard, kept in memory and in the shard's .json file. */
@@ -47,8 +50,9 @@ typedef struct ShardStats {
     uint64_t positions, nodes;
     uint32_t by_score[NSCORE];
     uint32_t term[TERM_COUNT];
-    int64_t a_score;  /* per mille, summed over games, for player A */
-    uint64_t *hashes; /* one per game */
+    int64_t a_score;             /* per mille, summed over games, for player A */
+    uint32_t a_by_score[NSCORE]; /* player A's games scoring 0, 1/4, 1/2, 3/4, 1 (for Elo) */
+    uint64_t *hashes;            /* one per game */
 } ShardStats;
 
 /* Shared state of a run: the plan, the shard table and the counters of this invocation. */
@@ -62,6 +66,7 @@ typedef struct SelfplayRun {
     int rank, nranks;
     atomic_long games_now, positions_now, nodes_now;
     atomic_int failed;
+    atomic_long restarts; /* restarts of uci: opponents after failures */
     /* pthread locks rather than omp critical, so thread sanitizers see them */
     pthread_mutex_t lock_slots, lock_manifest, lock_progress;
     Report *parts;                /* per thread, when a report is asked for */
@@ -79,8 +84,17 @@ static void selfplay_help(FILE *f) {
         "usage: chessvar selfplay --variant V --games N --out DIR [options]\n"
         "  --threads T          OpenMP worker threads (default: all cores)\n"
         "  --seed S             run seed; game g uses a stream derived from (S, g) (default 1)\n"
-        "  --nodes N | --depth D  budget per move of player A (default --nodes 1000)\n"
-        "  --opponent SPEC      player B: random, nodes=N or depth=D (default: as player A)\n"
+        "  --nodes N | --depth D | --movetime MS  budget per move of player A (default\n"
+        "                       --nodes 1000; movetime makes games depend on machine speed)\n"
+        "  --opponent SPEC      player B: random, nodes=N, depth=D, movetime=MS or uci:CMD\n"
+        "                       (an external UCI engine; default: as player A)\n"
+        "  --opponent-budget SPEC  budget of a uci: opponent: nodes=N, depth=D or movetime=MS\n"
+        "                       (default: player A's budget)\n"
+        "  --opponent-option NAME=VALUE  UCI option for the engine (repeatable)\n"
+        "  --opponent-timeout S seconds a uci: opponent may take beyond its movetime before\n"
+        "                       it loses the game (default 10; the whole wait without movetime)\n"
+        "  --paired             games 2k, 2k+1 play one opening with colours swapped (default\n"
+        "                       with a uci: opponent)\n"
         "  --random-plies N     uniformly random moves opening each game (default 4)\n"
         "  --temperature CP     sampling temperature in centipawns, 0 = best move (default 30)\n"
         "  --temp-margin CP     candidates within CP of the best (default 40)\n"
@@ -106,7 +120,7 @@ static void selfplay_help(FILE *f) {
         "MPI: mpirun -np K chessvar selfplay ... gives each rank a disjoint range of shards.\n");
 }
 
-/* Parses a player spec: "random", "nodes=N" or "depth=D". */
+/* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
 static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
     long v;
     memset(p, 0, sizeof *p);
@@ -115,6 +129,11 @@ static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
         return true;
     }
     p->kind = PLAYER_SEARCH;
+    if (strncmp(text, "movetime=", 9) == 0 &&
+        cli_int(CMD, "--opponent movetime", text + 9, 1, 100000000L, &v)) {
+        p->movetime_ms = v;
+        return true;
+    }
     if (strncmp(text, "nodes=", 6) == 0 &&
         cli_int(CMD, "--opponent nodes", text + 6, 1, 1000000000L, &v)) {
         p->nodes = v;
@@ -125,15 +144,27 @@ static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
         p->depth = (int)v;
         return true;
     }
-    cli_usage_error(CMD, "--opponent needs random, nodes=N or depth=D, got '%s'", text);
+    cli_usage_error(CMD, "needs random, nodes=N, depth=D, movetime=MS or uci:CMD, got '%s'", text);
     return false;
 }
 
-/* Name of a player for PGN tags and summaries. */
+/* Name of a player for PGN tags and summaries (no quotes or backslashes: it goes into
+ * JSON and PGN as is). */
 static void selfplay_player_name(const PlayerSpec *p, char *buf, size_t n) {
+    char budget[32];
+    if (p->movetime_ms > 0)
+        snprintf(budget, sizeof budget, "movetime=%lld", (long long)p->movetime_ms);
+    else if (p->depth > 0) snprintf(budget, sizeof budget, "depth=%d", p->depth);
+    else snprintf(budget, sizeof budget, "nodes=%lld", (long long)p->nodes);
     if (p->kind == PLAYER_RANDOM) snprintf(buf, n, "random");
-    else if (p->depth > 0) snprintf(buf, n, "chessvar depth=%d", p->depth);
-    else snprintf(buf, n, "chessvar nodes=%lld", (long long)p->nodes);
+    else if (p->kind == PLAYER_UCI) {
+        int k = snprintf(buf, n, "uci:%s %s", p->uci->cmd, budget);
+        for (int i = 0; i < p->uci->noptions && k < (int)n; i++)
+            k += snprintf(buf + k, n - (size_t)k, " %s=%s", p->uci->option_name[i],
+                          p->uci->option_value[i]);
+        for (char *c = buf; *c; c++)
+            if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '\'';
+    } else snprintf(buf, n, "chessvar %s", budget);
 }
 
 /* Parses "a,b[,c]" into up to three whole numbers. */
@@ -159,7 +190,7 @@ static bool selfplay_parse_list(const char *opt, const char *text, int *out, int
 static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     memset(o, 0, sizeof *o);
     GameConfig *g = &o->game;
-    const char *variant = NULL, *opponent = NULL, *formats = "bin";
+    const char *variant = NULL, *opponent = NULL, *opponent_budget = NULL, *formats = "bin";
     long v;
     o->games = 100;
     o->threads = omp_get_num_procs();
@@ -176,6 +207,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     g->random_start = true;
     g->player[0].kind = PLAYER_SEARCH;
     g->player[0].nodes = 1000;
+    o->engine.timeout_s = 10;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val;
 #define VALUE()                                                                                    \
@@ -221,6 +253,34 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
             if (!cli_int(CMD, a, val, 1, SEARCH_MAX_PLY / 2, &v)) return 2;
             g->player[0].depth = (int)v;
             g->player[0].nodes = 0;
+        } else if (strcmp(a, "--movetime") == 0) {
+            VALUE();
+            if (!cli_int(CMD, a, val, 1, 100000000L, &v)) return 2;
+            g->player[0].movetime_ms = v;
+            g->player[0].depth = 0;
+            g->player[0].nodes = 0;
+        } else if (strcmp(a, "--opponent-budget") == 0) {
+            VALUE();
+            opponent_budget = val;
+        } else if (strcmp(a, "--opponent-option") == 0) {
+            VALUE();
+            const char *eq = strchr(val, '=');
+            UciEngineSpec *e = &o->engine;
+            if (!eq || eq == val)
+                return cli_usage_error(CMD, "--opponent-option needs NAME=VALUE, got '%s'", val);
+            if (e->noptions == UCI_MAX_OPTIONS)
+                return cli_usage_error(CMD, "at most %d --opponent-option", UCI_MAX_OPTIONS);
+            char *name = o->option_text[e->noptions];
+            snprintf(name, sizeof o->option_text[0], "%s", val);
+            name[eq - val] = 0;
+            e->option_name[e->noptions] = name;
+            e->option_value[e->noptions++] = name + (eq - val) + 1;
+        } else if (strcmp(a, "--opponent-timeout") == 0) {
+            VALUE();
+            if (!cli_int(CMD, a, val, 1, 100000, &v)) return 2;
+            o->engine.timeout_s = (double)v;
+        } else if (strcmp(a, "--paired") == 0) {
+            g->paired = true;
         } else if (strcmp(a, "--variant") == 0) {
             VALUE();
             variant = val;
@@ -272,7 +332,26 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     if (!(g->var = cli_variant(CMD, variant))) return 2;
     if (!o->out) return cli_usage_error(CMD, "--out DIR is required");
     g->player[1] = g->player[0];
-    if (opponent && !selfplay_parse_player(opponent, &g->player[1])) return 2;
+    if (opponent && strncmp(opponent, "uci:", 4) == 0) {
+        if (!opponent[4]) return cli_usage_error(CMD, "--opponent uci: needs the engine's command");
+        o->engine.cmd = opponent + 4;
+        g->player[1].kind = PLAYER_UCI;
+        g->player[1].uci = &o->engine;
+        g->paired = true;
+        if (opponent_budget) {
+            PlayerSpec b;
+            if (!selfplay_parse_player(opponent_budget, &b)) return 2;
+            if (b.kind != PLAYER_SEARCH)
+                return cli_usage_error(CMD,
+                                       "--opponent-budget needs nodes=N, depth=D or movetime=MS");
+            g->player[1].nodes = b.nodes;
+            g->player[1].depth = b.depth;
+            g->player[1].movetime_ms = b.movetime_ms;
+        }
+    } else if (opponent && !selfplay_parse_player(opponent, &g->player[1])) return 2;
+    else if (opponent_budget || o->engine.noptions)
+        return cli_usage_error(CMD,
+                               "--opponent-budget and --opponent-option need --opponent uci:CMD");
     char fbuf[64];
     snprintf(fbuf, sizeof fbuf, "%s", formats);
     char *save = NULL;
@@ -301,7 +380,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
 /* The configuration that decides the games, as one line of JSON (threads excluded). */
 static void selfplay_config_json(const SelfplayOpts *o, char *buf, size_t n) {
     const GameConfig *g = &o->game;
-    char a[48], b[48];
+    char a[160], b[160];
     selfplay_player_name(&g->player[0], a, sizeof a);
     selfplay_player_name(&g->player[1], b, sizeof b);
     int k = snprintf(
@@ -334,11 +413,13 @@ static bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError
     int k = snprintf(
         buf, cap,
         "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
-        "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
+        "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"a_score_counts\":[%u,%u,%u,%u,%u],"
+        "\"termination\":[",
         (unsigned)shard, (unsigned long long)shard * (unsigned long long)run->o->shard_games,
         (unsigned)s->games, (unsigned long long)s->positions, (unsigned long long)s->nodes,
         s->by_score[0], s->by_score[1], s->by_score[2], s->by_score[3], s->by_score[4],
-        (long long)s->a_score);
+        (long long)s->a_score, s->a_by_score[0], s->a_by_score[1], s->a_by_score[2],
+        s->a_by_score[3], s->a_by_score[4]);
     for (int t = 0; t < TERM_COUNT; t++)
         k += snprintf(buf + k, cap - (size_t)k, "%s%u", t ? "," : "", s->term[t]);
     k += snprintf(buf + k, cap - (size_t)k, "],\"hashes\":\"");
@@ -366,15 +447,17 @@ static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     FILE *f = fopen(path, "r");
     if (!f) return false;
     ShardStats *s = &run->stats[shard];
-    unsigned sh, games, sc[NSCORE], term[TERM_COUNT];
+    unsigned sh, games, sc[NSCORE], asc[NSCORE], term[TERM_COUNT];
     unsigned long long first, pos, nodes;
     long long a;
     bool ok =
-        fscanf(f,
-               "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
-               "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"termination\":[",
-               &sh, &first, &games, &pos, &nodes, &sc[0], &sc[1], &sc[2], &sc[3], &sc[4],
-               &a) == 11 &&
+        fscanf(
+            f,
+            "{\"shard\":%u,\"first_game\":%llu,\"games\":%u,\"positions\":%llu,\"nodes\":%llu,"
+            "\"white_score\":[%u,%u,%u,%u,%u],\"a_score\":%lld,\"a_score_counts\":[%u,%u,%u,%u,%u],"
+            "\"termination\":[",
+            &sh, &first, &games, &pos, &nodes, &sc[0], &sc[1], &sc[2], &sc[3], &sc[4], &a, &asc[0],
+            &asc[1], &asc[2], &asc[3], &asc[4]) == 16 &&
         sh == shard &&
         first == (unsigned long long)shard * (unsigned long long)run->o->shard_games &&
         games == selfplay_shard_games(run->o, shard);
@@ -397,6 +480,7 @@ static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     s->nodes = nodes;
     s->a_score = a;
     memcpy(s->by_score, sc, sizeof sc);
+    memcpy(s->a_by_score, asc, sizeof asc);
     memcpy(s->term, term, sizeof term);
     s->done = true;
     return true;
@@ -465,6 +549,7 @@ static void selfplay_account(ShardStats *s, const Game *g, uint32_t index) {
     s->by_score[g->white_score / 250]++;
     s->term[g->termination]++;
     s->a_score += g->a_is_white ? g->white_score : 1000 - g->white_score;
+    s->a_by_score[(g->a_is_white ? g->white_score : 1000 - g->white_score) / 250]++;
     s->hashes[index] = g->hash;
 }
 
@@ -567,7 +652,10 @@ static void selfplay_play(SelfplayRun *run) {
             selfplay_progress(run, false);
             pthread_mutex_unlock(&run->lock_progress);
         }
-        if (ready) game_player_free(gp);
+        if (ready) {
+            atomic_fetch_add(&run->restarts, gp->restarts);
+            game_player_free(gp);
+        }
         free(gp);
         free(scratch);
         free(moves);
@@ -711,9 +799,11 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
     uint64_t games = 0, pos = 0, gnodes = 0, dup = 0;
     uint64_t sc[NSCORE] = {0}, term[TERM_COUNT] = {0};
     int64_t a_score = 0;
+    uint32_t asc[NSCORE] = {0};
     for (uint32_t i = 0; i < run->nshards; i++) {
         const ShardStats *s = &run->stats[i];
         if (!s->done) continue;
+        for (int k = 0; k < NSCORE; k++) asc[k] += s->a_by_score[k];
         games += s->games;
         pos += s->positions;
         gnodes += s->nodes;
@@ -733,9 +823,10 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
     double white =
         ((double)sc[4] + 0.75 * (double)sc[3] + 0.5 * (double)sc[2] + 0.25 * (double)sc[1]) / g;
     double pps = secs > 0 ? (double)positions / secs : 0, nps = secs > 0 ? (double)nodes / secs : 0;
-    char a[48], b[48];
+    char a[160], b[160];
     selfplay_player_name(&o->game.player[0], a, sizeof a);
     selfplay_player_name(&o->game.player[1], b, sizeof b);
+    MatchElo elo = match_elo(asc);
     if (o->json) {
         printf(
             "{\"variant\":\"%s\",\"threads\":%ld,\"ranks\":%d,\"games\":%llu,\"games_this_run\":%"
@@ -743,14 +834,18 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
             "\"positions\":%llu,\"search_nodes\":%llu,\"seconds\":%.3f,\"positions_this_run\":%ld,"
             "\"positions_per_second\":%.1f,\"nodes_per_second\":%.1f,\"avg_plies\":%.2f,"
             "\"white_score\":%.4f,\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,"
+            "\"a_wins\":%u,\"a_draws\":%u,\"a_losses\":%u,\"a_score_counts\":[%u,%u,%u,%u,%u],"
+            "\"elo\":%.1f,\"elo_95\":[%.1f,%.1f],\"engine_restarts\":%ld,"
             "\"duplicates\":%llu,\"duplicate_rate\":%.4f,\"white_score_counts\":{\"0\":%llu,"
             "\"250\":%llu,"
             "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
             o->game.var->name, o->threads, run->nranks, (unsigned long long)games, games_now,
             (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps,
-            (double)pos / g, white, a, b, (double)a_score / 1000.0 / g, (unsigned long long)dup,
-            (double)dup / g, (unsigned long long)sc[0], (unsigned long long)sc[1],
-            (unsigned long long)sc[2], (unsigned long long)sc[3], (unsigned long long)sc[4]);
+            (double)pos / g, white, a, b, (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2],
+            asc[1] + asc[0], asc[0], asc[1], asc[2], asc[3], asc[4], elo.elo, elo.elo_lo,
+            elo.elo_hi, (long)atomic_load(&run->restarts), (unsigned long long)dup, (double)dup / g,
+            (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
+            (unsigned long long)sc[3], (unsigned long long)sc[4]);
         for (int k = 1; k < TERM_COUNT; k++)
             printf("%s\"%s\":%llu", k > 1 ? "," : "", game_term_name(k),
                    (unsigned long long)term[k]);
@@ -764,8 +859,13 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
            "White score %.1f%%\n",
            (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
            (unsigned long long)sc[3], (unsigned long long)sc[1], 100 * white);
-    printf("players: A = %s, B = %s; A scored %.1f%%\n", a, b,
-           100.0 * (double)a_score / 1000.0 / g);
+    printf("players: A = %s, B = %s; A scored %.1f%% (+%u =%u -%u), Elo %+.0f, 95%% interval "
+           "[%+.0f, %+.0f]\n",
+           a, b, 100.0 * (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2], asc[1] + asc[0],
+           elo.elo, elo.elo_lo, elo.elo_hi);
+    if (atomic_load(&run->restarts))
+        printf("engine restarts: %ld (failures are in the termination counts)\n",
+               (long)atomic_load(&run->restarts));
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
         if (term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)term[k]);
@@ -775,12 +875,29 @@ static void selfplay_summary(const SelfplayRun *run, double secs, long positions
            secs, pps, nps);
 }
 
+/* Starts the uci: opponent once before the run, so a wrong command is a usage error and
+ * not a run of forfeited games; prints the engine's last lines on failure. */
+static bool selfplay_try_engine(const SelfplayOpts *o) {
+    UciProc *p = calloc(1, sizeof *p);
+    CvError err = {{0}};
+    bool ok = p && match_engine_start(p, &o->engine, o->game.var, &err);
+    if (p && !ok) {
+        char tail[2048];
+        uci_tail(p, tail, sizeof tail);
+        cli_usage_error(CMD, "--opponent: %s; its last lines:\n%s", err.msg, tail);
+    }
+    if (p) uci_quit(p, 1.0);
+    free(p);
+    return ok;
+}
+
 /* The selfplay subcommand: plan, resume, play, write, summarise; exit 0, 1 (failure or report
  * findings) or 2 (bad input). */
 int cmd_selfplay(int argc, char **argv) {
     SelfplayOpts o;
     int rc = selfplay_parse(argc, argv, &o);
     if (rc) return rc < 0 ? 0 : rc;
+    if (o.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(&o)) return 2;
     SelfplayRun *run = calloc(1, sizeof *run);
     run->o = &o;
     run->nranks = 1;

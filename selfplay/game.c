@@ -1,13 +1,20 @@
 /* game.c - plays one self-play game and adjudicates its end. */
 #include "game.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
 #include <xxhash.h>
 
+#include "match.h"
+
+/* Bytes of the UCI move text of a game: MAX_GAME_PLY moves of up to 11 characters. */
+#define GAME_MOVETEXT_SIZE (MAX_GAME_PLY * 12)
+
 static const char *const game_term_names[TERM_COUNT] = {
     "none",    "mate",     "stalemate", "repetition", "fifty_moves",
-    "ply_cap", "material", "resign",    "draw_score",
+    "ply_cap", "material", "resign",    "draw_score", "engine_failure",
 };
 
 /* Name of a termination reason as written in the data files and summaries. */
@@ -15,10 +22,19 @@ const char *game_term_name(int t) {
     return t >= 0 && t < TERM_COUNT ? game_term_names[t] : "unknown";
 }
 
-/* Allocates one search per searching player; random players need none. */
+/* Allocates one search per searching player (random players need none) and the move
+ * text for UCI players, whose engines start on their first move. */
 bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
     memset(gp->search, 0, sizeof gp->search);
+    memset(gp->engine, 0, sizeof gp->engine);
+    gp->restarts = 0;
+    gp->movetext = NULL;
     for (int i = 0; i < 2; i++) {
+        if (cfg->player[i].kind == PLAYER_UCI && !gp->movetext &&
+            !(gp->movetext = malloc(GAME_MOVETEXT_SIZE))) {
+            game_player_free(gp);
+            return false;
+        }
         if (cfg->player[i].kind != PLAYER_SEARCH) continue;
         gp->search[i] = search_new(cfg->var, cfg->tt_bits);
         if (!gp->search[i]) {
@@ -29,12 +45,15 @@ bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
     return true;
 }
 
-/* Releases the searches of both players. */
+/* Releases the searches of both players and stops their engines. */
 void game_player_free(GamePlayer *gp) {
     for (int i = 0; i < 2; i++) {
         search_free(gp->search[i]);
         gp->search[i] = NULL;
     }
+    match_engines_free(gp);
+    free(gp->movetext);
+    gp->movetext = NULL;
 }
 
 /* Square colour of sq: 0 dark, 1 light. */
@@ -154,11 +173,15 @@ static Move game_sample(const SearchResult *r, const GameConfig *cfg, int ply, u
 
 /* Plays one game from its own random stream, so it depends only on the configuration and its id. */
 bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err) {
-    uint64_t key = id;
+    uint64_t key = cfg->paired ? id / 2 : id;
     uint64_t rng = XXH3_64bits_withSeed(&key, sizeof key, cfg->seed);
     g->id = id;
     g->nply = 0;
     g->nodes = 0;
+    g->reason[0] = 0;
+    bool engine_new[2] = {true, true};
+    size_t textlen = 0;
+    if (gp->movetext) gp->movetext[0] = 0;
     g->a_is_white = (id & 1) == 0;
     if (!game_start(gp, cfg, &rng, g, err)) return false;
     for (int i = 0; i < 2; i++)
@@ -186,10 +209,24 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             gpl->score = 0;
             gpl->random = 1;
             gpl->depth = 0;
+        } else if (cfg->player[who].kind == PLAYER_UCI) {
+            Move m = match_engine_move(gp, &cfg->player[who], who, pos, g->start_fen, gp->movetext,
+                                       engine_new[who], g->reason, sizeof g->reason);
+            engine_new[who] = false;
+            if (m == MOVE_NONE) { /* crashed, hung or illegal: the engine loses */
+                g->termination = TERM_ENGINE;
+                g->white_score = mover == WHITE ? 0 : 1000;
+                break;
+            }
+            gpl->played = gpl->best = m;
+            gpl->score = 0;
+            gpl->random = 0;
+            gpl->depth = 0;
         } else {
             SearchLimits lim = {
                 .nodes = cfg->player[who].nodes,
                 .depth = cfg->player[who].depth,
+                .movetime_ms = cfg->player[who].movetime_ms,
                 .margin = cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0};
             SearchResult r = search_run(gp->search[who], pos, &lim);
             g->nodes += r.nodes;
@@ -217,6 +254,11 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             }
         }
         moves[g->nply] = gpl->played;
+        if (gp->movetext) { /* the position the UCI players are sent */
+            if (textlen) gp->movetext[textlen++] = ' ';
+            textlen += (size_t)uci_move_str(pos, gpl->played, gp->movetext + textlen);
+            gp->movetext[textlen] = 0;
+        }
         g->nply++;
         pos_make(pos, gpl->played);
     }

@@ -16,18 +16,33 @@ typedef enum Termination {
     TERM_MATERIAL = 6,
     TERM_RESIGN = 7,
     TERM_DRAW_SCORE = 8,
-    TERM_COUNT = 9
+    TERM_ENGINE = 9, /* an external engine crashed, hung or played an illegal move: it lost */
+    TERM_COUNT = 10
 } Termination;
 
 /* Name of a termination reason, e.g. "mate". */
 const char *game_term_name(int t);
 
-enum { PLAYER_SEARCH = 0, PLAYER_RANDOM = 1 };
+enum { PLAYER_SEARCH = 0, PLAYER_RANDOM = 1, PLAYER_UCI = 2 };
+
+#define UCI_MAX_OPTIONS 16
+
+/* An external UCI engine as a player (selfplay/match.c): the command, options sent after
+ * the handshake, and how long past its budget it may take before it loses the game. */
+typedef struct UciEngineSpec {
+    const char *cmd;
+    int noptions;
+    const char *option_name[UCI_MAX_OPTIONS];
+    const char *option_value[UCI_MAX_OPTIONS];
+    double timeout_s; /* seconds allowed beyond movetime (or in all, without movetime) */
+} UciEngineSpec;
 
 typedef struct PlayerSpec {
-    int kind;      /* PLAYER_* */
-    int64_t nodes; /* budget per move (0: none) */
-    int depth;     /* depth per move (0: none) */
+    int kind;                 /* PLAYER_* */
+    int64_t nodes;            /* budget per move (0: none) */
+    int depth;                /* depth per move (0: none) */
+    int64_t movetime_ms;      /* wall-clock budget per move (0: none); games then depend on speed */
+    const UciEngineSpec *uci; /* PLAYER_UCI: the engine */
 } PlayerSpec;
 
 /* Everything that decides a game besides its id: equal configs and ids give equal games. */
@@ -44,6 +59,7 @@ typedef struct GameConfig {
     int resign_score, resign_plies;           /* 0: never resign */
     int draw_score, draw_plies, draw_min_ply; /* draw_plies 0: never adjudicate a draw */
     PlayerSpec player[2];                     /* player A (White in even games), player B */
+    bool paired; /* games 2k and 2k+1 share their random stream: one opening, both colours */
     int tt_bits;
 } GameConfig;
 
@@ -68,6 +84,7 @@ typedef struct Game {
     int a_is_white;  /* player A had White */
     int64_t nodes;   /* search nodes spent */
     uint64_t hash;   /* XXH3 of the start and the moves: duplicate detection */
+    char reason[96]; /* TERM_ENGINE: what the engine did wrong, else empty */
     GamePly ply[];
 } Game;
 
@@ -77,6 +94,9 @@ static inline size_t game_size(int nply) { return sizeof(Game) + (size_t)nply * 
 /* Per-thread player state: one search per player, reused across games. */
 typedef struct GamePlayer {
     Search *search[2];
+    struct UciProc *engine[2]; /* PLAYER_UCI: the engine process, restarted after a failure */
+    int restarts;              /* engine (re)starts after the first */
+    char *movetext;            /* with a PLAYER_UCI: the game's moves in UCI notation */
     Position pos;
     Move list[MAX_MOVES];
 } GamePlayer;

@@ -234,6 +234,12 @@ static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, P
         fprintf(f, "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", si->var->name, g->start_fen);
         fprintf(f, "[Termination \"%s\"]\n[PlyCount \"%d\"]\n", game_term_name(g->termination),
                 g->nply);
+        if (g->reason[0]) { /* TERM_ENGINE: what the engine did */
+            fprintf(f, "[TerminationDetail \"");
+            for (const char *c = g->reason; *c; c++)
+                if (*c != '"' && *c != '\\') fputc(*c, f);
+            fprintf(f, "\"]\n");
+        }
         if (g->white_score != 0 && g->white_score != 500 && g->white_score != 1000)
             fprintf(f, "[WhiteScore \"%d/1000\"]\n", g->white_score);
         fprintf(f, "\n");

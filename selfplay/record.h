@@ -21,7 +21,7 @@ typedef struct ShardInfo {
     uint32_t shard;
     uint32_t first_game;
     uint32_t games;
-    char player_name[2][48]; /* player A, player B, for the PGN tags */
+    char player_name[2][160]; /* player A, player B, for the PGN tags */
 } ShardInfo;
 
 /* Bytes of one record for variant v: fixed part, board, holdings, padded to 8. */
