@@ -85,24 +85,18 @@ bool chess_in_check(const Position *p);
 /* Exactly one king per side. */
 bool chess_validate(Position *p, CvError *err);
 
-/* The orthodox pawn; `cond` is the condition of its double step (MCOND_*). */
-#define PAWN_DEF(cond)                                                                             \
-    {                                                                                              \
-        'P', "Pawn", PF_PAWN | PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100, 4, {                \
-            LEAP_M(0, 1, MM_MOVE), {MC_LEAP, MM_MOVE, 0, 2, 0, cond, 1, {{0, 1}}},                 \
-                LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)                                \
-        }                                                                                          \
-    }
-
-/* The orthodox piece table, indexed by the ids of variant.h. */
+/* The orthodox piece table, indexed by the ids of variant.h; `cond` is the condition of
+ * the pawn's double step (MCOND_*). */
 #define ORTHODOX_PIECES(cond)                                                                      \
     {                                                                                              \
-        {0}, PAWN_DEF(cond), {'N', "Knight", 0, 320, 8, {KNIGHT_LEAPS}},                           \
-            {'B', "Bishop", 0, 330, 4, {BISHOP_RIDES}},                                            \
-            {'R', "Rook", PF_CASTLE_ROOK, 500, 4, {ROOK_RIDES}},                                   \
-            {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}}, {                               \
-            'K', "King", PF_ROYAL, 0, 8, { KING_STEPS }                                            \
-        }                                                                                          \
+        [PAWN] = PIECE('P', "Pawn", PF_PAWN | PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100,      \
+                       LEAP_M(0, 1, MM_MOVE), LAME1_COND(0, 2, MM_MOVE, cond, 0, 1),               \
+                       LEAP_M(-1, 1, MM_CAPTURE), LEAP_M(1, 1, MM_CAPTURE)),                       \
+        [KNIGHT] = PIECE('N', "Knight", 0, 320, KNIGHT_LEAPS),                                     \
+        [BISHOP] = PIECE('B', "Bishop", 0, 330, BISHOP_RIDES),                                     \
+        [ROOK] = PIECE('R', "Rook", PF_CASTLE_ROOK, 500, ROOK_RIDES),                              \
+        [QUEEN] = PIECE('Q', "Queen", 0, 900, ROOK_RIDES, BISHOP_RIDES),                           \
+        [KING] = PIECE('K', "King", PF_ROYAL, 0, KING_STEPS),                                      \
     }
 
 #endif

@@ -114,12 +114,12 @@ static bool fen_parse_castling_orthodox(Position *p, const char *f, CvError *err
         if (rights & (uint32_t)bit)
             return fen_fail(err, "bad FEN: castling right '%c' repeated (field 3)", *s);
         int home = color == WHITE ? 0 : p->height - 1;
-        if (p->board[sq_make(p, 4, home)] != PC_MAKE(color, KING))
+        if (!pos_piece_has(p, sq_make(p, 4, home), color, PF_ROYAL))
             return fen_fail(
                 err,
                 "bad FEN: castling right '%c' but the king is not on its home square (field 3)",
                 *s);
-        if (p->board[sq_make(p, rook_file, home)] != PC_MAKE(color, ROOK))
+        if (!pos_piece_has(p, sq_make(p, rook_file, home), color, PF_CASTLE_ROOK))
             return fen_fail(err, "bad FEN: castling right '%c' but no rook in the corner (field 3)",
                             *s);
         rights |= (uint32_t)bit;

@@ -127,7 +127,8 @@ static int ref_castling(const Position *p, Move *out, int n) {
         int bit = c == WHITE ? (side ? CASTLE_WQ : CASTLE_WK) : (side ? CASTLE_BQ : CASTLE_BK);
         if (!(p->castle & (uint32_t)bit)) continue;
         int rook = ref_sq(p, side ? 0 : 7, home), dir = side ? -1 : 1;
-        if (p->board[k] != PC_MAKE(c, KING) || p->board[rook] != PC_MAKE(c, ROOK)) continue;
+        if (!pos_piece_has(p, k, c, PF_ROYAL) || !pos_piece_has(p, rook, c, PF_CASTLE_ROOK))
+            continue;
         bool ok = true;
         for (int q = k + dir; q != rook; q += dir) ok &= !p->board[q];
         for (int q = k; ok && q != k + 3 * dir; q += dir) ok &= !ref_square_attacked(p, q, c ^ 1);
@@ -148,7 +149,8 @@ static int ref_switches(const Position *p, Move *out, int n) {
             int adf = fa > fb ? fa - fb : fb - fa, adr = ra > rb ? ra - rb : rb - ra;
             if (adf > 1 || adr > 1) continue;
             if (fa > fb || (fa == fb && ra >= rb)) continue; /* once per pair, file first */
-            bool promo = (PC_TYPE(pa) == PAWN && rb == last) || (PC_TYPE(pb) == PAWN && ra == last);
+            bool promo = ((pos_def(p, pa)->flags & PF_PROMOTES) && rb == last) ||
+                         ((pos_def(p, pb)->flags & PF_PROMOTES) && ra == last);
             if (promo) {
                 for (const uint8_t *t = p->var->promo_types; *t; t++)
                     out[n++] = MOVE_MAKE(a, b, NO_SQ, *t, MK_SWITCH);

@@ -133,6 +133,12 @@ static inline const PieceDef *pos_def(const Position *p, int pc) {
     return &p->var->pieces[PC_TYPE(pc)];
 }
 
+/* Whether square sq holds a piece of colour c with one of the flags PF_* in `flags`. */
+static inline bool pos_piece_has(const Position *p, int sq, int c, uint32_t flags) {
+    int pc = p->board[sq];
+    return pc && PC_COLOR(pc) == c && (pos_def(p, pc)->flags & flags);
+}
+
 /* Generic UCI square text (a1..j10): writes into buf, returns length. */
 int sq_to_str(const Position *p, int sq, char *buf);
 /* Parses a square at s; returns characters consumed, 0 if none. */

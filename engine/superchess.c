@@ -17,26 +17,6 @@ _Static_assert((int)SC_P == PAWN && (int)SC_N == KNIGHT && (int)SC_B == BISHOP &
                    (int)SC_R == ROOK && (int)SC_Q == QUEEN && (int)SC_K == KING,
                "Superchess keeps the orthodox piece ids");
 
-/* Leaps with lame squares (relative to the mover, White's view), and with a condition. */
-#define LAME1(f, r, mode, a, b)                                                                    \
-    {                                                                                              \
-        MC_LEAP, mode, f, r, 0, 0, 1, {                                                            \
-            { a, b }                                                                               \
-        }                                                                                          \
-    }
-#define LAME2(f, r, mode, a, b, c, d)                                                              \
-    {                                                                                              \
-        MC_LEAP, mode, f, r, 0, 0, 2, {                                                            \
-            {a, b}, { c, d }                                                                       \
-        }                                                                                          \
-    }
-#define LAME1_COND(f, r, mode, cond, a, b)                                                         \
-    {                                                                                              \
-        MC_LEAP, mode, f, r, 0, cond, 1, {                                                         \
-            { a, b }                                                                               \
-        }                                                                                          \
-    }
-
 /* The 2-step, lame (middle square must be empty) or leaping. */
 #define LAME_TWO_STEPS(mode)                                                                       \
     LAME1(2, 0, mode, 1, 0), LAME1(-2, 0, mode, -1, 0), LAME1(0, 2, mode, 0, 1),                   \
@@ -52,20 +32,11 @@ _Static_assert((int)SC_P == PAWN && (int)SC_N == KNIGHT && (int)SC_B == BISHOP &
         LAME2(-2, 1, mode, -1, 0, -1, 1), LAME2(-2, -1, mode, -1, 0, -1, -1),                      \
         LAME2(1, 2, mode, 0, 1, 1, 1), LAME2(-1, 2, mode, 0, 1, -1, 1),                            \
         LAME2(1, -2, mode, 0, -1, 1, -1), LAME2(-1, -2, mode, 0, -1, -1, -1)
-#define KING_STEPS_M(mode)                                                                         \
-    LEAP_M(1, 0, mode), LEAP_M(-1, 0, mode), LEAP_M(0, 1, mode), LEAP_M(0, -1, mode),              \
-        LEAP_M(1, 1, mode), LEAP_M(1, -1, mode), LEAP_M(-1, 1, mode), LEAP_M(-1, -1, mode)
 #define DISTANCE_TWO_M(mode)                                                                       \
     LEAP_M(2, -2, mode), LEAP_M(2, -1, mode), LEAP_M(2, 0, mode), LEAP_M(2, 1, mode),              \
         LEAP_M(2, 2, mode), LEAP_M(-2, -2, mode), LEAP_M(-2, -1, mode), LEAP_M(-2, 0, mode),       \
         LEAP_M(-2, 1, mode), LEAP_M(-2, 2, mode), LEAP_M(-1, 2, mode), LEAP_M(0, 2, mode),         \
         LEAP_M(1, 2, mode), LEAP_M(-1, -2, mode), LEAP_M(0, -2, mode), LEAP_M(1, -2, mode)
-
-#define NCOMP(...) ((uint8_t)(sizeof((MoveComp[]){__VA_ARGS__}) / sizeof(MoveComp)))
-#define PIECE(letter, name, flags, value, ...)                                                     \
-    {                                                                                              \
-        letter, name, flags, value, NCOMP(__VA_ARGS__), { __VA_ARGS__ }                            \
-    }
 
 #define PAWNISH (PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE)
 

@@ -26,28 +26,14 @@
 
 /* ------------------------------------------------------------------ piece data */
 
-#define SUP_HOP(f, r)                                                                              \
-    {                                                                                              \
-        MC_HOP, MM_BOTH, f, r, 0, 0, 0, {                                                          \
-            { 0 }                                                                                  \
-        }                                                                                          \
-    }
-#define SUP_JSTEP(f, r, mode)                                                                      \
-    {                                                                                              \
-        MC_JSTEP, mode, f, r, 0, 0, 0, {                                                           \
-            { 0 }                                                                                  \
-        }                                                                                          \
-    }
-#define SUP_KSTEP_MOVES                                                                            \
-    LEAP_M(1, 0, MM_MOVE), LEAP_M(-1, 0, MM_MOVE), LEAP_M(0, 1, MM_MOVE), LEAP_M(0, -1, MM_MOVE),  \
-        LEAP_M(1, 1, MM_MOVE), LEAP_M(1, -1, MM_MOVE), LEAP_M(-1, 1, MM_MOVE),                     \
-        LEAP_M(-1, -1, MM_MOVE)
+/* The jumping king steps (over an occupied neighbour, onto an empty square). */
 #define SUP_JSTEPS                                                                                 \
-    SUP_JSTEP(1, 0, MM_MOVE), SUP_JSTEP(-1, 0, MM_MOVE), SUP_JSTEP(0, 1, MM_MOVE),                 \
-        SUP_JSTEP(0, -1, MM_MOVE), SUP_JSTEP(1, 1, MM_MOVE), SUP_JSTEP(1, -1, MM_MOVE),            \
-        SUP_JSTEP(-1, 1, MM_MOVE), SUP_JSTEP(-1, -1, MM_MOVE)
-#define SUP_ROOK_HOPS   SUP_HOP(1, 0), SUP_HOP(-1, 0), SUP_HOP(0, 1), SUP_HOP(0, -1)
-#define SUP_BISHOP_HOPS SUP_HOP(1, 1), SUP_HOP(1, -1), SUP_HOP(-1, 1), SUP_HOP(-1, -1)
+    JSTEP_M(1, 0, MM_MOVE), JSTEP_M(-1, 0, MM_MOVE), JSTEP_M(0, 1, MM_MOVE),                       \
+        JSTEP_M(0, -1, MM_MOVE), JSTEP_M(1, 1, MM_MOVE), JSTEP_M(1, -1, MM_MOVE),                  \
+        JSTEP_M(-1, 1, MM_MOVE), JSTEP_M(-1, -1, MM_MOVE)
+/* Cannon hops along the rook and the bishop lines. */
+#define SUP_ROOK_HOPS   HOP(1, 0), HOP(-1, 0), HOP(0, 1), HOP(0, -1)
+#define SUP_BISHOP_HOPS HOP(1, 1), HOP(1, -1), HOP(-1, 1), HOP(-1, -1)
 
 /* ------------------------------------------------------------------ small helpers */
 
@@ -340,40 +326,21 @@ Variant variant_supremo = {
     .rules = 0,
     .pieces =
         {
-            [SUP_PAWN] = {'P',
-                          "Pawn",
-                          PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE,
-                          100,
-                          4,
-                          {LEAP_M(0, 1, MM_MOVE),
-                           {MC_LEAP, MM_MOVE, 0, 2, 0, MCOND_START_RANK, 1, {{0, 1}}},
-                           LEAP_M(1, 1, MM_CAPTURE),
-                           LEAP_M(-1, 1, MM_CAPTURE)}},
-            [SUP_KNIGHT] = {'N',
-                            "Super Knight",
-                            0,
-                            550,
-                            9,
-                            {KNIGHT_LEAPS, {MC_DLEAP, MM_BOTH, 1, 2, 0, 0, 0, {{0}}}}},
-            [SUP_BISHOP] = {'B', "Super Bishop", 0, 500, 8, {BISHOP_RIDES, SUP_BISHOP_HOPS}},
-            [SUP_ROOK] = {'R', "Super Rook", 0, 700, 8, {ROOK_RIDES, SUP_ROOK_HOPS}},
-            [SUP_QUEEN] = {'Q',
-                           "Super General",
-                           0,
-                           1200,
-                           16,
-                           {ROOK_RIDES, BISHOP_RIDES, SUP_ROOK_HOPS, SUP_BISHOP_HOPS}},
-            [SUP_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
+            [SUP_PAWN] =
+                PIECE('P', "Pawn", PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100,
+                      LEAP_M(0, 1, MM_MOVE), LAME1_COND(0, 2, MM_MOVE, MCOND_START_RANK, 0, 1),
+                      LEAP_M(1, 1, MM_CAPTURE), LEAP_M(-1, 1, MM_CAPTURE)),
+            [SUP_KNIGHT] = PIECE('N', "Super Knight", 0, 550, KNIGHT_LEAPS, DLEAP_M(1, 2, MM_BOTH)),
+            [SUP_BISHOP] = PIECE('B', "Super Bishop", 0, 500, BISHOP_RIDES, SUP_BISHOP_HOPS),
+            [SUP_ROOK] = PIECE('R', "Super Rook", 0, 700, ROOK_RIDES, SUP_ROOK_HOPS),
+            [SUP_QUEEN] = PIECE('Q', "Super General", 0, 1200, ROOK_RIDES, BISHOP_RIDES,
+                                SUP_ROOK_HOPS, SUP_BISHOP_HOPS),
+            [SUP_KING] = PIECE('K', "King", PF_ROYAL, 0, KING_STEPS),
             [SUP_TERMINATOR] =
-                {'T', "Super Terminator", PF_BLAST, 600, 16, {SUP_KSTEP_MOVES, SUP_JSTEPS}},
-            [SUP_COMMANDO] =
-                {'C', "Super Commando", 0, 550, 1, {{MC_WALK, MM_BOTH, 0, 0, 2, 0, 0, {{0}}}}},
-            [SUP_PROTECTOR] = {'S',
-                               "Super Protector",
-                               PF_NO_CAPTURE | PF_UNCAPTURABLE,
-                               250,
-                               1,
-                               {{MC_WALK, MM_MOVE, 0, 0, 3, 0, 0, {{0}}}}},
+                PIECE('T', "Super Terminator", PF_BLAST, 600, KING_STEPS_M(MM_MOVE), SUP_JSTEPS),
+            [SUP_COMMANDO] = PIECE('C', "Super Commando", 0, 550, WALK_M(2, MM_BOTH)),
+            [SUP_PROTECTOR] = PIECE('S', "Super Protector", PF_NO_CAPTURE | PF_UNCAPTURABLE, 250,
+                                    WALK_M(3, MM_MOVE)),
         },
     .start_fen =
         "rnbtqktbnr/csrnbbnrsc/pppppppppp/10/10/10/10/PPPPPPPPPP/CSRNBBNRSC/RNBTQKTBNR w - - 0 1",
@@ -400,30 +367,17 @@ Variant variant_cannon10 = {
     .rules = 0,
     .pieces =
         {
-            [CAN_PAWN] = {'P',
-                          "Pawn",
-                          PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE,
-                          100,
-                          3,
-                          {LEAP_M(0, 1, MM_MOVE), LEAP_M(1, 1, MM_CAPTURE),
-                           LEAP_M(-1, 1, MM_CAPTURE)}},
-            [CAN_BISHOP] = {'B', "Bishop", 0, 350, 4, {BISHOP_RIDES}},
-            [CAN_ROOK] = {'R', "Rook", 0, 500, 4, {ROOK_RIDES}},
-            [CAN_QUEEN] = {'Q', "Queen", 0, 900, 8, {ROOK_RIDES, BISHOP_RIDES}},
-            [CAN_KING] = {'K', "King", PF_ROYAL, 0, 8, {KING_STEPS}},
-            [CAN_CANNON] = {'C',
-                            "Cannon",
-                            0,
-                            450,
-                            8,
-                            {{MC_RIDE, MM_MOVE, 1, 0, 0, 0, 0, {{0}}},
-                             {MC_RIDE, MM_MOVE, -1, 0, 0, 0, 0, {{0}}},
-                             {MC_RIDE, MM_MOVE, 0, 1, 0, 0, 0, {{0}}},
-                             {MC_RIDE, MM_MOVE, 0, -1, 0, 0, 0, {{0}}},
-                             {MC_HOP, MM_CAPTURE, 1, 0, 0, 0, 0, {{0}}},
-                             {MC_HOP, MM_CAPTURE, -1, 0, 0, 0, 0, {{0}}},
-                             {MC_HOP, MM_CAPTURE, 0, 1, 0, 0, 0, {{0}}},
-                             {MC_HOP, MM_CAPTURE, 0, -1, 0, 0, 0, {{0}}}}},
+            [CAN_PAWN] =
+                PIECE('P', "Pawn", PF_PROMOTES | PF_ORIENTED | PF_PAWN_PIECE, 100,
+                      LEAP_M(0, 1, MM_MOVE), LEAP_M(1, 1, MM_CAPTURE), LEAP_M(-1, 1, MM_CAPTURE)),
+            [CAN_BISHOP] = PIECE('B', "Bishop", 0, 350, BISHOP_RIDES),
+            [CAN_ROOK] = PIECE('R', "Rook", 0, 500, ROOK_RIDES),
+            [CAN_QUEEN] = PIECE('Q', "Queen", 0, 900, ROOK_RIDES, BISHOP_RIDES),
+            [CAN_KING] = PIECE('K', "King", PF_ROYAL, 0, KING_STEPS),
+            [CAN_CANNON] =
+                PIECE('C', "Cannon", 0, 450, RIDE_M(1, 0, MM_MOVE), RIDE_M(-1, 0, MM_MOVE),
+                      RIDE_M(0, 1, MM_MOVE), RIDE_M(0, -1, MM_MOVE), HOP_M(1, 0, MM_CAPTURE),
+                      HOP_M(-1, 0, MM_CAPTURE), HOP_M(0, 1, MM_CAPTURE), HOP_M(0, -1, MM_CAPTURE)),
         },
     .start_fen = "rcbbqkbbcr/pppppppppp/10/10/10/10/10/10/PPPPPPPPPP/RCBBQKBBCR w - - 0 1",
     .pawn_start_rank = {1, 8},

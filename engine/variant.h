@@ -6,30 +6,58 @@
 #include "bitboard.h"
 #include "position.h"
 
-/* Component initialisers for piece tables. */
-#define LEAP(f, r)                                                                                 \
+/* Component initialisers for piece tables: a leap, ride, cannon hop, jumping king step,
+ * double leap or walk with the modality `md` (MM_*); the plain forms move and capture. */
+#define LEAP_M(f, r, md)                                                                           \
+    { .kind = MC_LEAP, .mode = (md), .df = (f), .dr = (r) }
+#define RIDE_M(f, r, md)                                                                           \
+    { .kind = MC_RIDE, .mode = (md), .df = (f), .dr = (r) }
+#define HOP_M(f, r, md)                                                                            \
+    { .kind = MC_HOP, .mode = (md), .df = (f), .dr = (r) }
+#define JSTEP_M(f, r, md)                                                                          \
+    { .kind = MC_JSTEP, .mode = (md), .df = (f), .dr = (r) }
+#define DLEAP_M(f, r, md)                                                                          \
+    { .kind = MC_DLEAP, .mode = (md), .df = (f), .dr = (r) }
+#define WALK_M(n, md)                                                                              \
+    { .kind = MC_WALK, .mode = (md), .range = (n) }
+#define LEAP(f, r) LEAP_M(f, r, MM_BOTH)
+#define RIDE(f, r) RIDE_M(f, r, MM_BOTH)
+#define HOP(f, r)  HOP_M(f, r, MM_BOTH)
+
+/* Lame leaps: the squares (a, b) (and (c, d)), relative to the mover in White's view,
+ * must be empty; LAME1_COND adds a condition (MCOND_*). */
+#define LAME1(f, r, md, a, b)                                                                      \
     {                                                                                              \
-        MC_LEAP, MM_BOTH, f, r, 0, 0, 0, {                                                         \
-            { 0 }                                                                                  \
+        .kind = MC_LEAP, .mode = (md), .df = (f), .dr = (r), .nlame = 1, .lame = { {a, b} }        \
+    }
+#define LAME2(f, r, md, a, b, c, d)                                                                \
+    {                                                                                              \
+        .kind = MC_LEAP, .mode = (md), .df = (f), .dr = (r), .nlame = 2, .lame = {                 \
+            {a, b},                                                                                \
+            {c, d}                                                                                 \
         }                                                                                          \
     }
-#define RIDE(f, r)                                                                                 \
+#define LAME1_COND(f, r, md, cond_, a, b)                                                          \
     {                                                                                              \
-        MC_RIDE, MM_BOTH, f, r, 0, 0, 0, {                                                         \
-            { 0 }                                                                                  \
-        }                                                                                          \
-    }
-#define LEAP_M(f, r, mode)                                                                         \
-    {                                                                                              \
-        MC_LEAP, mode, f, r, 0, 0, 0, {                                                            \
-            { 0 }                                                                                  \
+        .kind = MC_LEAP, .mode = (md), .df = (f), .dr = (r), .cond = (cond_), .nlame = 1,          \
+        .lame = {                                                                                  \
+            {a, b}                                                                                 \
         }                                                                                          \
     }
 
+/* A piece definition: letter, name, flags, value, then its components, counted by the
+ * compiler (NCOMP), never by hand. */
+#define NCOMP(...) ((uint8_t)(sizeof((MoveComp[]){__VA_ARGS__}) / sizeof(MoveComp)))
+#define PIECE(letter, name, flags, value, ...)                                                     \
+    {                                                                                              \
+        letter, name, flags, value, NCOMP(__VA_ARGS__), { __VA_ARGS__ }                            \
+    }
+
 /* The eight king steps, the eight knight leaps, and slider directions as components. */
-#define KING_STEPS                                                                                 \
-    LEAP(1, 0), LEAP(-1, 0), LEAP(0, 1), LEAP(0, -1), LEAP(1, 1), LEAP(1, -1), LEAP(-1, 1),        \
-        LEAP(-1, -1)
+#define KING_STEPS_M(md)                                                                           \
+    LEAP_M(1, 0, md), LEAP_M(-1, 0, md), LEAP_M(0, 1, md), LEAP_M(0, -1, md), LEAP_M(1, 1, md),    \
+        LEAP_M(1, -1, md), LEAP_M(-1, 1, md), LEAP_M(-1, -1, md)
+#define KING_STEPS KING_STEPS_M(MM_BOTH)
 #define KNIGHT_LEAPS                                                                               \
     LEAP(1, 2), LEAP(2, 1), LEAP(2, -1), LEAP(1, -2), LEAP(-1, -2), LEAP(-2, -1), LEAP(-2, 1),     \
         LEAP(-1, 2)
