@@ -27,6 +27,10 @@ void perft_tt_free(PerftTT *tt);
  * threads, one at a time. */
 typedef void (*PerftProgress)(void *ctx, int done, int total, uint64_t nodes);
 
+/* Called once for each unit counted (index into the unit list, its result), one call at a
+ * time: from worker threads, or on MPI rank 0. A checkpoint file records it. */
+typedef void (*PerftUnitDone)(void *ctx, int index, PerftResult r);
+
 typedef struct PerftConfig {
     int threads;            /* 0: all cores */
     PerftTT *tt;            /* NULL: no hash */
@@ -34,6 +38,8 @@ typedef struct PerftConfig {
     int min_units;          /* split until at least this many units (0: 16 per thread) */
     PerftProgress progress; /* may be NULL */
     void *progress_ctx;
+    PerftUnitDone unit_done; /* may be NULL */
+    void *unit_done_ctx;
 } PerftConfig;
 
 /* Splits the tree of root at `depth` into units, level by level, until there are at
@@ -48,6 +54,13 @@ PerftResult perft_unit(const Position *root, const PerftUnit *u, int depth, cons
 /* Full perft with threads, hash and fingerprint as configured; identical counts to the
  * serial perft for every thread count and hash size. */
 PerftResult perft_run(const Position *root, int depth, const PerftConfig *cfg);
+
+/* Counts the units of a split that are not yet done (done[i] false, or done NULL) on the
+ * configured threads, storing each result in results[i] (if results is not NULL), and
+ * returns the sum over all n units, the done ones taken from results. Progress counts
+ * the done units too. */
+PerftResult perft_run_units(const Position *root, int depth, const PerftUnit *units, int n,
+                            PerftResult *results, const bool *done, const PerftConfig *cfg);
 
 /* ---------------------------------------------------------------- MPI */
 
@@ -64,9 +77,16 @@ void mpi_end(void);
 
 /* Distributed perft: every rank calls it with the same root and depth. Rank 0 splits the
  * tree into units and hands them out one at a time to the other ranks (each counting its
- * unit with cfg's threads and hash); the totals reach rank 0. With `per_unit` (rank 0
+ * unit with cfg's threads and hash); the totals reach rank 0. With `units_out` (rank 0
  * only), the unit list and per-unit results are returned for divide (caller frees). */
 PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg,
                       PerftUnit **units_out, PerftResult **results_out, int *nunits_out);
+
+/* Distributed count of a given unit list, like perft_run_units: rank 0 passes the units,
+ * results and done flags (it alone needs them; unit paths travel with the work) and gets
+ * the total and cfg's unit_done calls; the other ranks pass NULL, 0 and count until rank 0
+ * has nothing left. With n = 0 on rank 0 it just releases the other ranks. */
+PerftResult mpi_perft_units(const Position *root, int depth, const PerftUnit *units, int n,
+                            PerftResult *results, const bool *done, const PerftConfig *cfg);
 
 #endif

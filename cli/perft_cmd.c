@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "../bench/harness.h"
+#include "../bench/checkpoint.h"
 
 typedef struct PerftOptions {
-    const char *fen, *start;
+    const char *fen, *start, *checkpoint;
     long depth, threads, hash_mb;
     bool divide, json, all, reference, fingerprint, quiet, mpi;
 } PerftOptions;
@@ -19,7 +19,7 @@ static void perft_help(FILE *f) {
         f,
         "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] [--divide]\n"
         "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
-        "                      [--all] [--reference] [--mpi]\n\n"
+        "                      [--all] [--reference] [--mpi] [--checkpoint FILE]\n\n"
         "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n"
         "  --variant NAME  chess (default), switching, superchess, supremo\n"
         "  --fen FEN       start from FEN (default: the variant's start position)\n"
@@ -34,39 +34,50 @@ static void perft_help(FILE *f) {
         "  --quiet         no progress line on stderr\n"
         "  --all           every variant's start position (default depth 5, 4 on 10x10)\n"
         "  --reference     count with the slow reference generator, serially (for checks)\n"
-        "  --mpi           distribute over MPI ranks (automatic under mpirun)\n");
+        "  --mpi           distribute over MPI ranks (automatic under mpirun)\n"
+        "  --checkpoint FILE  record each finished work unit in FILE; rerunning the same\n"
+        "                  command with FILE counts only the units still missing\n");
 }
 
 typedef struct Progress {
     double start, last;
     bool enabled, shown;
+    int resumed;            /* units taken from a checkpoint */
+    uint64_t resumed_nodes; /* and their nodes */
 } Progress;
 
-/* Progress on stderr for runs over 2 s: units done, nodes, speed, estimated time left. */
+/* Progress on stderr for runs over 2 s: units done (resumed ones included), nodes, speed
+ * and estimated time left (from this run's units only). */
 static void progress_print(void *ctx, int done, int total, uint64_t nodes) {
     Progress *pr = ctx;
     double now = cli_now(), el = now - pr->start;
     if (!pr->enabled || el < 2.0 || (now - pr->last < 0.5 && done < total)) return;
     pr->last = now;
     pr->shown = true;
-    double eta = done ? el * (total - done) / done : 0;
-    fprintf(stderr, "\r[perft] %d/%d units  %llu nodes  %.1f Mnodes/s  ETA %.0f s   ", done, total,
-            (unsigned long long)nodes, (double)nodes / el / 1e6, eta);
+    int counted = done - pr->resumed;
+    double eta = counted > 0 ? el * (total - done) / counted : 0;
+    fprintf(stderr, "\r[perft] %d/%d units", done, total);
+    if (pr->resumed) fprintf(stderr, " (%d resumed)", pr->resumed);
+    fprintf(stderr, "  %llu nodes  %.1f Mnodes/s  ETA %.0f s   ", (unsigned long long)nodes,
+            (double)(nodes - pr->resumed_nodes) / el / 1e6, eta);
     fflush(stderr);
 }
 
 /* Prints one result line, plain or JSON. */
 static void print_result(const PerftOptions *o, const Variant *v, const char *fen, long depth,
-                         PerftResult r, double secs, int threads, int ranks) {
-    double nps = secs > 0 ? (double)r.nodes / secs : 0;
+                         PerftResult r, double secs, int threads, int ranks, const Progress *pr) {
+    /* a resumed run's speed counts only the nodes it counted itself */
+    double nps = secs > 0 ? (double)(r.nodes - pr->resumed_nodes) / secs : 0;
     if (o->json) {
         printf("{\"variant\":\"%s\",\"fen\":", v->name);
         cli_json_str(stdout, fen);
         printf(",\"depth\":%ld,\"nodes\":%llu", depth, (unsigned long long)r.nodes);
         if (o->fingerprint)
             printf(",\"fingerprint\":\"%016llx\"", (unsigned long long)r.fingerprint);
-        printf(",\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"hash_mb\":%ld,\"ranks\":%d%s}\n",
-               secs, nps, threads, o->hash_mb, ranks, o->reference ? ",\"reference\":true" : "");
+        printf(",\"seconds\":%.6f,\"nps\":%.0f,\"threads\":%d,\"hash_mb\":%ld,\"ranks\":%d", secs,
+               nps, threads, o->hash_mb, ranks);
+        if (o->checkpoint) printf(",\"resumed_units\":%d", pr->resumed);
+        printf("%s}\n", o->reference ? ",\"reference\":true" : "");
     } else {
         if (o->divide) printf("\n");
         printf("%s depth %ld: %llu nodes", v->name, depth, (unsigned long long)r.nodes);
@@ -113,6 +124,69 @@ static PerftResult reference_count(Position *p, int depth, bool fp) {
     return r;
 }
 
+/* Divide from per-unit results: each root move's units summed, or (when the tree was
+ * not split) each root move counted here. */
+static void divide_from_units(const PerftOptions *o, Position *pos, int depth,
+                              const PerftUnit *units, const PerftResult *res, int nu,
+                              const PerftConfig *cfg) {
+    PerftConfig c = *cfg;
+    c.unit_done = NULL;
+    c.progress = NULL;
+    Move list[MAX_MOVES];
+    char ms[24];
+    int n = pos_legal_moves(pos, list);
+    bool split = nu > 0 && units[0].len > 0;
+    for (int i = 0; i < n; i++) {
+        PerftResult r = {0, 0};
+        for (int k = 0; split && k < nu; k++)
+            if (units[k].path[0] == list[i]) {
+                r.nodes += res[k].nodes;
+                r.fingerprint += res[k].fingerprint;
+            }
+        if (!split) {
+            pos_make(pos, list[i]);
+            r = perft_run(pos, depth - 1, &c);
+            pos_unmake(pos);
+        }
+        move_to_str(pos, list[i], ms);
+        print_divide(o, ms, r);
+    }
+}
+
+/* Counts over a checkpoint file that rank 0 owns (other MPI ranks only count): finished
+ * units come from the file, the others are counted and appended. Returns the exit status. */
+static int perft_checkpointed(const PerftOptions *o, Position *pos, int depth, int ranks,
+                              PerftConfig *cfg, Progress *pr, PerftResult *total) {
+    PerftCheckpoint *ck = NULL;
+    const PerftUnit *units = NULL;
+    PerftResult *res = NULL;
+    bool *done = NULL;
+    int n = 0;
+    char err[1280];
+    if (mpi_rank() == 0) {
+        ck = ckpt_open(o->checkpoint, pos, depth, o->fingerprint, err, sizeof err);
+        if (!ck) {
+            fprintf(stderr, "chessvar perft: %s\n", err);
+            if (ranks > 1) mpi_perft_units(pos, depth, NULL, 0, NULL, NULL, cfg);
+            return 2;
+        }
+        n = ckpt_units(ck, &units, &res, &done);
+        pr->resumed = ckpt_resumed(ck, &pr->resumed_nodes);
+        if (pr->resumed && !o->quiet)
+            fprintf(stderr, "chessvar perft: checkpoint '%s': %d of %d units already counted\n",
+                    o->checkpoint, pr->resumed, n);
+        cfg->unit_done = ckpt_unit_done;
+        cfg->unit_done_ctx = ck;
+    }
+    if (ranks > 1) *total = mpi_perft_units(pos, depth, units, n, res, done, cfg);
+    else *total = perft_run_units(pos, depth, units, n, res, done, cfg);
+    cfg->unit_done = NULL;
+    if (mpi_rank() != 0) return 0;
+    if (o->divide) divide_from_units(o, pos, depth, units, res, n, cfg);
+    if (!ckpt_close(ck, err, sizeof err)) fprintf(stderr, "chessvar perft: %s\n", err);
+    return 0;
+}
+
 /* Runs one perft (every rank under MPI); rank 0 prints. Returns the exit status. */
 static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, long depth,
                      int ranks) {
@@ -126,7 +200,7 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     char fenbuf[512];
     pos_to_fen(pos, fenbuf, sizeof fenbuf);
     int threads = o->threads > 0 ? (int)o->threads : omp_get_num_procs();
-    Progress pr = {cli_now(), 0, !o->quiet && isatty(2) && mpi_rank() == 0, false};
+    Progress pr = {.start = cli_now(), .enabled = !o->quiet && isatty(2) && mpi_rank() == 0};
     PerftConfig cfg = {.threads = threads,
                        .fingerprint = o->fingerprint,
                        .progress = progress_print,
@@ -157,30 +231,20 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
             total = reference_count(pos, (int)depth, o->fingerprint);
         }
         threads = 1;
+    } else if (o->checkpoint) {
+        int st = perft_checkpointed(o, pos, (int)depth, ranks, &cfg, &pr, &total);
+        if (st) {
+            perft_tt_free(cfg.tt);
+            free(pos);
+            return st;
+        }
     } else if (ranks > 1) {
         PerftUnit *units = NULL;
         PerftResult *res = NULL;
         int nu = 0;
         total = mpi_perft(pos, (int)depth, &cfg, o->divide ? &units : NULL, &res, &nu);
-        if (mpi_rank() == 0 && o->divide) {
-            int n = pos_legal_moves(pos, list);
-            for (int i = 0; i < n; i++) {
-                PerftResult r = {0, 0};
-                bool split = nu > 0 && units[0].len > 0;
-                for (int k = 0; split && k < nu; k++)
-                    if (units[k].path[0] == list[i]) {
-                        r.nodes += res[k].nodes;
-                        r.fingerprint += res[k].fingerprint;
-                    }
-                if (!split) {
-                    pos_make(pos, list[i]);
-                    r = perft_run(pos, (int)depth - 1, &cfg);
-                    pos_unmake(pos);
-                }
-                move_to_str(pos, list[i], ms);
-                print_divide(o, ms, r);
-            }
-        }
+        if (mpi_rank() == 0 && o->divide)
+            divide_from_units(o, pos, (int)depth, units, res, nu, &cfg);
         free(units);
         free(res);
     } else if (o->divide) {
@@ -199,7 +263,7 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     }
     double secs = cli_now() - t0;
     if (pr.shown) fprintf(stderr, "\n");
-    if (mpi_rank() == 0) print_result(o, v, fenbuf, depth, total, secs, threads, ranks);
+    if (mpi_rank() == 0) print_result(o, v, fenbuf, depth, total, secs, threads, ranks, &pr);
     perft_tt_free(cfg.tt);
     free(pos);
     return 0;
@@ -245,6 +309,8 @@ int cmd_perft(int argc, char **argv) {
             o.fingerprint = true;
         } else if (strcmp(a, "--quiet") == 0) {
             o.quiet = true;
+        } else if (strcmp(a, "--checkpoint") == 0) {
+            if (!(o.checkpoint = cli_value("perft", argc, argv, &i))) return 2;
         } else if (strcmp(a, "--mpi") == 0) {
             o.mpi = true;
         } else {
@@ -262,6 +328,9 @@ int cmd_perft(int argc, char **argv) {
             return cli_usage_error("perft", "variant %s has no start position named '%s'",
                                    variant->name, o.start);
     }
+    if (o.checkpoint && (o.all || o.reference))
+        return cli_usage_error("perft",
+                               "--checkpoint takes one position, without --all or --reference");
     if (o.mpi && !mpi_available())
         return cli_usage_error("perft",
                                "--mpi: this build has no MPI (install libopenmpi-dev and rebuild)");
