@@ -110,6 +110,9 @@ struct VariantOps {
     Move (*move_from_str)(Position *pos, const char *s, CvError *err);
     /* Key of a leaf reached by m, without making it (NULL: make, read, unmake). */
     uint64_t (*key_after)(const Position *pos, Move m);
+    /* Perft count without hash or fingerprint on a specialised path (NULL: gen_legal,
+     * make and unmake with bulk counting). Must give perft's counts exactly. */
+    uint64_t (*perft)(Position *pos, int depth);
 };
 
 struct Variant {
@@ -215,6 +218,9 @@ static inline uint64_t splitmix64_next(uint64_t *state) {
 
 /* Serial perft with bulk counting at the last ply. */
 uint64_t perft(Position *pos, int depth);
+/* The same count from gen_legal, make and unmake at every node (bulk counting at the last
+ * ply), whatever specialised path the variant has: the yardstick for that path. */
+uint64_t perft_generic(Position *pos, int depth);
 /* Reference perft: reference generator at every node, no bulk counting. */
 uint64_t perft_reference(Position *pos, int depth);
 

@@ -17,6 +17,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+CANNON10_MIDDLE1 = "r1bb1kbb1r/p1pppqpp2/8pp/1c3p4/9C/10/5P4/1PP2c3B/P1BQP1PP1P/R1B2KB1CR w - - 4 13"
 WORKLOADS = [
     ("chess start d5", ["--variant", "chess", "--depth", "5"]),
     ("chess kiwipete d4", ["--variant", "chess", "--fen", KIWIPETE, "--depth", "4"]),
@@ -24,6 +25,10 @@ WORKLOADS = [
     ("switching kiwipete d4", ["--variant", "switching", "--fen", KIWIPETE, "--depth", "4"]),
     ("superchess P0 d3", ["--variant", "superchess", "--start", "p0", "--depth", "3"]),
     ("supremo S30 d2", ["--variant", "supremo", "--depth", "2"]),
+    ("supremo S30 d3", ["--variant", "supremo", "--depth", "3"]),
+    ("superchess P0 d4", ["--variant", "superchess", "--start", "p0", "--depth", "4"]),
+    ("cannon10 start d4", ["--variant", "cannon10", "--depth", "4"]),
+    ("cannon10 middle1 d3", ["--variant", "cannon10", "--fen", CANNON10_MIDDLE1, "--depth", "3"]),
 ]
 
 
@@ -43,9 +48,12 @@ def main():
     ap.add_argument("--binary", default=os.path.join(ROOT, "build", "chessvar"))
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "instr_counts.json"))
     ap.add_argument("--compare", help="an earlier output of this script to compare with")
+    ap.add_argument("--only", help="run only workloads whose label contains this text")
     args = ap.parse_args()
     rows = []
     for label, wargs in WORKLOADS:
+        if args.only and args.only not in label:
+            continue
         base_args = [a if a != wargs[-1] or wargs[-2] != "--depth" else "1" for a in wargs]
         total, nodes = callgrind(args.binary, wargs)
         base, _ = callgrind(args.binary, base_args)

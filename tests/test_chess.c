@@ -78,3 +78,36 @@ Test(chess, en_passant_key_only_when_capturable) {
     cr_assert_neq(p->key, k1);
     free(p);
 }
+
+/* The lean perft path counts exactly what gen_legal, make and unmake count, on positions
+ * of seeded random games (checks, pins, e.p., castling and promotions among them). */
+Test(chess, lean_perft_equals_generic_perft) {
+    const Variant *v = variant_by_name("chess");
+    const char *starts[] = {v->start_fen,
+                            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"};
+    Position *p = malloc(sizeof *p);
+    uint64_t rng = 12345, checked = 0;
+    for (int g = 0; g < 50; g++) {
+        tu_fen(p, v, starts[g % 5]);
+        for (int ply = 0; ply < 80; ply++) {
+            for (int d = 1; d <= (ply % 8 == 0 ? 3 : 2); d++) {
+                uint64_t a = perft(p, d), b = perft_generic(p, d);
+                char fen[256];
+                pos_to_fen(p, fen, sizeof fen);
+                cr_assert_eq(a, b, "%s depth %d: lean %llu, generic %llu", fen, d,
+                             (unsigned long long)a, (unsigned long long)b);
+                checked++;
+            }
+            Move list[MAX_MOVES];
+            int n = pos_legal_moves(p, list);
+            if (!n) break;
+            rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+            pos_make(p, list[(rng >> 33) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(checked, 5000);
+    free(p);
+}
