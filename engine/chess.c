@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "chess.h"
+#include "perft_chess.h"
 
 uint8_t chess_castle_mask[64];
 
@@ -107,7 +108,7 @@ bool chess_validate(Position *p, CvError *err) {
     return true;
 }
 
-/* Castling masks for the orthodox corners and king squares. */
+/* Castling masks for the orthodox corners and king squares, and the lean perft tables. */
 void chess_init(Variant *v) {
     (void)v;
     memset(chess_castle_mask, 0xFF, sizeof chess_castle_mask);
@@ -117,12 +118,14 @@ void chess_init(Variant *v) {
     chess_castle_mask[60] = (uint8_t) ~(CASTLE_BK | CASTLE_BQ);
     chess_castle_mask[56] = (uint8_t)~CASTLE_BQ;
     chess_castle_mask[63] = (uint8_t)~CASTLE_BK;
+    perft_chess_init();
 }
 
 static const VariantOps chess_ops = {
     .init = chess_init,
     .gen_legal = chess_gen_legal,
     .count_legal = chess_count_legal,
+    .perft = perft_chess,
     .gen_reference = movegen_reference,
     .make = chess_make,
     .unmake = chess_unmake,

@@ -5,8 +5,9 @@
 
 #include <xxhash.h>
 
-/* Leaves of the legal-move tree of the given depth. */
-uint64_t perft(Position *p, int depth) {
+/* Leaves of the legal-move tree of the given depth, from gen_legal, make and unmake with
+ * bulk counting at the last ply (the count every specialised perft must agree with). */
+uint64_t perft_generic(Position *p, int depth) {
     if (depth <= 0) return 1;
     const VariantOps *ops = p->var->ops;
     if (depth == 1) return ops->count_legal(p);
@@ -15,10 +16,17 @@ uint64_t perft(Position *p, int depth) {
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         ops->make(p, list[i]);
-        total += perft(p, depth - 1);
+        total += perft_generic(p, depth - 1);
         ops->unmake(p);
     }
     return total;
+}
+
+/* Leaves of the legal-move tree of the given depth: the variant's specialised count if it
+ * has one, else the generic one. */
+uint64_t perft(Position *p, int depth) {
+    const VariantOps *ops = p->var->ops;
+    return ops->perft ? ops->perft(p, depth) : perft_generic(p, depth);
 }
 
 /* The same count from the reference generator, node by node. */

@@ -1,0 +1,387 @@
+/* perft_chess.c - orthodox perft on a lean copy-make board.
+ *
+ * A perft that only counts needs neither the Zobrist key nor the mailbox nor an undo
+ * stack: each child is a copy of eight bitboards with the move applied, and the legal
+ * moves are enumerated straight into the recursion (no move list, no move encoding). The
+ * generator is one always-inline function instantiated per side to move, so the pawn
+ * directions, promotion ranks and castling squares are constants. At the last ply the
+ * moves are counted set-wise (popcount of the target sets) without being made.
+ *
+ * Legality as in the tuned generator: check mask, pins split into orthogonal and
+ * diagonal rays (a piece pinned on one kind of ray can only move along it, and the union
+ * of the rays of one kind never lets a piece leave its own ray), king steps tested with
+ * the king lifted off, e.p. tested against the real occupancy. */
+#include "perft_chess.h"
+
+#include "bitboard.h"
+#include "variant.h"
+
+#define FORCE_INLINE inline __attribute__((always_inline))
+
+enum { FP = 0, FN, FB, FR, FQ, FK }; /* index of each type in FastBoard.pc: type - 1 */
+#define EP_NONE 64
+
+/* The whole state a count needs: 66 bytes, copied for every child. */
+typedef struct FastBoard {
+    Bitboard pc[6];  /* both colours, by type (pawn .. king) */
+    Bitboard col[2]; /* by colour */
+    uint8_t ep;      /* square a pawn just passed with a double step, or EP_NONE */
+    uint8_t castle;  /* CASTLE_* bits */
+} FastBoard;
+
+static uint8_t castle_keep[64]; /* rights kept when a move touches the square */
+static Bitboard rook_rays[64], bishop_rays[64];
+
+#define RANK_1 0x00000000000000FFULL
+#define RANK_3 0x0000000000FF0000ULL
+#define RANK_6 0x0000FF0000000000ULL
+#define RANK_8 0xFF00000000000000ULL
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+
+void perft_chess_init(void) {
+    for (int s = 0; s < 64; s++) {
+        castle_keep[s] = 0xF;
+        rook_rays[s] = rook_att8(s, 0);
+        bishop_rays[s] = bishop_att8(s, 0);
+    }
+    castle_keep[4] = (uint8_t) ~(CASTLE_WK | CASTLE_WQ) & 0xF;
+    castle_keep[0] = (uint8_t)~CASTLE_WQ & 0xF;
+    castle_keep[7] = (uint8_t)~CASTLE_WK & 0xF;
+    castle_keep[60] = (uint8_t) ~(CASTLE_BK | CASTLE_BQ) & 0xF;
+    castle_keep[56] = (uint8_t)~CASTLE_BQ & 0xF;
+    castle_keep[63] = (uint8_t)~CASTLE_BK & 0xF;
+}
+
+/* Whether colour us's opponent attacks sq, given the occupancy occ. */
+static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, Bitboard occ) {
+    const Bitboard opp = b->col[us ^ 1];
+    if (((knight_att8[sq] & b->pc[FN]) | (pawn_att8[us][sq] & b->pc[FP]) |
+         (king_att8[sq] & b->pc[FK])) &
+        opp)
+        return true;
+    return ((rook_att8(sq, occ) & (b->pc[FR] | b->pc[FQ])) |
+            (bishop_att8(sq, occ) & (b->pc[FB] | b->pc[FQ]))) &
+           opp;
+}
+
+/* The squares of zone that colour them attacks, given the occupancy occ (sliders whose
+ * rays miss the zone are not looked up). */
+static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them, Bitboard occ,
+                                             Bitboard zone) {
+    const Bitboard opp = b->col[them], p = b->pc[FP] & opp;
+    Bitboard a = them == WHITE ? ((p & ~FILE_A) << 7) | ((p & ~FILE_H) << 9)
+                               : ((p & ~FILE_A) >> 9) | ((p & ~FILE_H) >> 7);
+    a |= king_att8[bb_lsb(b->pc[FK] & opp)];
+    for (Bitboard x = b->pc[FN] & opp; x;) a |= knight_att8[bb_pop_lsb(&x)];
+    for (Bitboard x = (b->pc[FB] | b->pc[FQ]) & opp; x;) {
+        int s = bb_pop_lsb(&x);
+        if (bishop_rays[s] & zone) a |= bishop_att8(s, occ);
+    }
+    for (Bitboard x = (b->pc[FR] | b->pc[FQ]) & opp; x;) {
+        int s = bb_pop_lsb(&x);
+        if (rook_rays[s] & zone) a |= rook_att8(s, occ);
+    }
+    return a & zone;
+}
+
+/* Child after a move or capture of a piece of index pt from `from` to `to`. */
+static FORCE_INLINE void fb_move(FastBoard *c, const FastBoard *b, const int pt, int from, int to,
+                                 const int us) {
+    const Bitboard fb = sq_bb8(from), tb = sq_bb8(to), nt = ~tb;
+    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] & nt;
+    c->pc[pt] ^= fb | tb;
+    c->col[us] = b->col[us] ^ (fb | tb);
+    c->col[us ^ 1] = b->col[us ^ 1] & nt;
+    c->ep = EP_NONE;
+    c->castle = b->castle & castle_keep[from] & castle_keep[to];
+}
+
+/* Child after a pawn move to the last rank, promoting to index promo. */
+static FORCE_INLINE void fb_promote(FastBoard *c, const FastBoard *b, int promo, int from, int to,
+                                    const int us) {
+    const Bitboard fb = sq_bb8(from), tb = sq_bb8(to), nt = ~tb;
+    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] & nt;
+    c->pc[FP] ^= fb;
+    c->pc[promo] |= tb;
+    c->col[us] = b->col[us] ^ (fb | tb);
+    c->col[us ^ 1] = b->col[us ^ 1] & nt;
+    c->ep = EP_NONE;
+    c->castle = b->castle & castle_keep[to];
+}
+
+/* Child after a double step, which leaves its passed square for e.p. */
+static FORCE_INLINE void fb_double(FastBoard *c, const FastBoard *b, int from, int to,
+                                   const int us) {
+    const Bitboard ft = sq_bb8(from) | sq_bb8(to);
+    *c = *b;
+    c->pc[FP] ^= ft;
+    c->col[us] ^= ft;
+    c->ep = (uint8_t)((from + to) >> 1);
+}
+
+/* Child after an e.p. capture. */
+static FORCE_INLINE void fb_ep(FastBoard *c, const FastBoard *b, int from, int to, const int us) {
+    const Bitboard ft = sq_bb8(from) | sq_bb8(to), cap = sq_bb8(us == WHITE ? to - 8 : to + 8);
+    *c = *b;
+    c->pc[FP] ^= ft | cap;
+    c->col[us] ^= ft;
+    c->col[us ^ 1] ^= cap;
+    c->ep = EP_NONE;
+}
+
+/* Child after castling: king base+4 -> kto, rook rfrom -> rto. */
+static FORCE_INLINE void fb_castle(FastBoard *c, const FastBoard *b, int kto, int rfrom, int rto,
+                                   const int us) {
+    const int base = us == WHITE ? 0 : 56;
+    const Bitboard k = sq_bb8(base + 4) | sq_bb8(kto), r = sq_bb8(rfrom) | sq_bb8(rto);
+    *c = *b;
+    c->pc[FK] ^= k;
+    c->pc[FR] ^= r;
+    c->col[us] ^= k | r;
+    c->ep = EP_NONE;
+    c->castle = b->castle & (us == WHITE ? (CASTLE_BK | CASTLE_BQ) : (CASTLE_WK | CASTLE_WQ));
+}
+
+static uint64_t count_w(const FastBoard *b);
+static uint64_t count_b(const FastBoard *b);
+static uint64_t node_w(const FastBoard *b, int depth);
+static uint64_t node_b(const FastBoard *b, int depth);
+
+/* Leaves below child c (whose side to move is `side`) at the given depth >= 1. */
+static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side) {
+    if (depth == 1) return side == WHITE ? count_w(c) : count_b(c);
+    return side == WHITE ? node_w(c, depth) : node_b(c, depth);
+}
+
+/* Piece moves of index pt from `from` to every square of targets: counted, or visited. */
+#define VISIT(pt, from, targets)                                                                   \
+    do {                                                                                           \
+        Bitboard t_ = (targets);                                                                   \
+        if (leaf) {                                                                                \
+            n += (uint64_t)bb_popcount(t_);                                                        \
+        } else {                                                                                   \
+            while (t_) {                                                                           \
+                FastBoard c_;                                                                      \
+                fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us);                                    \
+                n += fb_child(&c_, depth - 1, them);                                               \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* Pawn moves onto every square of targets, from `back` squares behind (promotions x4). */
+#define VISIT_PAWNS(targets, back)                                                                 \
+    do {                                                                                           \
+        Bitboard t_ = (targets);                                                                   \
+        if (leaf) {                                                                                \
+            n += (uint64_t)bb_popcount(t_ & ~last) + 4 * (uint64_t)bb_popcount(t_ & last);         \
+        } else {                                                                                   \
+            while (t_) {                                                                           \
+                int to_ = bb_pop_lsb(&t_);                                                         \
+                FastBoard c_;                                                                      \
+                if (sq_bb8(to_) & last) {                                                          \
+                    for (int pr_ = FQ; pr_ >= FN; pr_--) {                                         \
+                        fb_promote(&c_, b, pr_, to_ - (back), to_, us);                            \
+                        n += fb_child(&c_, depth - 1, them);                                       \
+                    }                                                                              \
+                } else {                                                                           \
+                    fb_move(&c_, b, FP, to_ - (back), to_, us);                                    \
+                    n += fb_child(&c_, depth - 1, them);                                           \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* Legal moves of side us: counted (leaf) or each followed by the count below it. */
+static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
+                                    const bool leaf) {
+    const int them = us ^ 1;
+    const Bitboard own = b->col[us], opp = b->col[them], occ = own | opp;
+    const Bitboard opp_rq = (b->pc[FR] | b->pc[FQ]) & opp, opp_bq = (b->pc[FB] | b->pc[FQ]) & opp;
+    const int ksq = bb_lsb(b->pc[FK] & own);
+    uint64_t n = 0;
+
+    /* Checkers and pins from the king outwards: an enemy slider on a ray of the king
+     * checks with nothing between, pins with exactly one own piece between. */
+    Bitboard checkers = ((knight_att8[ksq] & b->pc[FN]) | (pawn_att8[us][ksq] & b->pc[FP])) & opp;
+    Bitboard pin_hv = 0, pin_d = 0;
+    for (Bitboard s = rook_rays[ksq] & opp_rq; s;) {
+        int sq = bb_pop_lsb(&s);
+        Bitboard btw = between8[ksq][sq], bl = btw & occ;
+        if (!bl) checkers |= sq_bb8(sq);
+        else if (!(bl & (bl - 1)) && (bl & own)) pin_hv |= btw | sq_bb8(sq);
+    }
+    for (Bitboard s = bishop_rays[ksq] & opp_bq; s;) {
+        int sq = bb_pop_lsb(&s);
+        Bitboard btw = between8[ksq][sq], bl = btw & occ;
+        if (!bl) checkers |= sq_bb8(sq);
+        else if (!(bl & (bl - 1)) && (bl & own)) pin_d |= btw | sq_bb8(sq);
+    }
+
+    /* King steps and castling: the squares of `zone` attacked by the enemy, with the
+     * king lifted off the board (when not in check nothing attacks through the king's
+     * square, so the castling squares read the same). */
+    const int base = us == WHITE ? 0 : 56;
+    const bool king_side = !checkers && (b->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
+                           !(occ & (3ULL << (base + 5)));
+    const bool queen_side = !checkers && (b->castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
+                            !(occ & (7ULL << (base + 1)));
+    const Bitboard zone = (king_att8[ksq] & ~own) | (king_side ? 3ULL << (base + 5) : 0) |
+                          (queen_side ? 3ULL << (base + 2) : 0);
+    Bitboard ban = 0, kt = king_att8[ksq] & ~own;
+    if (zone & (zone - 1)) {
+        /* two or more squares: one attack map is cheaper than a test per square */
+        ban = fb_attacks_near(b, them, occ ^ sq_bb8(ksq), zone);
+        kt &= ~ban;
+    } else if (kt && fb_attacked(b, bb_lsb(kt), us, occ ^ sq_bb8(ksq))) {
+        kt = 0;
+    }
+    for (; kt;) {
+        int to = bb_pop_lsb(&kt);
+        if (leaf) {
+            n++;
+        } else {
+            FastBoard c;
+            fb_move(&c, b, FK, ksq, to, us);
+            n += fb_child(&c, depth - 1, them);
+        }
+    }
+    if (checkers & (checkers - 1)) return n;
+
+    const Bitboard target = ~own & (checkers ? between8[ksq][bb_lsb(checkers)] | checkers : ~0ULL);
+    const Bitboard pinned = pin_hv | pin_d;
+
+    for (Bitboard p = b->pc[FN] & own & ~pinned; p;) {
+        int s = bb_pop_lsb(&p);
+        VISIT(FN, s, knight_att8[s] & target);
+    }
+    for (Bitboard p = b->pc[FB] & own & ~pin_hv; p;) {
+        int s = bb_pop_lsb(&p);
+        Bitboard a = bishop_att8(s, occ) & target;
+        if (sq_bb8(s) & pin_d) a &= pin_d;
+        VISIT(FB, s, a);
+    }
+    for (Bitboard p = b->pc[FR] & own & ~pin_d; p;) {
+        int s = bb_pop_lsb(&p);
+        Bitboard a = rook_att8(s, occ) & target;
+        if (sq_bb8(s) & pin_hv) a &= pin_hv;
+        VISIT(FR, s, a);
+    }
+    for (Bitboard p = b->pc[FQ] & own; p;) {
+        int s = bb_pop_lsb(&p);
+        Bitboard a;
+        if (sq_bb8(s) & pin_hv) a = rook_att8(s, occ) & pin_hv;
+        else if (sq_bb8(s) & pin_d) a = bishop_att8(s, occ) & pin_d;
+        else a = queen_att8(s, occ);
+        VISIT(FQ, s, a & target);
+    }
+
+    /* Pawns, set-wise. A pawn pinned on a file may only push along it, one pinned on a
+     * diagonal may only capture along it. */
+    {
+        const Bitboard pawns = b->pc[FP] & own, empty = ~occ;
+        const Bitboard last = us == WHITE ? RANK_8 : RANK_1;
+        const Bitboard third = us == WHITE ? RANK_3 : RANK_6;
+        const Bitboard free_p = pawns & ~pinned, hv_p = pawns & pin_hv;
+        const int up = us == WHITE ? 8 : -8;
+        Bitboard one, one_pin, two, two_pin;
+        if (us == WHITE) {
+            one = (free_p << 8) & empty;
+            one_pin = (hv_p << 8) & empty & pin_hv;
+            two = ((one & third) << 8) & empty;
+            two_pin = ((one_pin & third) << 8) & empty & pin_hv;
+        } else {
+            one = (free_p >> 8) & empty;
+            one_pin = (hv_p >> 8) & empty & pin_hv;
+            two = ((one & third) >> 8) & empty;
+            two_pin = ((one_pin & third) >> 8) & empty & pin_hv;
+        }
+        VISIT_PAWNS((one | one_pin) & target, up);
+        if (leaf) {
+            n += (uint64_t)bb_popcount((two | two_pin) & target);
+        } else {
+            for (Bitboard t = (two | two_pin) & target; t;) {
+                int to = bb_pop_lsb(&t);
+                FastBoard c;
+                fb_double(&c, b, to - 2 * up, to, us);
+                n += fb_child(&c, depth - 1, them);
+            }
+        }
+        /* Captures: free pawns anywhere, diagonally pinned ones only onto their ray. */
+        Bitboard capl, capr;
+        const Bitboard d_p = pawns & pin_d, f_p = free_p;
+        if (us == WHITE) {
+            capl = ((f_p & ~FILE_A) << 7) | (((d_p & ~FILE_A) << 7) & pin_d);
+            capr = ((f_p & ~FILE_H) << 9) | (((d_p & ~FILE_H) << 9) & pin_d);
+        } else {
+            capl = ((f_p & ~FILE_A) >> 9) | (((d_p & ~FILE_A) >> 9) & pin_d);
+            capr = ((f_p & ~FILE_H) >> 7) | (((d_p & ~FILE_H) >> 7) & pin_d);
+        }
+        VISIT_PAWNS(capl & opp & target, us == WHITE ? 7 : -9);
+        VISIT_PAWNS(capr & opp & target, us == WHITE ? 9 : -7);
+
+        /* En passant: the king must be safe on the real occupancy after the capture. */
+        if (b->ep != EP_NONE) {
+            const int ep = b->ep, cap = ep - up;
+            for (Bitboard from = pawn_att8[them][ep] & pawns; from;) {
+                int s = bb_pop_lsb(&from);
+                Bitboard occ2 = (occ ^ sq_bb8(s) ^ sq_bb8(cap)) | sq_bb8(ep);
+                if ((checkers & (b->pc[FN] | b->pc[FP]) & ~sq_bb8(cap)) ||
+                    (rook_att8(ksq, occ2) & opp_rq) || (bishop_att8(ksq, occ2) & opp_bq))
+                    continue;
+                if (leaf) {
+                    n++;
+                } else {
+                    FastBoard c;
+                    fb_ep(&c, b, s, ep, us);
+                    n += fb_child(&c, depth - 1, them);
+                }
+            }
+        }
+    }
+
+    /* Castling: not out of check, through or into an attacked square. */
+    if (king_side && !(ban & (3ULL << (base + 5)))) {
+        if (leaf) {
+            n++;
+        } else {
+            FastBoard c;
+            fb_castle(&c, b, base + 6, base + 7, base + 5, us);
+            n += fb_child(&c, depth - 1, them);
+        }
+    }
+    if (queen_side && !(ban & (3ULL << (base + 2)))) {
+        if (leaf) {
+            n++;
+        } else {
+            FastBoard c;
+            fb_castle(&c, b, base + 2, base, base + 3, us);
+            n += fb_child(&c, depth - 1, them);
+        }
+    }
+    return n;
+}
+
+/* Number of legal moves, White to move. */
+static __attribute__((noinline)) uint64_t count_w(const FastBoard *b) {
+    return fb_gen(b, 1, WHITE, true);
+}
+/* Number of legal moves, Black to move. */
+static __attribute__((noinline)) uint64_t count_b(const FastBoard *b) {
+    return fb_gen(b, 1, BLACK, true);
+}
+/* Leaves at depth >= 2, White to move. */
+static uint64_t node_w(const FastBoard *b, int depth) { return fb_gen(b, depth, WHITE, false); }
+/* Leaves at depth >= 2, Black to move. */
+static uint64_t node_b(const FastBoard *b, int depth) { return fb_gen(b, depth, BLACK, false); }
+
+uint64_t perft_chess(Position *p, int depth) {
+    if (depth <= 0) return 1;
+    FastBoard b;
+    for (int t = PAWN; t <= KING; t++) b.pc[t - PAWN] = p->bb.b8.type[t];
+    b.col[WHITE] = p->bb.b8.color[WHITE];
+    b.col[BLACK] = p->bb.b8.color[BLACK];
+    b.ep = p->ep == NO_SQ ? EP_NONE : p->ep;
+    b.castle = (uint8_t)(p->castle & 0xF);
+    return fb_child(&b, depth, p->side);
+}
