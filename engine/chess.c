@@ -108,6 +108,24 @@ bool chess_validate(Position *p, CvError *err) {
     return true;
 }
 
+/* The orthodox draw by insufficient material: kings alone, a king and one minor piece against a
+ * king, or kings and bishops only with every bishop on squares of one colour. */
+bool chess_insufficient_material(const Position *p) {
+    int knights = 0, bishops = 0;
+    int bishop_colours = 0; /* bit 0: a bishop on a dark square, bit 1: on a light one */
+    for (int sq = 0; sq < 64; sq++) {
+        int t = PC_TYPE(p->board[sq]);
+        if (!p->board[sq] || t == KING) continue;
+        if (t == KNIGHT) knights++;
+        else if (t == BISHOP) {
+            bishops++;
+            bishop_colours |= 1 << ((sq % 8 + sq / 8) & 1);
+        } else return false;
+    }
+    if (knights + bishops <= 1) return true;
+    return knights == 0 && bishop_colours != 3;
+}
+
 /* Castling masks for the orthodox corners and king squares, and the lean perft tables. */
 void chess_init(Variant *v) {
     (void)v;
@@ -132,6 +150,7 @@ static const VariantOps chess_ops = {
     .in_check = chess_in_check,
     .royal_attacked = chess_royal_attacked,
     .validate = chess_validate,
+    .insufficient_material = chess_insufficient_material,
 };
 
 Variant variant_chess = {

@@ -84,6 +84,8 @@ bool chess_royal_attacked(const Position *p, int c);
 bool chess_in_check(const Position *p);
 /* Exactly one king per side. */
 bool chess_validate(Position *p, CvError *err);
+/* Whether neither side can mate: the orthodox insufficient-material draw. */
+bool chess_insufficient_material(const Position *p);
 
 /* The orthodox piece table, indexed by the ids of variant.h; `cond` is the condition of
  * the pawn's double step (MCOND_*). */

@@ -87,6 +87,7 @@ enum {
 typedef struct NamedStart {
     const char *name;
     const char *fen;
+    bool playable; /* a game may start here (else the position is for reference only) */
 } NamedStart;
 
 /* Per-variant behaviour. The fast and the reference generators return legal moves only. */
@@ -113,6 +114,11 @@ struct VariantOps {
     /* Perft count without hash or fingerprint on a specialised path (NULL: gen_legal,
      * make and unmake with bulk counting). Must give perft's counts exactly. */
     uint64_t (*perft)(Position *pos, int depth);
+    /* Game end: whether neither side can mate any more (NULL: never by material). */
+    bool (*insufficient_material)(const Position *pos);
+    /* A random start drawn from `draw` (such as a prelude array) into fen (NULL: one of
+     * the playable named starts, or the default start). */
+    bool (*random_start)(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err);
 };
 
 struct Variant {
@@ -187,6 +193,10 @@ const Variant *variant_at(int i);
 const Variant *variant_by_name(const char *name);
 /* FEN of a named start ("p0", "p1", ...) or the default when name is NULL; NULL if unknown. */
 const char *variant_start(const Variant *v, const char *name);
+/* The FEN of a random start for a game, chosen by `draw` as the variant's rules say (its
+ * random_start hook, else one of its playable named starts, else its default start);
+ * false with err filled when none can be made. */
+bool variant_random_start(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err);
 
 bool pos_from_fen(Position *pos, const Variant *v, const char *fen, CvError *err);
 int pos_to_fen(const Position *pos, char *buf, size_t n);
@@ -206,6 +216,10 @@ static inline int pos_reference_moves(Position *pos, Move *list) {
 static inline void pos_make(Position *pos, Move m) { pos->var->ops->make(pos, m); }
 static inline void pos_unmake(Position *pos) { pos->var->ops->unmake(pos); }
 static inline bool pos_in_check(const Position *pos) { return pos->var->ops->in_check(pos); }
+/* Whether neither side can mate any more, by the variant's insufficient-material rule. */
+static inline bool pos_insufficient_material(const Position *pos) {
+    return pos->var->ops->insufficient_material && pos->var->ops->insufficient_material(pos);
+}
 
 /* The next value of a splitmix64 stream (state advanced in place): the one generator of
  * every seeded random choice in the project (preludes, games, checker, tests). */

@@ -125,3 +125,20 @@ int sq_from_str(const Position *p, const char *s, int *sq) {
     *sq = sq_make(p, s[0] - 'a', r - 1);
     return len;
 }
+
+/* Whether each side has only its one royal piece and nothing in hand. */
+bool pos_bare_royals(const Position *p) {
+    int pieces[2] = {0, 0}, royals[2] = {0, 0};
+    for (int sq = 0; sq < p->nsq; sq++) {
+        int pc = p->board[sq];
+        if (!pc) continue;
+        pieces[PC_COLOR(pc)]++;
+        if (pos_def(p, pc)->flags & PF_ROYAL) royals[PC_COLOR(pc)]++;
+    }
+    for (int c = 0; c < 2; c++) {
+        if (pieces[c] != 1 || royals[c] != 1) return false;
+        for (int t = 1; t <= p->var->npt; t++)
+            if (p->hand[c][t]) return false;
+    }
+    return true;
+}

@@ -139,6 +139,10 @@ static inline bool pos_piece_has(const Position *p, int sq, int c, uint32_t flag
     return pc && PC_COLOR(pc) == c && (pos_def(p, pc)->flags & flags);
 }
 
+/* Insufficient material when each side has only its one royal piece and nothing in hand
+ * (the rule of Superchess and Supremo). */
+bool pos_bare_royals(const Position *p);
+
 /* Generic UCI square text (a1..j10): writes into buf, returns length. */
 int sq_to_str(const Position *p, int sq, char *buf);
 /* Parses a square at s; returns characters consumed, 0 if none. */

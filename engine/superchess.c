@@ -426,6 +426,8 @@ static const VariantOps superchess_ops = {
     .fen_parse_extra = sc_parse_pool,
     .fen_format_extra = sc_format_pool,
     .validate = sc_validate,
+    .insufficient_material = pos_bare_royals,
+    .random_start = superchess_random_start,
 };
 
 #define SC_P0 "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA[LXlx] w - - 0 1"
@@ -480,9 +482,9 @@ Variant variant_superchess =
                                LEAP(1, -1), LEAP(-1, 1), LEAP(-1, -1)),
             },
         .start_fen = SC_P0,
-        .starts = {{"p0", SC_P0},
-                   {"p1", SC_P1},
-                   {"p0-nr", "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1"}},
+        .starts = {{"p0", SC_P0, true},
+                   {"p1", SC_P1, true},
+                   {"p0-nr", "dofekmga/tthpphtt/8/8/8/8/TTHPPHTT/DOFEKMGA w - - 0 1", false}},
         .pawn_start_rank = {1, 6},
         /* The pool types in notation order; X, a hand choice while held, comes after them. */
         .promo_types = {SC_Q, SC_R, SC_B, SC_N, SC_M, SC_F, SC_D, SC_G, SC_O, 0},

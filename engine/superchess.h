@@ -118,6 +118,9 @@ uint64_t sc_count_legal(Position *p);
 /* Legal moves by the literal reading of the rules, status recomputed from scratch. */
 int sc_gen_reference(Position *p, Move *list);
 
+/* A random prelude array with the default parameters, drawn from `draw` (superchess_prelude.c). */
+bool superchess_random_start(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err);
+
 /* Whether the position's promotion pool equals the pool derived from the board. */
 bool superchess_pool_is_derived(const Position *pos);
 

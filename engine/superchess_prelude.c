@@ -257,3 +257,11 @@ bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
     free(pos);
     return ok;
 }
+
+/* A random prelude array with the default parameters: the random start of a game. */
+bool superchess_random_start(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err) {
+    (void)v;
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    return prelude_random(&pp, draw, fen, n, err);
+}

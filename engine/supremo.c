@@ -303,7 +303,7 @@ static int supremo_move_to_str(const Position *pos, Move m, char *buf) {
     return len;
 }
 
-/* The operations shared by Supremo and the cannon10 comparison variant. */
+/* The operations of Supremo: bare Kings draw (the rules know no other insufficient material). */
 static const VariantOps supremo_ops = {
     .init = supremo_init,
     .gen_legal = supremo_gen_legal,
@@ -315,6 +315,7 @@ static const VariantOps supremo_ops = {
     .royal_attacked = supremo_royal_attacked,
     .validate = supremo_validate,
     .move_to_str = supremo_move_to_str,
+    .insufficient_material = pos_bare_royals,
 };
 
 Variant variant_supremo = {
@@ -351,6 +352,20 @@ Variant variant_supremo = {
     .ops = &supremo_ops,
 };
 
+/* The operations of cannon10: Supremo's, without a draw by material. */
+static const VariantOps cannon10_ops = {
+    .init = supremo_init,
+    .gen_legal = supremo_gen_legal,
+    .count_legal = supremo_count_legal,
+    .gen_reference = supremo_gen_reference,
+    .make = supremo_make,
+    .unmake = supremo_unmake,
+    .in_check = supremo_in_check,
+    .royal_attacked = supremo_royal_attacked,
+    .validate = supremo_validate,
+    .move_to_str = supremo_move_to_str,
+};
+
 /* Piece type ids of the comparison variant below. */
 enum { CAN_PAWN = 1, CAN_BISHOP, CAN_ROOK, CAN_QUEEN, CAN_KING, CAN_CANNON };
 
@@ -383,5 +398,5 @@ Variant variant_cannon10 = {
     .pawn_start_rank = {1, 8},
     .promo_types = {CAN_QUEEN, CAN_ROOK, CAN_BISHOP, CAN_CANNON},
     .stalemate_score = 500,
-    .ops = &supremo_ops,
+    .ops = &cannon10_ops,
 };

@@ -168,6 +168,7 @@ static const VariantOps switching_ops = {
     .validate = chess_validate,
     .move_to_str = switching_move_to_str,
     .move_from_str = switching_move_from_str,
+    .insufficient_material = chess_insufficient_material,
 };
 
 Variant variant_switching = {

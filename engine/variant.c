@@ -1,5 +1,6 @@
 /* variant.c - the variant registry: every variant is one record, defined in its own
  * file and listed here. */
+#include <stdio.h>
 #include <string.h>
 
 #include "supremo.h"
@@ -50,4 +51,16 @@ const char *variant_start(const Variant *v, const char *name) {
     for (int i = 0; i < 4 && v->starts[i].name; i++)
         if (strcmp(v->starts[i].name, name) == 0) return v->starts[i].fen;
     return NULL;
+}
+
+/* A random start for a game: the variant's own draw, else one of its playable named
+ * starts, else its default start. */
+bool variant_random_start(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err) {
+    if (v->ops->random_start) return v->ops->random_start(v, draw, fen, n, err);
+    const char *playable[4];
+    int k = 0;
+    for (int i = 0; i < 4 && v->starts[i].name; i++)
+        if (v->starts[i].playable) playable[k++] = v->starts[i].fen;
+    snprintf(fen, n, "%s", k > 0 ? playable[draw % (uint64_t)k] : v->start_fen);
+    return true;
 }

@@ -3,35 +3,10 @@
 
 #include <string.h>
 
-/* A fallback value of one piece letter in one variant. */
-typedef struct ValueGuess {
-    const char *variant;
-    char letter;
-    int value;
-} ValueGuess;
-
-/* Values used when a variant record leaves a non-royal piece at 0: estimates from the
- * pieces' movement (a compound of Queen and Knight near 1200, a never-capturing Protector
- * low), not tuned numbers. */
-static const ValueGuess eval_guesses[] = {
-    {"superchess", 'A', 1200}, {"superchess", 'W', 1100}, {"superchess", 'M', 400},
-    {"superchess", 'F', 350},  {"superchess", 'D', 450},  {"superchess", 'G', 400},
-    {"superchess", 'O', 450},  {"superchess", 'H', 130},  {"superchess", 'T', 110},
-    {"superchess", 'L', 150},  {"superchess", 'X', 200},  {"supremo", 'Q', 1200},
-    {"supremo", 'R', 700},     {"supremo", 'B', 500},     {"supremo", 'N', 550},
-    {"supremo", 'T', 700},     {"supremo", 'C', 550},     {"supremo", 'S', 250},
-    {"supremo", 'P', 100},
-};
-
-/* Value of piece type t: the record's value, else the guess table, else a middling 300. */
+/* Value of piece type t: the variant record's, 0 for royal pieces. */
 static int eval_value_of(const Variant *v, int t) {
     const PieceDef *pd = &v->pieces[t];
-    if (pd->flags & PF_ROYAL) return 0;
-    if (pd->value > 0) return pd->value;
-    for (size_t i = 0; i < sizeof eval_guesses / sizeof eval_guesses[0]; i++)
-        if (eval_guesses[i].letter == pd->letter && strcmp(eval_guesses[i].variant, v->name) == 0)
-            return eval_guesses[i].value;
-    return 300;
+    return pd->flags & PF_ROYAL ? 0 : pd->value;
 }
 
 /* Placement bonus of type t on square sq for White: pawns gain as they advance, royals

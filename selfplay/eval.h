@@ -12,8 +12,7 @@ typedef struct EvalParams {
     int16_t psq[64][MAX_SQ]; /* [piece code][square]: value + placement, White positive */
 } EvalParams;
 
-/* Fills the tables of variant v: values from the variant record, or from the table in
- * eval.c where the record leaves a non-royal piece at 0. */
+/* Fills the tables of variant v: piece values from the variant record. */
 void eval_init(EvalParams *ep, const Variant *v);
 
 /* Static score of pos in centipawns for the side to move. */

@@ -56,50 +56,6 @@ void game_player_free(GamePlayer *gp) {
     gp->movetext = NULL;
 }
 
-/* Square colour of sq: 0 dark, 1 light. */
-static int game_square_colour(const Position *pos, int sq) {
-    return (sq % pos->width + sq / pos->width) & 1;
-}
-
-/* Applies the insufficient-material rule of the position's variant (rules files); variants without
- * one never draw by material. */
-bool game_insufficient_material(const Position *pos) {
-    const Variant *v = pos->var;
-    int pieces[2] = {0, 0}, royals[2] = {0, 0}, knights = 0, bishops = 0, others = 0;
-    int bishop_colours = 0; /* bit 0: a bishop on a dark square, bit 1: on a light one */
-    for (int sq = 0; sq < pos->nsq; sq++) {
-        int pc = pos->board[sq];
-        if (!pc) continue;
-        const PieceDef *pd = &v->pieces[PC_TYPE(pc)];
-        pieces[PC_COLOR(pc)]++;
-        if (pd->flags & PF_ROYAL) royals[PC_COLOR(pc)]++;
-        else if (pd->letter == 'N') knights++;
-        else if (pd->letter == 'B') {
-            bishops++;
-            bishop_colours |= 1 << game_square_colour(pos, sq);
-        } else others++;
-    }
-    if (strcmp(v->name, "chess") == 0 || strcmp(v->name, "switching") == 0) {
-        /* K v K; K + one minor v K; kings and bishops only, all on one square colour */
-        if (others) return false;
-        if (knights + bishops <= 1) return true;
-        return knights == 0 && bishop_colours != 3;
-    }
-    if (strcmp(v->name, "superchess") == 0) {
-        /* bare monarchs: each side only its one monarch, and empty hands */
-        for (int c = 0; c < 2; c++) {
-            if (pieces[c] != 1 || royals[c] != 1) return false;
-            for (int t = 1; t <= v->npt; t++)
-                if (pos->hand[c][t]) return false;
-        }
-        return true;
-    }
-    if (strcmp(v->name, "supremo") == 0)
-        return pieces[0] == 1 && pieces[1] == 1 && royals[0] == 1 &&
-               royals[1] == 1; /* bare Kings */
-    return false;
-}
-
 /* Decides whether the game is over, in the order of precedence of the rules: mate and stalemate
  * first. */
 int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
@@ -115,34 +71,22 @@ int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
     *white_score = 500;
     if (pos->halfmove >= 100) return TERM_FIFTY;
     if (search_repeated(pos, 2)) return TERM_REPETITION;
-    if (game_insufficient_material(pos)) return TERM_MATERIAL;
+    if (pos_insufficient_material(pos)) return TERM_MATERIAL;
     if (pos->ply >= ply_cap) return TERM_PLY_CAP;
     return TERM_NONE;
 }
 
-/* Chooses the start position of game g: the fixed FEN, a random prelude array (Superchess,
- * when the generator is linked in), a random one of the P0/P1 arrays, or the default. */
+/* Chooses the start position of game g: the fixed FEN, a random start as the variant's
+ * record says (a prelude array in Superchess, one of the playable named starts), or the
+ * default. */
 static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g,
                        CvError *err) {
     const Variant *v = cfg->var;
     const char *fen = cfg->start_fen ? cfg->start_fen : v->start_fen;
     char buf[256];
     if (!cfg->start_fen && cfg->random_start) {
-        uint64_t draw = game_rng_next(rng);
-        if (strcmp(v->name, "superchess") == 0) {
-            PreludeParams pp;
-            prelude_defaults(&pp);
-            if (!prelude_random(&pp, draw, buf, sizeof buf, err)) return false;
-            fen = buf;
-        } else {
-            /* the playable named arrays (P0, P1); others, such as P0-nr, are for reference only */
-            const char *names[4];
-            int k = 0;
-            for (int i = 0; i < 4 && v->starts[i].name; i++)
-                if (strcmp(v->starts[i].name, "p0") == 0 || strcmp(v->starts[i].name, "p1") == 0)
-                    names[k++] = v->starts[i].fen;
-            if (k > 0) fen = names[draw % (uint64_t)k];
-        }
+        if (!variant_random_start(v, game_rng_next(rng), buf, sizeof buf, err)) return false;
+        fen = buf;
     }
     snprintf(g->start_fen, sizeof g->start_fen, "%s", fen);
     return pos_from_fen(&gp->pos, v, fen, err);

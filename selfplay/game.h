@@ -109,9 +109,6 @@ void game_player_free(GamePlayer *gp);
  * chosen: returns the Termination (TERM_NONE to go on) and sets *white_score. */
 int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score);
 
-/* True if neither side can mate by the variant's insufficient-material rule. */
-bool game_insufficient_material(const Position *pos);
-
 /* Plays game `id` of the configuration into g (room for MAX_GAME_PLY plies); false with
  * a message in err on a bad start. */
 bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err);

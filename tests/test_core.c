@@ -102,3 +102,58 @@ Test(core, every_variant_start_parses_and_round_trips) {
     }
     free(p);
 }
+
+Test(core, every_non_royal_piece_has_a_value) {
+    for (int i = 0; i < variant_count(); i++) {
+        const Variant *v = variant_at(i);
+        for (int t = 1; t <= v->npt; t++)
+            if (!(v->pieces[t].flags & PF_ROYAL))
+                cr_assert_gt(v->pieces[t].value, 0, "%s '%c' has no value", v->name,
+                             v->pieces[t].letter);
+    }
+}
+
+Test(core, insufficient_material_is_the_rule_of_each_record) {
+    static const struct {
+        const char *variant, *fen;
+        bool drawn;
+    } cases[] = {
+        {"chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},
+        {"chess", "4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true},
+        {"chess", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", false}, /* bishops on both colours */
+        {"chess", "4k3/8/8/8/8/8/8/B1B1K3 w - - 0 1", true},  /* bishops on one colour */
+        {"chess", "4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false},
+        {"chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},
+        {"switching", "4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true},
+        {"superchess", "4k3/8/8/8/8/8/8/3EK3[] w - - 0 1", false}, /* two monarchs */
+        {"superchess", "4k3/8/8/8/8/8/8/4K3[] w - - 0 1", true},
+        {"superchess", "4k3/8/8/8/8/8/8/4K3[x] w - - 0 1", false}, /* a piece in hand */
+        {"supremo", "4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1", true},
+        {"supremo", "4k5/10/10/10/10/10/10/10/10/4KS4 w - - 0 1", false},
+        {"cannon10", "4k5/10/10/10/10/10/10/10/10/4K5 w - - 0 1", false}, /* no such rule */
+    };
+    Position *p = malloc(sizeof *p);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_fen(p, variant_by_name(cases[i].variant), cases[i].fen);
+        cr_assert_eq(pos_insufficient_material(p), cases[i].drawn, "%s %s", cases[i].variant,
+                     cases[i].fen);
+    }
+    free(p);
+}
+
+Test(core, random_starts_follow_the_record) {
+    char fen[256];
+    CvError err = {{0}};
+    const Variant *chess = variant_by_name("chess"), *sc = variant_by_name("superchess");
+    cr_assert(variant_random_start(chess, 12345, fen, sizeof fen, &err));
+    cr_assert_str_eq(fen, chess->start_fen); /* no playable named starts: the default */
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    int differ = 0;
+    for (uint64_t draw = 0; draw < 8; draw++) {
+        cr_assert(variant_random_start(sc, draw, fen, sizeof fen, &err), "%s", err.msg);
+        cr_assert(prelude_check(&pp, fen, &err), "%s: %s", fen, err.msg);
+        differ += strcmp(fen, sc->start_fen) != 0;
+    }
+    cr_assert_gt(differ, 0, "Superchess random starts are prelude arrays, not the default");
+}
