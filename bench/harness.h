@@ -1,7 +1,7 @@
 /* harness.h - the perft harness library (bench/): perft at scale on top of the engine's
  * serial perft — a shared lockless hash table, the split of a tree into work units, the
- * threaded count over them, and the distributed count over Open MPI. Uses only the
- * engine's public header. */
+ * threaded count over them, and the distributed count over MPI (the program starts and
+ * finalises MPI; this library only counts). Uses only the engine's public header. */
 #ifndef CHESSVAR_HARNESS_H
 #define CHESSVAR_HARNESS_H
 
@@ -64,21 +64,11 @@ PerftResult perft_run_units(const Position *root, int depth, const PerftUnit *un
 
 /* ---------------------------------------------------------------- MPI */
 
-/* True when this build has MPI. */
-bool mpi_available(void);
-/* True when the process was started by mpirun/srun (MPI environment variables set). */
-bool mpi_launched(void);
-/* Initialises MPI once; returns the number of ranks (1 without MPI). */
-int mpi_begin(int *argc, char ***argv);
-/* This process's rank (0 without MPI). */
-int mpi_rank(void);
-/* Finalises MPI if it was started. */
-void mpi_end(void);
-
-/* Distributed perft: every rank calls it with the same root and depth. Rank 0 splits the
- * tree into units and hands them out one at a time to the other ranks (each counting its
- * unit with cfg's threads and hash); the totals reach rank 0. With `units_out` (rank 0
- * only), the unit list and per-unit results are returned for divide (caller frees). */
+/* Distributed perft, MPI already initialised: every rank calls it with the same root and
+ * depth. Rank 0 splits the tree into units and hands them out one at a time to the other
+ * ranks (each counting its unit with cfg's threads and hash); the totals reach rank 0.
+ * With units_out non-NULL, rank 0 also gets the unit list, the per-unit results and their
+ * count in *units_out, *results_out, *nunits_out, for divide (caller frees both). */
 PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg,
                       PerftUnit **units_out, PerftResult **results_out, int *nunits_out);
 

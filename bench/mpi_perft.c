@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep under strict C11 */
-/* mpi_perft.c - distributed perft: a dynamic work queue of perft units over Open MPI. */
+/* mpi_perft.c - distributed perft: a dynamic work queue of perft units over MPI. The
+ * program starts and finalises MPI (cli/mpi_start.c); this file only counts. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -10,43 +11,13 @@
 #include <mpi.h>
 #endif
 
-static int g_rank = 0, g_size = 1, g_started = 0;
-
-bool mpi_available(void) {
+/* This process's rank and the number of ranks in MPI_COMM_WORLD (0 and 1 without MPI). */
+static void world(int *rank, int *size) {
+    *rank = 0;
+    *size = 1;
 #ifdef CHESSVAR_HAVE_MPI
-    return true;
-#else
-    return false;
-#endif
-}
-
-bool mpi_launched(void) {
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK") ||
-           getenv("SLURM_STEP_NUM_TASKS");
-}
-
-int mpi_begin(int *argc, char ***argv) {
-#ifdef CHESSVAR_HAVE_MPI
-    if (!g_started) {
-        int provided;
-        MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-        MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-        MPI_Comm_size(MPI_COMM_WORLD, &g_size);
-        g_started = 1;
-    }
-#else
-    (void)argc;
-    (void)argv;
-#endif
-    return g_size;
-}
-
-int mpi_rank(void) { return g_rank; }
-
-void mpi_end(void) {
-#ifdef CHESSVAR_HAVE_MPI
-    if (g_started) MPI_Finalize();
-    g_started = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
 #endif
 }
 
@@ -76,7 +47,9 @@ static PerftResult count_unit(const Position *root, const PerftUnit *u, int dept
 static PerftResult dispatch(const PerftUnit *units, int n, PerftResult *results, const bool *done,
                             const PerftConfig *cfg) {
     PerftResult total = {0, 0};
-    int next = 0, active = g_size - 1, ndone = 0;
+    int rank, size;
+    world(&rank, &size);
+    int next = 0, active = size - 1, ndone = 0;
     uint64_t done_nodes = 0;
     for (int i = 0; i < n; i++)
         if (done && done[i]) {
@@ -144,7 +117,9 @@ PerftResult mpi_perft_units(const Position *root, int depth, const PerftUnit *un
                             PerftResult *results, const bool *done, const PerftConfig *cfg) {
     PerftResult total = {0, 0};
 #ifdef CHESSVAR_HAVE_MPI
-    if (g_rank == 0) total = dispatch(units, n, results, done, cfg);
+    int rank, size;
+    world(&rank, &size);
+    if (rank == 0) total = dispatch(units, n, results, done, cfg);
     else work(root, depth, cfg);
     MPI_Barrier(MPI_COMM_WORLD);
 #else
@@ -164,16 +139,17 @@ PerftResult mpi_perft(const Position *root, int depth, const PerftConfig *cfg,
     enum { MAX_UNITS = 1 << 16 };
     PerftUnit *units = NULL;
     PerftResult *res = NULL;
-    int n = 0;
-    if (g_rank == 0) {
+    int n = 0, rank, size;
+    world(&rank, &size);
+    if (rank == 0) {
         units = malloc(MAX_UNITS * sizeof *units);
         int threads = cfg->threads > 0 ? cfg->threads : 1;
-        int min_units = cfg->min_units > 0 ? cfg->min_units : 8 * g_size * threads;
+        int min_units = cfg->min_units > 0 ? cfg->min_units : 8 * size * threads;
         n = perft_split(root, depth, min_units, units, MAX_UNITS);
         res = calloc((size_t)n, sizeof *res);
     }
     PerftResult total = mpi_perft_units(root, depth, units, n, res, NULL, cfg);
-    if (g_rank == 0 && units_out) {
+    if (rank == 0 && units_out) {
         *units_out = units;
         *results_out = res;
         *nunits_out = n;

@@ -65,3 +65,80 @@ void cli_json_str(FILE *f, const char *s) {
     }
     fputc('"', f);
 }
+
+/* Stores one option's value (val is NULL for a flag); false after reporting bad input. */
+static bool cli_store(const char *cmd, const CliOpt *o, const char *val) {
+    long v;
+    switch (o->kind) {
+    case CLI_FLAG: *(bool *)o->dst = true; return true;
+    case CLI_TEXT: *(const char **)o->dst = val; return true;
+    case CLI_LONG:
+        if (!cli_int(cmd, o->name, val, o->lo, o->hi, &v)) return false;
+        *(long *)o->dst = v;
+        return true;
+    case CLI_INT:
+        if (!cli_int(cmd, o->name, val, o->lo, o->hi, &v)) return false;
+        *(int *)o->dst = (int)v;
+        return true;
+    case CLI_CALL: return o->call(cmd, o->name, val, o->dst);
+    }
+    return false;
+}
+
+int cli_parse(const CliSpec *spec, int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            cli_help(stdout, spec);
+            return 0;
+        }
+        const CliOpt *o = NULL;
+        for (int k = 0; k < spec->nopts && !o; k++)
+            if (strcmp(a, spec->opts[k].name) == 0) o = &spec->opts[k];
+        if (!o && spec->positional && !(a[0] == '-' && a[1])) {
+            if (*spec->positional)
+                return cli_usage_error(spec->cmd, "one argument only ('%s' and '%s')",
+                                       *spec->positional, a);
+            *spec->positional = a;
+            continue;
+        }
+        if (!o)
+            return cli_usage_error(spec->cmd, "unknown option '%s' (chessvar %s --help lists them)",
+                                   a, spec->cmd);
+        const char *val = NULL;
+        if (o->kind != CLI_FLAG && !(val = cli_value(spec->cmd, argc, argv, &i))) return 2;
+        if (!cli_store(spec->cmd, o, val)) return 2;
+    }
+    return -1;
+}
+
+/* Widest option column of the help; wider options get their help on the next line. */
+#define CLI_HELP_COLUMN 20
+
+void cli_help(FILE *f, const CliSpec *spec) {
+    fputs(spec->usage, f);
+    int width = 0;
+    for (int k = 0; k < spec->nopts; k++) {
+        const CliOpt *o = &spec->opts[k];
+        int w = (int)strlen(o->name) + (o->arg ? 1 + (int)strlen(o->arg) : 0);
+        if (w > width && w <= CLI_HELP_COLUMN) width = w;
+    }
+    for (int k = 0; k < spec->nopts; k++) {
+        const CliOpt *o = &spec->opts[k];
+        char col[64];
+        snprintf(col, sizeof col, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        if ((int)strlen(col) > width) fprintf(f, "  %s\n  %-*s  ", col, width, "");
+        else fprintf(f, "  %-*s  ", width, col);
+        for (const char *h = o->help; *h; h++) {
+            fputc(*h, f);
+            if (*h == '\n') fprintf(f, "  %-*s  ", width, "");
+        }
+        fputc('\n', f);
+    }
+    if (spec->epilogue) fputs(spec->epilogue, f);
+    if (spec->list_variants) {
+        fprintf(f, "variants:");
+        for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_at(i)->name);
+        fprintf(f, "\n");
+    }
+}

@@ -14,6 +14,59 @@ int cmd_selfplay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 
+/* ------------------------------------------------------------ option tables */
+
+/* What an option takes and where the parsed value goes. */
+typedef enum CliOptKind {
+    CLI_FLAG, /* no value; sets *(bool *)dst */
+    CLI_TEXT, /* the value as is into *(const char **)dst */
+    CLI_LONG, /* a whole number in [lo, hi] into *(long *)dst */
+    CLI_INT,  /* a whole number in [lo, hi] into *(int *)dst */
+    CLI_CALL  /* the value handed to call(), which reports its own errors */
+} CliOptKind;
+
+/* One option of a command: its name, its value's name and help (both for --help), what it
+ * takes and where it goes. */
+typedef struct CliOpt {
+    const char *name; /* "--depth" */
+    const char *arg;  /* "D" in the help; NULL for a flag */
+    const char *help; /* one or more lines ('\n' starts another, indented) */
+    CliOptKind kind;
+    void *dst;
+    long lo, hi;
+    bool (*call)(const char *cmd, const char *opt, const char *val, void *dst);
+} CliOpt;
+
+#define CLI_OPT_FLAG(name, dst, help)                                                              \
+    { name, NULL, help, CLI_FLAG, dst, 0, 0, NULL }
+#define CLI_OPT_TEXT(name, arg, dst, help)                                                         \
+    { name, arg, help, CLI_TEXT, dst, 0, 0, NULL }
+#define CLI_OPT_LONG(name, arg, lo, hi, dst, help)                                                 \
+    { name, arg, help, CLI_LONG, dst, lo, hi, NULL }
+#define CLI_OPT_INT(name, arg, lo, hi, dst, help)                                                  \
+    { name, arg, help, CLI_INT, dst, lo, hi, NULL }
+#define CLI_OPT_CALL(name, arg, fn, dst, help)                                                     \
+    { name, arg, help, CLI_CALL, dst, 0, 0, fn }
+
+/* A command's options and help: usage lines first, then one line per option, then the
+ * epilogue. */
+typedef struct CliSpec {
+    const char *cmd;         /* "perft" */
+    const char *usage;       /* printed before the options */
+    const char *epilogue;    /* printed after them, or NULL */
+    const CliOpt *opts;      /* the table */
+    int nopts;               /* its length */
+    const char **positional; /* where the one positional argument goes (NULL: none taken) */
+    bool list_variants;      /* end the help with the names of the variants */
+} CliSpec;
+
+/* Parses argv[1..argc) with the spec's table. Returns -1 to go on, 0 after printing the
+ * help (--help, -h) on stdout, 2 after a one-line message on bad input. */
+int cli_parse(const CliSpec *spec, int argc, char **argv);
+
+/* Prints the usage, one line per option, the epilogue and (if asked) the variants. */
+void cli_help(FILE *f, const CliSpec *spec);
+
 /* Prints "chessvar CMD: message" on stderr and returns 2 (bad input). */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -7,37 +7,13 @@
 
 #include "cli.h"
 #include "../bench/checkpoint.h"
+#include "mpi_start.h"
 
 typedef struct PerftOptions {
     const char *fen, *start, *checkpoint;
     long depth, threads, hash_mb;
     bool divide, json, all, reference, fingerprint, quiet, mpi;
 } PerftOptions;
-
-static void perft_help(FILE *f) {
-    fprintf(
-        f,
-        "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] [--divide]\n"
-        "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
-        "                      [--all] [--reference] [--mpi] [--checkpoint FILE]\n\n"
-        "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n"
-        "  --variant NAME  chess (default), switching, superchess, supremo\n"
-        "  --fen FEN       start from FEN (default: the variant's start position)\n"
-        "  --start NAME    a named start position of the variant (e.g. superchess p1)\n"
-        "  --depth D       plies, 1..30\n"
-        "  --divide        one line per root move: move and its count\n"
-        "  --threads N     worker threads (default: all cores)\n"
-        "  --hash MB       shared transposition table of MB megabytes (default 0: none)\n"
-        "  --fingerprint   also an order-independent 64-bit fingerprint of the leaf positions\n"
-        "                  (sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)\n"
-        "  --json          one JSON object per result line\n"
-        "  --quiet         no progress line on stderr\n"
-        "  --all           every variant's start position (default depth 5, 4 on 10x10)\n"
-        "  --reference     count with the slow reference generator, serially (for checks)\n"
-        "  --mpi           distribute over MPI ranks (automatic under mpirun)\n"
-        "  --checkpoint FILE  record each finished work unit in FILE; rerunning the same\n"
-        "                  command with FILE counts only the units still missing\n");
-}
 
 typedef struct Progress {
     double start, last;
@@ -163,7 +139,7 @@ static int perft_checkpointed(const PerftOptions *o, Position *pos, int depth, i
     bool *done = NULL;
     int n = 0;
     char err[1280];
-    if (mpi_rank() == 0) {
+    if (cli_mpi_rank() == 0) {
         ck = ckpt_open(o->checkpoint, pos, depth, o->fingerprint, err, sizeof err);
         if (!ck) {
             fprintf(stderr, "chessvar perft: %s\n", err);
@@ -181,7 +157,7 @@ static int perft_checkpointed(const PerftOptions *o, Position *pos, int depth, i
     if (ranks > 1) *total = mpi_perft_units(pos, depth, units, n, res, done, cfg);
     else *total = perft_run_units(pos, depth, units, n, res, done, cfg);
     cfg->unit_done = NULL;
-    if (mpi_rank() != 0) return 0;
+    if (cli_mpi_rank() != 0) return 0;
     if (o->divide) divide_from_units(o, pos, depth, units, res, n, cfg);
     if (!ckpt_close(ck, err, sizeof err)) fprintf(stderr, "chessvar perft: %s\n", err);
     return 0;
@@ -193,14 +169,14 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     Position *pos = malloc(sizeof *pos);
     CvError err = {{0}};
     if (!pos_from_fen(pos, v, fen, &err)) {
-        if (mpi_rank() == 0) fprintf(stderr, "chessvar perft: %s\n", err.msg);
+        if (cli_mpi_rank() == 0) fprintf(stderr, "chessvar perft: %s\n", err.msg);
         free(pos);
         return 2;
     }
     char fenbuf[512];
     pos_to_fen(pos, fenbuf, sizeof fenbuf);
     int threads = o->threads > 0 ? (int)o->threads : omp_get_num_procs();
-    Progress pr = {.start = cli_now(), .enabled = !o->quiet && isatty(2) && mpi_rank() == 0};
+    Progress pr = {.start = cli_now(), .enabled = !o->quiet && isatty(2) && cli_mpi_rank() == 0};
     PerftConfig cfg = {.threads = threads,
                        .fingerprint = o->fingerprint,
                        .progress = progress_print,
@@ -243,7 +219,7 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
         PerftResult *res = NULL;
         int nu = 0;
         total = mpi_perft(pos, (int)depth, &cfg, o->divide ? &units : NULL, &res, &nu);
-        if (mpi_rank() == 0 && o->divide)
+        if (cli_mpi_rank() == 0 && o->divide)
             divide_from_units(o, pos, (int)depth, units, res, nu, &cfg);
         free(units);
         free(res);
@@ -263,7 +239,7 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     }
     double secs = cli_now() - t0;
     if (pr.shown) fprintf(stderr, "\n");
-    if (mpi_rank() == 0) print_result(o, v, fenbuf, depth, total, secs, threads, ranks, &pr);
+    if (cli_mpi_rank() == 0) print_result(o, v, fenbuf, depth, total, secs, threads, ranks, &pr);
     perft_tt_free(cfg.tt);
     free(pos);
     return 0;
@@ -271,52 +247,46 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
 
 int cmd_perft(int argc, char **argv) {
     PerftOptions o = {0};
-    const char *vname = NULL, *v_text;
-    bool depth_given = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            perft_help(stdout);
-            return 0;
-        } else if (strcmp(a, "--variant") == 0) {
-            if (!(vname = cli_value("perft", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--fen") == 0) {
-            if (!(o.fen = cli_value("perft", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--start") == 0) {
-            if (!(o.start = cli_value("perft", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--depth") == 0) {
-            if (!(v_text = cli_value("perft", argc, argv, &i)) ||
-                !cli_int("perft", "--depth", v_text, 1, 30, &o.depth))
-                return 2;
-            depth_given = true;
-        } else if (strcmp(a, "--threads") == 0) {
-            if (!(v_text = cli_value("perft", argc, argv, &i)) ||
-                !cli_int("perft", "--threads", v_text, 1, 1024, &o.threads))
-                return 2;
-        } else if (strcmp(a, "--hash") == 0) {
-            if (!(v_text = cli_value("perft", argc, argv, &i)) ||
-                !cli_int("perft", "--hash", v_text, 0, 1 << 20, &o.hash_mb))
-                return 2;
-        } else if (strcmp(a, "--divide") == 0) {
-            o.divide = true;
-        } else if (strcmp(a, "--json") == 0) {
-            o.json = true;
-        } else if (strcmp(a, "--all") == 0) {
-            o.all = true;
-        } else if (strcmp(a, "--reference") == 0) {
-            o.reference = true;
-        } else if (strcmp(a, "--fingerprint") == 0) {
-            o.fingerprint = true;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o.quiet = true;
-        } else if (strcmp(a, "--checkpoint") == 0) {
-            if (!(o.checkpoint = cli_value("perft", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--mpi") == 0) {
-            o.mpi = true;
-        } else {
-            return cli_usage_error("perft", "unknown option '%s' (chessvar perft --help)", a);
-        }
-    }
+    const char *vname = NULL;
+    const CliOpt opts[] = {
+        CLI_OPT_TEXT("--variant", "NAME", &vname, "the variant (default chess; the list is below)"),
+        CLI_OPT_TEXT("--fen", "FEN", &o.fen,
+                     "start from FEN (default: the variant's start position)"),
+        CLI_OPT_TEXT("--start", "NAME", &o.start,
+                     "a named start position of the variant (e.g. superchess p1)"),
+        CLI_OPT_LONG("--depth", "D", 1, 30, &o.depth, "plies, 1..30"),
+        CLI_OPT_FLAG("--divide", &o.divide, "one line per root move: move and its count"),
+        CLI_OPT_LONG("--threads", "N", 1, 1024, &o.threads, "worker threads (default: all cores)"),
+        CLI_OPT_LONG("--hash", "MB", 0, 1 << 20, &o.hash_mb,
+                     "shared transposition table of MB megabytes (default 0: none)"),
+        CLI_OPT_FLAG("--fingerprint", &o.fingerprint,
+                     "also an order-independent 64-bit fingerprint of the leaf positions\n"
+                     "(sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)"),
+        CLI_OPT_FLAG("--json", &o.json, "one JSON object per result line"),
+        CLI_OPT_FLAG("--quiet", &o.quiet, "no progress line on stderr"),
+        CLI_OPT_FLAG("--all", &o.all,
+                     "every variant's start position (default depth 5, 4 on 10x10)"),
+        CLI_OPT_FLAG("--reference", &o.reference,
+                     "count with the slow reference generator, serially (for checks)"),
+        CLI_OPT_FLAG("--mpi", &o.mpi, "distribute over MPI ranks (automatic under mpirun/srun)"),
+        CLI_OPT_TEXT("--checkpoint", "FILE", &o.checkpoint,
+                     "record each finished work unit in FILE; rerunning the same\n"
+                     "command with FILE counts only the units still missing"),
+    };
+    const CliSpec spec = {
+        .cmd = "perft",
+        .usage =
+            "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] "
+            "[--divide]\n"
+            "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
+            "                      [--all] [--reference] [--mpi] [--checkpoint FILE]\n\n"
+            "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n",
+        .opts = opts,
+        .nopts = (int)(sizeof opts / sizeof opts[0]),
+        .list_variants = true};
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc >= 0) return rc;
+    bool depth_given = o.depth > 0;
     const Variant *variant = NULL;
     if (o.all) {
         if (o.fen || o.start || vname)
@@ -331,11 +301,11 @@ int cmd_perft(int argc, char **argv) {
     if (o.checkpoint && (o.all || o.reference))
         return cli_usage_error("perft",
                                "--checkpoint takes one position, without --all or --reference");
-    if (o.mpi && !mpi_available())
+    if (o.mpi && !cli_mpi_available())
         return cli_usage_error("perft",
                                "--mpi: this build has no MPI (install libopenmpi-dev and rebuild)");
     int ranks = 1;
-    if (o.mpi || (mpi_launched() && mpi_available())) ranks = mpi_begin(&argc, &argv);
+    if (o.mpi || (cli_mpi_launched() && cli_mpi_available())) ranks = cli_mpi_begin();
     int status = 0;
     if (o.all) {
         for (int i = 0; i < variant_count() && !status; i++) {
@@ -348,6 +318,6 @@ int cmd_perft(int argc, char **argv) {
         status = perft_one(&o, variant, fen, depth_given ? o.depth : (variant->width > 8 ? 3 : 5),
                            ranks);
     }
-    mpi_end();
+    cli_mpi_end();
     return status;
 }
