@@ -206,6 +206,8 @@ uint64_t pos_compute_key(const Position *pos);
 
 int move_to_str(const Position *pos, Move m, char *buf);        /* buf >= 16 */
 Move move_from_str(Position *pos, const char *s, CvError *err); /* MOVE_NONE on error */
+/* qsort order of moves by their encoding: sorted lists compare as sets, duplicates meet. */
+int move_cmp(const void *a, const void *b);
 
 static inline int pos_legal_moves(Position *pos, Move *list) {
     return pos->var->ops->gen_legal(pos, list);

@@ -1,4 +1,5 @@
-/* notation.c - move text: UCI long algebraic by default, variant hooks otherwise. */
+/* notation.c - move text (UCI long algebraic by default, variant hooks otherwise) and the
+ * one order of moves. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,4 +50,10 @@ Move move_from_str_generic(Position *p, const char *s, CvError *err) {
 Move move_from_str(Position *p, const char *s, CvError *err) {
     return p->var->ops->move_from_str ? p->var->ops->move_from_str(p, s, err)
                                       : move_from_str_generic(p, s, err);
+}
+
+/* Orders moves by their encoding. */
+int move_cmp(const void *a, const void *b) {
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return x < y ? -1 : x > y;
 }

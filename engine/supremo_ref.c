@@ -184,12 +184,6 @@ static void ref_piece_moves(RefWalk *rw, int from) {
     }
 }
 
-/* Orders moves so that duplicates become neighbours. */
-static int ref_cmp_move(const void *a, const void *b) {
-    Move x = *(const Move *)a, y = *(const Move *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Pseudo-legal moves of `side` from the literal mailbox walker (deduplicated). */
 int supremo_pseudo_reference(const Position *pos, int side, Move *list) {
     RefList out = {0, list};
@@ -202,7 +196,7 @@ int supremo_pseudo_reference(const Position *pos, int side, Move *list) {
     memcpy(rw.board, pos->board, sizeof rw.board);
     for (int s = 0; s < rw.w * rw.h; s++)
         if (rw.board[s] != PC_EMPTY && PC_COLOR(rw.board[s]) == side) ref_piece_moves(&rw, s);
-    qsort(list, (size_t)out.n, sizeof *list, ref_cmp_move);
+    qsort(list, (size_t)out.n, sizeof *list, move_cmp);
     int n = 0;
     for (int i = 0; i < out.n; i++)
         if (n == 0 || list[n - 1] != list[i]) list[n++] = list[i];

@@ -16,12 +16,6 @@ typedef struct CheckScratch {
     Move fast[MAX_MOVES], ref[MAX_MOVES], tmp[MAX_MOVES];
 } CheckScratch;
 
-/* Orders moves by their encoding. */
-static int check_cmp_move(const void *a, const void *b) {
-    Move x = *(const Move *)a, y = *(const Move *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Whether two move lists hold the same set (sorted copies compared; duplicates count). */
 static bool check_same_moves(const Move *a, int na, const Move *b, int nb, Move *tmp) {
     if (na != nb) return false;
@@ -29,8 +23,8 @@ static bool check_same_moves(const Move *a, int na, const Move *b, int nb, Move 
     memcpy(sb, b, sizeof(Move) * (size_t)nb);
     Move sa[MAX_MOVES];
     memcpy(sa, a, sizeof(Move) * (size_t)na);
-    qsort(sa, (size_t)na, sizeof(Move), check_cmp_move);
-    qsort(sb, (size_t)nb, sizeof(Move), check_cmp_move);
+    qsort(sa, (size_t)na, sizeof(Move), move_cmp);
+    qsort(sb, (size_t)nb, sizeof(Move), move_cmp);
     return memcmp(sa, sb, sizeof(Move) * (size_t)na) == 0;
 }
 

@@ -65,12 +65,6 @@ VariantReport *report_variant(Report *r, const Variant *v) {
 /* Counts one pass of an invariant. */
 void report_pass(VariantReport *vr, int inv) { vr->pass[inv]++; }
 
-/* Orders moves by their encoding, for the list difference. */
-static int report_cmp_move(const void *a, const void *b) {
-    Move x = *(const Move *)a, y = *(const Move *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Appends the text of move m to buf (space separated), keeping it terminated. */
 static void report_append_move(const Position *pos, Move m, char *buf, size_t n) {
     char ms[32];
@@ -92,8 +86,8 @@ static void report_diff_lists(const Position *pos, const Move *a, int na, const 
     }
     memcpy(sa, a, sizeof(Move) * (size_t)na);
     memcpy(sb, b, sizeof(Move) * (size_t)nb);
-    qsort(sa, (size_t)na, sizeof(Move), report_cmp_move);
-    qsort(sb, (size_t)nb, sizeof(Move), report_cmp_move);
+    qsort(sa, (size_t)na, sizeof(Move), move_cmp);
+    qsort(sb, (size_t)nb, sizeof(Move), move_cmp);
     int i = 0, j = 0;
     while (i < na || j < nb) {
         if (j == nb || (i < na && sa[i] < sb[j]))

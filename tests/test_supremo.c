@@ -39,8 +39,8 @@ static int count_ending(Position *p, const char *suffix) {
 static void compare_here(Position *p) {
     Move a[MAX_MOVES], b[MAX_MOVES];
     int na = pos_legal_moves(p, a), nb = pos_reference_moves(p, b);
-    qsort(a, (size_t)na, sizeof *a, tu_cmp_move);
-    qsort(b, (size_t)nb, sizeof *b, tu_cmp_move);
+    qsort(a, (size_t)na, sizeof *a, move_cmp);
+    qsort(b, (size_t)nb, sizeof *b, move_cmp);
     char fen[512];
     pos_to_fen(p, fen, sizeof fen);
     cr_assert(na == nb && memcmp(a, b, (size_t)na * sizeof *a) == 0,
@@ -49,7 +49,7 @@ static void compare_here(Position *p) {
                  "count_legal differs from gen_legal at %s", fen);
     Move pa[MAX_MOVES], pb[MAX_MOVES * 2];
     int npa = supremo_pseudo_fast(p, pa), npb = supremo_pseudo_reference(p, p->side, pb);
-    qsort(pa, (size_t)npa, sizeof *pa, tu_cmp_move);
+    qsort(pa, (size_t)npa, sizeof *pa, move_cmp);
     cr_assert(npa == npb && memcmp(pa, pb, (size_t)npa * sizeof *pa) == 0,
               "fast and reference pseudo-legal lists differ (%d vs %d) at %s", npa, npb, fen);
     for (int sq = 0; sq < 100; sq++) {

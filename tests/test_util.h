@@ -69,17 +69,12 @@ static inline int tu_run_suite(const char *file, const char *variant, int max_de
     return checked;
 }
 
-static int tu_cmp_move(const void *a, const void *b) {
-    Move x = *(const Move *)a, y = *(const Move *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Compares fast and reference move lists at every node down to depth; returns nodes visited. */
 static inline uint64_t tu_compare_tree(Position *p, int depth) {
     Move a[MAX_MOVES], b[MAX_MOVES];
     int na = pos_legal_moves(p, a), nb = pos_reference_moves(p, b);
-    qsort(a, (size_t)na, sizeof *a, tu_cmp_move);
-    qsort(b, (size_t)nb, sizeof *b, tu_cmp_move);
+    qsort(a, (size_t)na, sizeof *a, move_cmp);
+    qsort(b, (size_t)nb, sizeof *b, move_cmp);
     if (na != nb || memcmp(a, b, (size_t)na * sizeof *a) != 0) {
         char fen[512];
         pos_to_fen(p, fen, sizeof fen);
