@@ -13,6 +13,8 @@ int cmd_suite(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_uci(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* ------------------------------------------------------------ option tables */
 

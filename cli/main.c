@@ -30,6 +30,8 @@ int main(int argc, char **argv) {
         {"selfplay", cmd_selfplay, "play many games on all cores and write training data"},
         {"bench", cmd_bench, "fixed signed workload: speed and a node-count signature"},
         {"check", cmd_check, "rule-consistency checker: invariants on many positions"},
+        {"uci", cmd_uci, "speak UCI on stdin/stdout: chessvar as an engine for any variant"},
+        {"verify", cmd_verify, "find the first node where another engine's perft goes wrong"},
         {"setup", cmd_setup, "Superchess start arrays: random prelude setups and prelude checks"},
     };
     const int n = (int)(sizeof cmds / sizeof cmds[0]);

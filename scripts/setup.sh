@@ -15,6 +15,7 @@ PACKAGES=(
     openmpi-bin         # mpirun
     stockfish           # reference engine for orthodox perft counts and speed comparison
     fairy-stockfish     # reference engine for variants
+    polyglot            # UCI -> xboard adapter: a real client drives `chessvar uci` in a test
     clang
     clang-format        # scripts/check_format.sh (a CTest)
     libclang-rt-14-dev  # clang's sanitizer runtimes (ASan, UBSan, TSan)

@@ -34,7 +34,10 @@ static void match_failure(UciProc *p, const CvError *err, char *reason, size_t n
         snprintf(reason, n, "engine crashed (signal %d)", WTERMSIG(p->status));
     else if (p->status != -1 && WIFEXITED(p->status))
         snprintf(reason, n, "engine exited (status %d) without a move", WEXITSTATUS(p->status));
-    else snprintf(reason, n, "%s", err->msg);
+    else { /* the message without the engine's command, which the PGN names already */
+        const char *m = err->msg, *q = m[0] == '\'' ? strstr(m + 1, "' ") : NULL;
+        snprintf(reason, n, "engine %s", q ? q + 2 : m);
+    }
 }
 
 Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *pos,

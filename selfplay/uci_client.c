@@ -49,7 +49,8 @@ bool uci_spawn(UciProc *p, const char *cmd, const char *const *args, CvError *er
     fcntl(in[1], F_SETFD, FD_CLOEXEC);
     fcntl(out[0], F_SETFD, FD_CLOEXEC);
     char script[600];
-    snprintf(script, sizeof script, "%s \"$@\"", cmd);
+    /* exec: the engine replaces the shell, so a kill reaches it and its exit status is its own */
+    snprintf(script, sizeof script, "exec %s \"$@\"", cmd);
     const char *argv[16] = {"sh", "-c", script, "sh"};
     int argc = 4;
     for (int i = 0; args && args[i] && argc < 15; i++) argv[argc++] = args[i];
@@ -143,10 +144,11 @@ int uci_read_line(UciProc *p, char *line, size_t n, double timeout_s) {
 }
 
 void uci_kill(UciProc *p) {
+    if (p->pid <= 0) return; /* never started (a zeroed UciProc holds no descriptors) */
     if (p->to_fd >= 0) close(p->to_fd);
     if (p->from_fd >= 0) close(p->from_fd);
     p->to_fd = p->from_fd = -1;
-    if (p->pid > 0) {
+    if (p->status == -1) {
         kill(p->pid, SIGKILL);
         int st;
         if (waitpid(p->pid, &st, 0) == p->pid) p->status = st;
@@ -160,19 +162,12 @@ void uci_quit(UciProc *p, double timeout_s) {
     if (p->to_fd >= 0) close(p->to_fd);
     p->to_fd = -1;
     double deadline = uci_now() + timeout_s;
-    while (uci_now() < deadline) {
+    for (;;) {
         int st;
         pid_t r = waitpid(p->pid, &st, WNOHANG);
-        if (r == p->pid) {
-            p->status = st;
-            p->pid = 0;
-            break;
-        }
-        if (r < 0) {
-            p->pid = 0;
-            break;
-        }
-        struct timespec ts = {0, 5000000};
+        if (r == p->pid) p->status = st;
+        if (r != 0 || uci_now() >= deadline) break;
+        struct timespec ts = {0, 2000000};
         nanosleep(&ts, NULL);
     }
     uci_kill(p);

@@ -36,7 +36,7 @@ typedef struct UciProc {
     int status; /* exit status once reaped (-1: still running or unknown) */
 } UciProc;
 
-/* Starts `sh -c 'CMD "$@"' sh ARGS...` with pipes; args may be NULL. */
+/* Starts `sh -c 'exec CMD "$@"' sh ARGS...` with pipes (stderr joins stdout); args may be NULL. */
 bool uci_spawn(UciProc *p, const char *cmd, const char *const *args, CvError *err);
 /* Writes one line (a newline is added); false if the engine is gone. */
 bool uci_send(UciProc *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,0 +1,510 @@
+/* uci_cmd.c - `chessvar uci`: chessvar as a UCI engine for every variant. The main
+ * thread reads and answers the input; `go` searches on a second thread, so `stop`,
+ * `isready` and `quit` are answered at once during a search. Bad input never ends the
+ * program: it gets an `info string error: ...` line and the last good state stays. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "../selfplay/search.h"
+#include "../selfplay/uci_client.h"
+#include "cli.h"
+
+#define UCI_HASH_DEFAULT 16
+#define UCI_HASH_MAX     4096
+#define UCI_LINE         65536 /* longest input line: a `position` with many moves */
+
+/* The engine's state: the last good position and options, and the running search. */
+typedef struct UciEngine {
+    const Variant *var;
+    Position *pos;  /* the current position (last good `position`) */
+    Position *spos; /* the searching thread's copy */
+    Position *pv;   /* scratch for writing a PV in the variant's notation */
+    Search *search;
+    int hash_mb, multipv;
+    pthread_mutex_t out; /* one line at a time on stdout */
+    pthread_t thread;
+    bool running;  /* a search thread exists and was not joined */
+    bool infinite; /* go infinite / ponder: bestmove only after stop */
+    atomic_bool stop;
+    SearchLimits lim;
+} UciEngine;
+
+/* Prints one line on stdout under the output lock and flushes it. */
+static void uci_say(UciEngine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void uci_say(UciEngine *e, const char *fmt, ...) {
+    va_list ap;
+    pthread_mutex_lock(&e->out);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fputc('\n', stdout);
+    fflush(stdout);
+    pthread_mutex_unlock(&e->out);
+}
+
+/* Table bits for a hash size in MB (16-byte entries). */
+static int uci_tt_bits(int mb) {
+    int bits = 10;
+    while (bits < 40 && ((size_t)1 << (bits + 1)) * sizeof(TTEntry) <= (size_t)mb << 20) bits++;
+    return bits;
+}
+
+/* Waits for the search thread to end (it prints bestmove) and joins it. */
+static void uci_wait(UciEngine *e) {
+    if (!e->running) return;
+    pthread_join(e->thread, NULL);
+    e->running = false;
+}
+
+/* Stops a running search at once and joins it. */
+static void uci_stop(UciEngine *e) {
+    atomic_store(&e->stop, true);
+    uci_wait(e);
+}
+
+/* Writes a score as UCI does: `cp N` or `mate N` (moves, negative when mated). */
+static int uci_score(int score, char *buf, size_t n) {
+    if (score > SEARCH_MATE_BOUND)
+        return snprintf(buf, n, "mate %d", (SEARCH_MATE - score + 1) / 2);
+    if (score < -SEARCH_MATE_BOUND) return snprintf(buf, n, "mate %d", -(SEARCH_MATE + score) / 2);
+    return snprintf(buf, n, "cp %d", score);
+}
+
+/* Search callback: one `info` line per line of the iteration, PV in chessvar notation. */
+static void uci_info(void *ctx, const SearchInfo *si) {
+    UciEngine *e = ctx;
+    char line[4096], mv[32];
+    int k = snprintf(line, sizeof line, "info depth %d seldepth %d multipv %d score ", si->depth,
+                     si->seldepth, si->multipv);
+    k += uci_score(si->score, line + k, sizeof line - (size_t)k);
+    int64_t nps = si->time_ms > 0 ? si->nodes * 1000 / si->time_ms : si->nodes * 1000;
+    k += snprintf(line + k, sizeof line - (size_t)k,
+                  "%s nodes %lld nps %lld hashfull %d time %lld pv",
+                  si->bound == 1   ? " upperbound"
+                  : si->bound == 2 ? " lowerbound"
+                                   : "",
+                  (long long)si->nodes, (long long)nps, si->hashfull, (long long)si->time_ms);
+    pos_copy(e->pv, e->spos);
+    int made = 0;
+    for (int i = 0; i < si->pvlen && k < (int)sizeof line - 40; i++) {
+        move_to_str(e->pv, si->pv[i], mv);
+        k += snprintf(line + k, sizeof line - (size_t)k, " %s", mv);
+        pos_make(e->pv, si->pv[i]);
+        made++;
+    }
+    while (made-- > 0) pos_unmake(e->pv);
+    uci_say(e, "%s", line);
+}
+
+/* The search thread: searches the copy, waits for stop in infinite mode, prints bestmove. */
+static void *uci_search_main(void *arg) {
+    UciEngine *e = arg;
+    Move list[MAX_MOVES];
+    char mv[32];
+    if (pos_legal_moves(e->spos, list) == 0) {
+        uci_say(e, "info depth 0 score %s", pos_in_check(e->spos) ? "mate 0" : "cp 0");
+        while (e->infinite && !atomic_load(&e->stop)) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        uci_say(e, "bestmove (none)");
+        return NULL;
+    }
+    SearchResult r = search_run(e->search, e->spos, &e->lim);
+    while (e->infinite && !atomic_load(&e->stop)) { /* UCI: no bestmove before stop */
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    move_to_str(e->spos, r.best, mv);
+    uci_say(e, "bestmove %s", mv);
+    return NULL;
+}
+
+/* Reads the next whitespace-separated token of *s (advancing it); NULL at the end. */
+static char *uci_token(char **s) {
+    char *p = *s;
+    while (*p && isspace((unsigned char)*p)) p++;
+    if (!*p) {
+        *s = p;
+        return NULL;
+    }
+    char *t = p;
+    while (*p && !isspace((unsigned char)*p)) p++;
+    if (*p) *p++ = 0;
+    *s = p;
+    return t;
+}
+
+/* Prints `info string error: ...` for bad input. */
+static void uci_error(UciEngine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void uci_error(UciEngine *e, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    uci_say(e, "info string error: %s", msg);
+}
+
+/* `uci`: identity, options, uciok. */
+static void uci_hello(UciEngine *e) {
+    char combo[1024];
+    int k = 0;
+    for (int i = 0; i < variant_count(); i++)
+        k += snprintf(combo + k, sizeof combo - (size_t)k, " var %s", variant_at(i)->name);
+    uci_say(e, "id name chessvar");
+    uci_say(e, "id author the chessvar authors");
+    uci_say(e, "option name UCI_Variant type combo default chess%s", combo);
+    uci_say(e, "option name Hash type spin default %d min 1 max %d", UCI_HASH_DEFAULT,
+            UCI_HASH_MAX);
+    uci_say(e, "option name Threads type spin default 1 min 1 max 1");
+    uci_say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MAX_MULTIPV);
+    uci_say(e, "info string chessvar searches on one thread (Threads is fixed at 1)");
+    uci_say(e, "uciok");
+}
+
+/* Makes a new search for the variant and hash size; false (state unchanged) if no memory. */
+static bool uci_new_search(UciEngine *e, const Variant *v, int mb) {
+    Search *s = search_new(v, uci_tt_bits(mb));
+    if (!s) return false;
+    search_free(e->search);
+    e->search = s;
+    e->hash_mb = mb;
+    return true;
+}
+
+/* Parses a whole number in [lo, hi]. */
+static bool uci_int(const char *text, long lo, long hi, long *out) {
+    char *end;
+    if (!text || !*text) return false;
+    long v = strtol(text, &end, 10);
+    if (*end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* `setoption name NAME [value VALUE]`: names are case-insensitive, as in Stockfish. */
+static void uci_setoption(UciEngine *e, char *args) {
+    char *tok = uci_token(&args);
+    if (!tok || strcmp(tok, "name") != 0) {
+        uci_error(e, "setoption needs 'name NAME value VALUE'");
+        return;
+    }
+    char name[256] = "", value[256] = "";
+    bool in_value = false;
+    while ((tok = uci_token(&args))) {
+        if (!in_value && strcmp(tok, "value") == 0) {
+            in_value = true;
+            continue;
+        }
+        char *dst = in_value ? value : name;
+        size_t len = strlen(dst);
+        snprintf(dst + len, 256 - len, "%s%s", len ? " " : "", tok);
+    }
+    long v;
+    if (strcasecmp(name, "UCI_Variant") == 0) {
+        const Variant *var = variant_by_name(value);
+        if (!var) {
+            uci_error(e, "UCI_Variant: unknown variant '%s'", value);
+            return;
+        }
+        CvError err = {{0}};
+        Position *p = malloc(sizeof *p);
+        if (!p || !pos_from_fen(p, var, var->start_fen, &err) ||
+            !uci_new_search(e, var, e->hash_mb)) {
+            uci_error(e, "UCI_Variant %s: %s", value, p ? err.msg : "out of memory");
+            free(p);
+            return;
+        }
+        e->var = var;
+        pos_copy(e->pos, p);
+        free(p);
+    } else if (strcasecmp(name, "Hash") == 0) {
+        if (!uci_int(value, 1, UCI_HASH_MAX, &v)) {
+            uci_error(e, "Hash needs a whole number of MB from 1 to %d, got '%s'", UCI_HASH_MAX,
+                      value);
+        } else if (!uci_new_search(e, e->var, (int)v)) {
+            uci_error(e, "Hash %ld: out of memory, keeping %d MB", v, e->hash_mb);
+        }
+    } else if (strcasecmp(name, "Threads") == 0) {
+        if (!uci_int(value, 1, 1, &v))
+            uci_error(e, "Threads: chessvar searches on one thread, only 1 is allowed, got '%s'",
+                      value);
+    } else if (strcasecmp(name, "MultiPV") == 0) {
+        if (!uci_int(value, 1, SEARCH_MAX_MULTIPV, &v))
+            uci_error(e, "MultiPV needs a whole number from 1 to %d, got '%s'", SEARCH_MAX_MULTIPV,
+                      value);
+        else e->multipv = (int)v;
+    } else {
+        uci_error(e, "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV)", name);
+    }
+}
+
+/* `position startpos|fen FEN [moves M...]`: built on the side; kept only if all of it is good. */
+static void uci_position(UciEngine *e, char *args, Position *scratch) {
+    char *tok = uci_token(&args);
+    CvError err = {{0}};
+    char fen[512] = "";
+    if (tok && strcmp(tok, "startpos") == 0) {
+        snprintf(fen, sizeof fen, "%s", e->var->start_fen);
+        tok = uci_token(&args);
+    } else if (tok && strcmp(tok, "fen") == 0) {
+        while ((tok = uci_token(&args)) && strcmp(tok, "moves") != 0) {
+            size_t len = strlen(fen);
+            snprintf(fen + len, sizeof fen - len, "%s%s", len ? " " : "", tok);
+        }
+    } else {
+        uci_error(e, "position needs 'startpos' or 'fen FEN', got '%s'", tok ? tok : "");
+        return;
+    }
+    if (!pos_from_fen(scratch, e->var, fen, &err)) {
+        uci_error(e, "bad FEN '%s' for %s: %s", fen, e->var->name, err.msg);
+        return;
+    }
+    if (tok && strcmp(tok, "moves") != 0) {
+        uci_error(e, "position: expected 'moves', got '%s'", tok);
+        return;
+    }
+    int n = 0;
+    while (tok && (tok = uci_token(&args))) {
+        Move m = uci_map_move(scratch, tok);
+        if (m == MOVE_NONE) {
+            char at[512];
+            pos_to_fen(scratch, at, sizeof at);
+            uci_error(e, "illegal move '%s' (move %d of the list) in %s; position unchanged", tok,
+                      n + 1, at);
+            return;
+        }
+        if (scratch->ply >= MAX_GAME_PLY - SEARCH_MAX_PLY - 8) {
+            uci_error(e, "position: more than %d moves; position unchanged",
+                      MAX_GAME_PLY - SEARCH_MAX_PLY - 8);
+            return;
+        }
+        pos_make(scratch, m);
+        n++;
+    }
+    pos_copy(e->pos, scratch);
+}
+
+/* `go perft N`: Stockfish's divide, `move: count` lines, a blank line, `Nodes searched`. */
+static void uci_perft(UciEngine *e, int depth) {
+    Move list[MAX_MOVES];
+    char mv[32];
+    Position *p = e->spos;
+    pos_copy(p, e->pos);
+    int n = pos_legal_moves(p, list);
+    uint64_t total = 0;
+    pthread_mutex_lock(&e->out);
+    for (int i = 0; i < n; i++) {
+        move_to_str(p, list[i], mv);
+        uint64_t c = 1;
+        if (depth > 1) {
+            pos_make(p, list[i]);
+            c = perft(p, depth - 1);
+            pos_unmake(p);
+        }
+        total += c;
+        printf("%s: %llu\n", mv, (unsigned long long)c);
+    }
+    if (depth <= 0) total = 1;
+    printf("\nNodes searched: %llu\n\n", (unsigned long long)total);
+    fflush(stdout);
+    pthread_mutex_unlock(&e->out);
+}
+
+/* Fills lim from the clock: a share of the remaining time plus most of the increment,
+ * never more than a quarter of the clock. */
+static void uci_clock(SearchLimits *lim, long time_ms, long inc_ms, long movestogo) {
+    long mtg = movestogo > 0 ? (movestogo < 40 ? movestogo : 40) : 30;
+    long soft = time_ms / mtg + inc_ms * 3 / 4;
+    long hard = time_ms / 4 + inc_ms;
+    if (hard > time_ms - 30) hard = time_ms - 30;
+    if (hard < 1) hard = 1;
+    if (soft > hard) soft = hard;
+    if (soft < 1) soft = 1;
+    lim->movetime_ms = hard;
+    lim->soft_ms = soft;
+}
+
+/* `go ...`: perft, or a search on its own thread within the given limits. */
+static void uci_go(UciEngine *e, char *args) {
+    SearchLimits lim = {0};
+    long v = 0, t[2] = {-1, -1}, inc[2] = {0, 0}, mtg = 0;
+    bool infinite = false;
+    char *tok;
+    while ((tok = uci_token(&args))) {
+        char *val = NULL;
+        bool flag = strcmp(tok, "infinite") == 0 || strcmp(tok, "ponder") == 0;
+        if (strcmp(tok, "searchmoves") == 0) {
+            uci_error(e, "go searchmoves is not supported");
+            return;
+        }
+        if (!flag && !(val = uci_token(&args))) {
+            uci_error(e, "go %s needs a value", tok);
+            return;
+        }
+        long hi = 2000000000L;
+        if (val && !uci_int(val, 0, hi, &v)) {
+            uci_error(e, "go %s needs a whole number, got '%s'", tok, val);
+            return;
+        }
+        if (strcmp(tok, "perft") == 0) {
+            if (v > 20) {
+                uci_error(e, "go perft %ld: depth above 20", v);
+                return;
+            }
+            uci_perft(e, (int)v);
+            return;
+        } else if (strcmp(tok, "depth") == 0)
+            lim.depth = v > SEARCH_MAX_DEPTH ? SEARCH_MAX_DEPTH : (int)v;
+        else if (strcmp(tok, "nodes") == 0) lim.nodes = v;
+        else if (strcmp(tok, "movetime") == 0) lim.movetime_ms = v > 0 ? v : 1;
+        else if (strcmp(tok, "wtime") == 0) t[WHITE] = v;
+        else if (strcmp(tok, "btime") == 0) t[BLACK] = v;
+        else if (strcmp(tok, "winc") == 0) inc[WHITE] = v;
+        else if (strcmp(tok, "binc") == 0) inc[BLACK] = v;
+        else if (strcmp(tok, "movestogo") == 0) mtg = v;
+        else if (strcmp(tok, "mate") == 0)
+            lim.depth = v * 2 > SEARCH_MAX_DEPTH ? SEARCH_MAX_DEPTH : (int)(v * 2);
+        else if (flag) infinite = true;
+        else {
+            uci_error(e,
+                      "go: unknown parameter '%s' (depth, nodes, movetime, wtime, btime, "
+                      "winc, binc, movestogo, infinite, perft)",
+                      tok);
+            return;
+        }
+    }
+    int side = e->pos->side;
+    if (t[side] >= 0 && !lim.movetime_ms) uci_clock(&lim, t[side], inc[side], mtg);
+    atomic_store(&e->stop, false);
+    lim.stop = &e->stop;
+    lim.multipv = e->multipv;
+    lim.info = uci_info;
+    lim.info_ctx = e;
+    e->lim = lim;
+    e->infinite = infinite;
+    pos_copy(e->spos, e->pos);
+    if (pthread_create(&e->thread, NULL, uci_search_main, e) != 0) {
+        uci_error(e, "go: cannot start the search thread");
+        return;
+    }
+    e->running = true;
+}
+
+/* `d`: the board (rank 1 at the bottom), the FEN and the key, as Stockfish prints them. */
+static void uci_display(UciEngine *e) {
+    const Position *p = e->pos;
+    char fen[512], sep[128];
+    int k = snprintf(sep, sizeof sep, " ");
+    for (int f = 0; f < p->width; f++) k += snprintf(sep + k, sizeof sep - (size_t)k, "+---");
+    snprintf(sep + k, sizeof sep - (size_t)k, "+");
+    pthread_mutex_lock(&e->out);
+    printf("\n%s\n", sep);
+    for (int r = p->height - 1; r >= 0; r--) {
+        printf(" |");
+        for (int f = 0; f < p->width; f++) {
+            int pc = p->board[r * p->width + f];
+            char c = ' ';
+            if (pc) {
+                c = p->var->pieces[PC_TYPE(pc)].letter;
+                if (PC_COLOR(pc) == BLACK) c = (char)tolower((unsigned char)c);
+            }
+            printf(" %c |", c);
+        }
+        printf(" %d\n%s\n", r + 1, sep);
+    }
+    printf(" ");
+    for (int f = 0; f < p->width; f++) printf("  %c ", 'a' + f);
+    pos_to_fen(p, fen, sizeof fen);
+    printf("\n\nVariant: %s\nFen: %s\nKey: %016llX\n", p->var->name, fen,
+           (unsigned long long)p->key);
+    fflush(stdout);
+    pthread_mutex_unlock(&e->out);
+}
+
+/* Sets up the engine for chess with the default hash; false if out of memory. */
+static bool uci_engine_init(UciEngine *e) {
+    memset(e, 0, sizeof *e);
+    pthread_mutex_init(&e->out, NULL);
+    e->var = variant_by_name("chess");
+    e->multipv = 1;
+    e->hash_mb = UCI_HASH_DEFAULT;
+    e->pos = malloc(sizeof *e->pos);
+    e->spos = malloc(sizeof *e->spos);
+    e->pv = malloc(sizeof *e->pv);
+    CvError err = {{0}};
+    return e->pos && e->spos && e->pv && pos_from_fen(e->pos, e->var, e->var->start_fen, &err) &&
+           uci_new_search(e, e->var, e->hash_mb);
+}
+
+/* Prints the usage of the subcommand. */
+static void uci_help(FILE *f) {
+    fprintf(f, "usage: chessvar uci\n"
+               "  speaks UCI on standard input and output (see README: options UCI_Variant,\n"
+               "  Hash, Threads (1), MultiPV; go depth|nodes|movetime|wtime/btime/winc/binc/\n"
+               "  movestogo|infinite|perft N; stop; d; quit). Moves use chessvar's notation.\n");
+}
+
+int cmd_uci(int argc, char **argv) {
+    if (argc > 1) {
+        bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        uci_help(help ? stdout : stderr);
+        return help ? 0 : 2;
+    }
+    UciEngine *e = malloc(sizeof *e);
+    Position *scratch = malloc(sizeof *scratch);
+    char *line = malloc(UCI_LINE);
+    if (!e || !scratch || !line || !uci_engine_init(e)) {
+        fprintf(stderr, "chessvar uci: out of memory\n");
+        return 1;
+    }
+    uci_say(e, "chessvar by the chessvar authors");
+    while (fgets(line, UCI_LINE, stdin)) {
+        size_t len = strlen(line);
+        if (len == UCI_LINE - 1 && line[len - 1] != '\n') {
+            int c;
+            while ((c = getchar()) != EOF && c != '\n') {
+            }
+            uci_error(e, "input line longer than %d bytes ignored", UCI_LINE - 2);
+            continue;
+        }
+        char *rest = line, *cmd = uci_token(&rest);
+        if (!cmd) continue;
+        if (strcmp(cmd, "quit") == 0) break;
+        if (strcmp(cmd, "stop") == 0) uci_stop(e);
+        else if (strcmp(cmd, "isready") == 0) uci_say(e, "readyok");
+        else if (strcmp(cmd, "ponderhit") == 0) continue;
+        else if (strcmp(cmd, "uci") == 0) uci_hello(e);
+        else if (strcmp(cmd, "d") == 0) uci_display(e);
+        else if (strcmp(cmd, "position") == 0) uci_position(e, rest, scratch);
+        else if (strcmp(cmd, "ucinewgame") == 0) {
+            uci_wait(e);
+            search_clear(e->search);
+        } else if (strcmp(cmd, "setoption") == 0) {
+            uci_wait(e); /* the table may be replaced */
+            uci_setoption(e, rest);
+        } else if (strcmp(cmd, "go") == 0) {
+            uci_wait(e); /* as Stockfish: a new go waits for the running search */
+            uci_go(e, rest);
+        } else uci_error(e, "unknown command '%s'", cmd);
+    }
+    uci_stop(e);
+    search_free(e->search);
+    free(e->pos);
+    free(e->spos);
+    free(e->pv);
+    free(e);
+    free(scratch);
+    free(line);
+    return 0;
+}
