@@ -18,7 +18,8 @@
  *   +-----------+-----------+-----------------+----------------------------------+
  *
  * A record that fails its checks and reaches the end of the file (or is followed only by
- * zero bytes) is a torn last write and is dropped; anywhere else it is corruption. */
+ * zero bytes, as a crash can leave them) is a torn last write and is dropped; anywhere
+ * else it is corruption. */
 #include "checkpoint.h"
 
 #include <errno.h>
@@ -49,7 +50,8 @@ struct PerftCheckpoint {
     uint64_t resumed_nodes;
     unsigned char *buf; /* records not yet written */
     size_t len, cap;
-    double last_flush;
+    double last_flush, sync_seconds;
+    size_t dropped;
     bool failed;
     char failure[512];
 };
@@ -220,7 +222,9 @@ static int check_record(const unsigned char *b, size_t size, size_t o, char *typ
     if (left < *len + 16) return 0;
     if (XXH3_64bits(b + o, 8 + *len) != get_le(b + o + 8 + *len, 8)) {
         *reason = "checksum mismatch";
-        return left == *len + 16 ? 0 : -1;
+        for (size_t i = o + *len + 16; i < size; i++)
+            if (b[i]) return -1;
+        return 0; /* nothing but zeros after it: the last write, torn */
     }
     return 1;
 }
@@ -336,6 +340,10 @@ static int load(PerftCheckpoint *ck, const unsigned char *b, size_t size, const 
     int st = check_record(b, size, 0, &type, &len, &reason);
     if (st == 0 && size <= CKPT_MAX_PAYLOAD + 16) return 0;
     if (st == 0) st = -1, reason = "no complete record";
+    if (st < 0 && memcmp(b, "CVPK", 4) == 0) {
+        fail(err, errlen, ck->path, "is corrupt: its header record: %s", reason);
+        return -1;
+    }
     if (st < 0 || type != 'H') {
         fail(err, errlen, ck->path, "is not a perft checkpoint (%s at its start)",
              st < 0 ? reason : "no header record");
@@ -427,6 +435,7 @@ PerftCheckpoint *ckpt_open(const char *path, const Position *root, int depth, bo
         }
         sync_dir(path);
     } else if (end < size) {
+        ck->dropped = size - end;
         /* a torn last record: drop it so the next append starts on a record boundary */
         if (ftruncate(ck->fd, (off_t)end) != 0 || fsync(ck->fd) != 0) {
             fail(err, errlen, path, "cannot drop its torn last record: %s", strerror(errno));
@@ -435,8 +444,13 @@ PerftCheckpoint *ckpt_open(const char *path, const Position *root, int depth, bo
         }
     }
     ck->last_flush = now_seconds();
+    ck->sync_seconds = PERFT_CKPT_SYNC_SECONDS;
     return ck;
 }
+
+void ckpt_set_sync(PerftCheckpoint *ck, double seconds) { ck->sync_seconds = seconds; }
+
+size_t ckpt_dropped(const PerftCheckpoint *ck) { return ck->dropped; }
 
 int ckpt_units(const PerftCheckpoint *ck, const PerftUnit **units, PerftResult **results,
                bool **done) {
@@ -462,7 +476,7 @@ void ckpt_unit_done(void *ctx, int index, PerftResult r) {
     buf_record(ck, 'U', p, 20 + tl);
     ck->results[index] = r;
     ck->done[index] = true;
-    if (now_seconds() - ck->last_flush >= PERFT_CKPT_FLUSH_SECONDS) flush(ck);
+    if (now_seconds() - ck->last_flush >= ck->sync_seconds) flush(ck);
 }
 
 bool ckpt_close(PerftCheckpoint *ck, char *err, size_t errlen) {

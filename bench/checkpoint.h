@@ -11,8 +11,8 @@
  * value they were made with, and a resume uses the recorded one. */
 #define PERFT_CKPT_MIN_UNITS 1024
 
-/* Seconds between two appends (each followed by fsync) of the finished units. */
-#define PERFT_CKPT_FLUSH_SECONDS 0.25
+/* Default seconds between two appends (each followed by fsync) of the finished units. */
+#define PERFT_CKPT_SYNC_SECONDS 0.25
 
 typedef struct PerftCheckpoint PerftCheckpoint;
 
@@ -25,6 +25,9 @@ typedef struct PerftCheckpoint PerftCheckpoint;
 PerftCheckpoint *ckpt_open(const char *path, const Position *root, int depth, bool fingerprint,
                            char *err, size_t errlen);
 
+/* Sets the seconds between two appends of finished units (0: after every unit). */
+void ckpt_set_sync(PerftCheckpoint *ck, double seconds);
+
 /* The unit list, per-unit results and done flags of an open checkpoint (owned by it). */
 int ckpt_units(const PerftCheckpoint *ck, const PerftUnit **units, PerftResult **results,
                bool **done);
@@ -32,8 +35,11 @@ int ckpt_units(const PerftCheckpoint *ck, const PerftUnit **units, PerftResult *
 /* Units (and their nodes) that were already in the file when it was opened. */
 int ckpt_resumed(const PerftCheckpoint *ck, uint64_t *nodes);
 
+/* Bytes of a torn last record dropped when the file was opened (0: none). */
+size_t ckpt_dropped(const PerftCheckpoint *ck);
+
 /* A PerftUnitDone callback (ctx is the checkpoint): records the unit, appending and
- * syncing the records gathered every PERFT_CKPT_FLUSH_SECONDS. */
+ * syncing the records gathered every PERFT_CKPT_SYNC_SECONDS (or as set). */
 void ckpt_unit_done(void *ctx, int index, PerftResult r);
 
 /* Writes what is left and closes the file. Returns false (message in err) if any write

@@ -12,6 +12,7 @@
 typedef struct PerftOptions {
     const char *fen, *start, *checkpoint;
     long depth, threads, hash_mb;
+    double checkpoint_sync;
     bool divide, json, all, reference, fingerprint, quiet, mpi;
 } PerftOptions;
 
@@ -151,6 +152,11 @@ static int perft_checkpointed(const PerftOptions *o, Position *pos, int depth, i
         if (pr->resumed && !o->quiet)
             fprintf(stderr, "chessvar perft: checkpoint '%s': %d of %d units already counted\n",
                     o->checkpoint, pr->resumed, n);
+        if (ckpt_dropped(ck) && !o->quiet)
+            fprintf(stderr,
+                    "chessvar perft: checkpoint '%s': dropped a torn last record (%zu bytes)\n",
+                    o->checkpoint, ckpt_dropped(ck));
+        ckpt_set_sync(ck, o->checkpoint_sync);
         cfg->unit_done = ckpt_unit_done;
         cfg->unit_done_ctx = ck;
     }
@@ -245,8 +251,20 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     return 0;
 }
 
+/* Parses a number of seconds from 0 to a day (for --checkpoint-sync). */
+static bool parse_seconds(const char *cmd, const char *opt, const char *val, void *dst) {
+    char *end;
+    double s = strtod(val, &end);
+    if (!*val || *end || !(s >= 0 && s <= 86400)) {
+        cli_usage_error(cmd, "%s needs seconds from 0 to 86400, got '%s'", opt, val);
+        return false;
+    }
+    *(double *)dst = s;
+    return true;
+}
+
 int cmd_perft(int argc, char **argv) {
-    PerftOptions o = {0};
+    PerftOptions o = {.checkpoint_sync = PERFT_CKPT_SYNC_SECONDS};
     const char *vname = NULL;
     const CliOpt opts[] = {
         CLI_OPT_TEXT("--variant", "NAME", &vname, "the variant (default chess; the list is below)"),
@@ -272,6 +290,9 @@ int cmd_perft(int argc, char **argv) {
         CLI_OPT_TEXT("--checkpoint", "FILE", &o.checkpoint,
                      "record each finished work unit in FILE; rerunning the same\n"
                      "command with FILE counts only the units still missing"),
+        CLI_OPT_CALL("--checkpoint-sync", "SECONDS", parse_seconds, &o.checkpoint_sync,
+                     "time between two appends (and fsyncs) of finished units to FILE\n"
+                     "(default 0.25; 0: after every unit)"),
     };
     const CliSpec spec = {
         .cmd = "perft",
@@ -279,7 +300,8 @@ int cmd_perft(int argc, char **argv) {
             "usage: chessvar perft [--variant NAME] [--fen FEN | --start NAME] [--depth D] "
             "[--divide]\n"
             "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
-            "                      [--all] [--reference] [--mpi] [--checkpoint FILE]\n\n"
+            "                      [--all] [--reference] [--mpi]\n"
+            "                      [--checkpoint FILE [--checkpoint-sync SECONDS]]\n\n"
             "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n",
         .opts = opts,
         .nopts = (int)(sizeof opts / sizeof opts[0]),
