@@ -217,6 +217,11 @@ static inline int pos_reference_moves(Position *pos, Move *list) {
 }
 static inline void pos_make(Position *pos, Move m) { pos->var->ops->make(pos, m); }
 static inline void pos_unmake(Position *pos) { pos->var->ops->unmake(pos); }
+/* Passes the turn (a search's null move): side flipped, e.p. square cleared, halfmove
+ * clock reset so repetition scans stop here. Only for searches; never when in check. */
+void pos_make_null(Position *pos);
+/* Takes back pos_make_null. */
+void pos_unmake_null(Position *pos);
 static inline bool pos_in_check(const Position *pos) { return pos->var->ops->in_check(pos); }
 /* Whether neither side can mate any more, by the variant's insufficient-material rule. */
 static inline bool pos_insufficient_material(const Position *pos) {

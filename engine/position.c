@@ -38,6 +38,30 @@ bool pos_ep_capturable(const Position *p) {
     return false;
 }
 
+/* Passes the turn: pushes an undo record for MOVE_NONE and flips the side, keeping the
+ * key equal to pos_compute_key of the new state. */
+void pos_make_null(Position *p) {
+    Undo *u = pos_push(p, MOVE_NONE);
+    u->moved = 0;
+    u->nvict = 0;
+    if (p->ep != NO_SQ) {
+        if (pos_ep_capturable(p)) p->key ^= zob_ep[p->ep];
+        p->ep = NO_SQ;
+    }
+    p->halfmove = 0;
+    p->side ^= 1;
+    p->key ^= zob_side;
+}
+
+/* Restores the state saved by pos_make_null. */
+void pos_unmake_null(Position *p) {
+    const Undo *u = &p->stack[--p->ply];
+    p->side ^= 1;
+    p->ep = u->ep;
+    p->halfmove = u->halfmove;
+    p->key = u->key;
+}
+
 /* The key of the whole state from scratch. */
 uint64_t pos_compute_key(const Position *p) {
     uint64_t k = 0;

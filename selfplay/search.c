@@ -12,12 +12,53 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 #define QSEARCH_MAX 8    /* capture plies searched below the horizon */
 #define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
+#define QS_DELTA    200  /* delta pruning margin in quiescence */
+#define RFP_DEPTH   6    /* reverse futility: depths and margin per ply */
+#define RFP_MARGIN  90
+#define FUT_DEPTH   3 /* futility pruning of quiet moves: depths and margin per ply */
+#define FUT_MARGIN  150
+#define LMP_DEPTH   4 /* late-move pruning depths */
+#define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
+#define ASP_WINDOW  30
+#define HIST_MAX    16000
 
 /* Monotonic clock in nanoseconds. */
 static int64_t search_now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Natural logarithm of x >= 1 by the atanh series (no libm; only for the LMR table). */
+static double search_ln(double x) {
+    double y = (x - 1) / (x + 1), y2 = y * y, term = y, sum = 0;
+    for (int k = 1; k < 200; k += 2) {
+        sum += term / k;
+        term *= y2;
+    }
+    return 2 * sum;
+}
+
+/* Sets the variant-dependent switches of the selective search (see README "How the player
+ * searches"): null move off in Supremo endings with fewer than two pieces besides royals
+ * and pawns, since its stalemate wins and zugzwang decide them; the capture bound
+ * victim - attacker only where every capture removes exactly one piece. */
+static void search_variant_setup(Search *s, const Variant *v) {
+    s->null_ok = true;
+    s->null_min_pieces = 1;
+    s->see_bound = true;
+    for (int t = 1; t <= v->npt; t++) {
+        const PieceDef *pd = &v->pieces[t];
+        if (pd->flags & PF_BLAST) s->see_bound = false;
+        for (int c = 0; c < pd->ncomp; c++)
+            if (pd->comp[c].kind == MC_DLEAP) s->see_bound = false;
+    }
+    if (v->stalemate_score != 500) s->null_min_pieces = 2;
+    for (int d = 0; d < 64; d++)
+        for (int i = 0; i < 64; i++) {
+            double r = d && i ? 0.5 + search_ln(d) * search_ln(i) / 2.25 : 0;
+            s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
+        }
 }
 
 Search *search_new(const Variant *v, int tt_bits) {
@@ -31,6 +72,7 @@ Search *search_new(const Variant *v, int tt_bits) {
     }
     s->tt_mask = n - 1;
     eval_init(&s->eval, v);
+    search_variant_setup(s, v);
     return s;
 }
 
@@ -45,6 +87,8 @@ void search_free(Search *s) {
 void search_clear(Search *s) {
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    memset(s->counter, 0, sizeof s->counter);
     s->gen = 0;
 }
 
@@ -88,10 +132,22 @@ static inline int search_victim_value(const Search *s, const Position *pos, Move
     return v;
 }
 
-/* Scores every move of the list for ordering: hash move, captures by MVV-LVA,
- * promotions, killers, then the rest. */
+/* Value of the piece that makes m (0 for a drop). */
+static inline int search_attacker_value(const Search *s, const Position *pos, Move m) {
+    return MOVE_KIND(m) == MK_DROP ? 0
+                                   : eval_piece_value(&s->eval, PC_TYPE(pos->board[MOVE_FROM(m)]));
+}
+
+/* Scores every move of the list for ordering: hash move, captures that cannot lose
+ * material by the victim - attacker bound (all captures where the bound does not hold),
+ * promotions, killers, the counter-move, the other captures, then quiet moves by history. */
 static void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int n,
                                Move hash, int ply) {
+    Move counter = MOVE_NONE;
+    if (pos->ply > 0 && ply < SEARCH_MAX_PLY) {
+        Move prev = pos->stack[pos->ply - 1].move;
+        if (prev != MOVE_NONE) counter = s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)];
+    }
     for (int i = 0; i < n; i++) {
         Move m = list[i];
         if (m == hash) {
@@ -100,14 +156,17 @@ static void search_score_moves(Search *s, const Position *pos, Move *list, int *
         }
         int victim = search_victim_value(s, pos, m);
         if (victim > 0) {
-            int attacker = MOVE_KIND(m) == MK_DROP ? 0 : PC_TYPE(pos->board[MOVE_FROM(m)]);
-            sc[i] = (1 << 24) + victim * 16 - eval_piece_value(&s->eval, attacker) / 16;
+            int attacker = search_attacker_value(s, pos, m);
+            int mvv = victim * 16 - attacker / 16;
+            sc[i] = (!s->see_bound || victim >= attacker ? 1 << 26 : 1 << 22) + mvv;
         } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
-            sc[i] = (1 << 23) + eval_piece_value(&s->eval, MOVE_PROMO(m));
+            sc[i] = (1 << 25) + eval_piece_value(&s->eval, MOVE_PROMO(m));
         } else if (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
-            sc[i] = (1 << 22) + (m == s->killers[ply][0]);
+            sc[i] = (1 << 24) + (m == s->killers[ply][0]);
+        } else if (m == counter) {
+            sc[i] = (1 << 23);
         } else {
-            sc[i] = 0;
+            sc[i] = s->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
         }
     }
 }
@@ -160,7 +219,8 @@ static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pvlen[ply] = n + 1;
 }
 
-/* Captures-only search below the horizon (all evasions when in check). */
+/* Captures-only search below the horizon (all evasions when in check), with delta pruning:
+ * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
     search_count(s);
     s->pvlen[ply] = 0;
@@ -168,9 +228,9 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     if (ply > s->seldepth) s->seldepth = ply;
     if (ply >= SEARCH_MAX_PLY) return eval_position(&s->eval, pos);
     bool check = pos_in_check(pos);
-    int best = -SEARCH_INF;
+    int best = -SEARCH_INF, stand = -SEARCH_INF;
     if (!check) {
-        best = eval_position(&s->eval, pos);
+        best = stand = eval_position(&s->eval, pos);
         if (best >= beta || qdepth >= QSEARCH_MAX) return best;
         if (best > alpha) alpha = best;
     }
@@ -184,8 +244,12 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             Move m = list[i];
             int victim = search_victim_value(s, pos, m);
             if (victim == 0 && MOVE_KIND(m) != MK_MULTI) continue;
-            int attacker = MOVE_KIND(m) == MK_DROP ? 0 : PC_TYPE(pos->board[MOVE_FROM(m)]);
-            sc[k] = victim * 16 - eval_piece_value(&s->eval, attacker) / 16;
+            bool promo = MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP;
+            if (MOVE_KIND(m) != MK_MULTI && !promo && stand + victim + QS_DELTA <= alpha) {
+                if (stand + victim + QS_DELTA > best) best = stand + victim + QS_DELTA;
+                continue; /* delta pruning */
+            }
+            sc[k] = victim * 16 - search_attacker_value(s, pos, m) / 16;
             list[k++] = m;
         }
         n = k;
@@ -236,9 +300,10 @@ static inline TTEntry *search_tt_probe(Search *s, uint64_t key, bool *hit) {
 }
 
 /* Stores a result in the slot of key, replacing an entry of an older search, of the same
- * position, or one not deeper than this one (plus a small allowance). */
-static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound, int score, Move m,
-                                   int ply) {
+ * position, or one not deeper than this one (plus a small allowance); exact scores always
+ * replace. */
+static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound, int score,
+                                   int eval, Move m, int ply) {
     TTEntry *e = &s->tt[key & s->tt_mask];
     uint32_t check = (uint32_t)(key >> 32);
     bool same = e->check == check;
@@ -248,16 +313,51 @@ static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound
     e->check = check;
     e->move = m;
     e->score = (int16_t)search_to_tt(score, ply);
+    e->eval = (int16_t)eval;
     e->depth = (int8_t)depth;
     e->gen_bound = (uint8_t)(s->gen << 2 | bound);
 }
 
-/* Principal-variation alpha-beta to `depth` plies, then quiescence. */
+/* Whether the side to move has enough pieces besides royals and pawns (hand pieces count)
+ * for a null move: with fewer, zugzwang is likely and passing would lie. */
+static bool search_null_material(const Search *s, const Position *pos) {
+    const Variant *v = pos->var;
+    int pieces = 0;
+    for (int t = 1; t <= v->npt; t++) {
+        if (v->pieces[t].flags & (PF_ROYAL | PF_PAWN | PF_PAWN_PIECE | PF_PROMOTES)) continue;
+        pieces += pos->count[PC_MAKE(pos->side, t)] + pos->hand[pos->side][t];
+        if (pieces >= s->null_min_pieces) return true;
+    }
+    return false;
+}
+
+/* Rewards the quiet move that cut off and penalises the quiet moves tried before it
+ * (history with gravity: entries stay within +-HIST_MAX). */
+static void search_history_update(Search *s, int side, const Move *quiets, int nq, Move best,
+                                  int depth) {
+    int bonus = depth * depth > 400 ? 400 : depth * depth;
+    for (int i = 0; i < nq; i++) {
+        int b = quiets[i] == best ? bonus * 32 : -bonus * 32;
+        int16_t *h = &s->history[side][MOVE_FROM(quiets[i])][MOVE_TO(quiets[i])];
+        *h = (int16_t)(*h + b - *h * (b < 0 ? -b : b) / HIST_MAX);
+    }
+}
+
+/* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
+ * pruning, reverse futility, null move, internal iterative reduction, futility and late-move
+ * pruning of quiet moves, late-move reductions. */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply) {
+    bool pvnode = beta - alpha > 1;
     s->pvlen[ply] = 0;
-    if (ply > 0 && (pos->halfmove >= 100 || search_repeated(pos, 1))) {
-        search_count(s);
-        return 0;
+    if (ply > 0) {
+        if (pos->halfmove >= 100 || search_repeated(pos, 1)) {
+            search_count(s);
+            return 0;
+        }
+        int lo = -SEARCH_MATE + ply, hi = SEARCH_MATE - ply - 1; /* mate-distance pruning */
+        if (alpha < lo) alpha = lo;
+        if (beta > hi) beta = hi;
+        if (alpha >= beta) return alpha;
     }
     bool check = pos_in_check(pos);
     if (check && ply < SEARCH_MAX_PLY / 2) depth++;
@@ -268,33 +368,76 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     bool hit;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     Move hash = MOVE_NONE;
+    int ev = -SEARCH_INF;
     if (hit) {
         hash = e->move;
         int ts = search_from_tt(e->score, ply);
         int bound = e->gen_bound & 3;
-        if (e->depth >= depth && ply > 0 && beta - alpha == 1 &&
+        if (e->depth >= depth && ply > 0 && !pvnode &&
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && ts >= beta) ||
              (bound == BOUND_UPPER && ts <= alpha)))
             return ts;
+        if (!check) ev = e->eval;
     }
+    if (!check && !hit) ev = eval_position(&s->eval, pos);
+    s->static_eval[ply] = ev;
+    bool improving = !check && ply >= 2 && ev > s->static_eval[ply - 2];
+    if (!pvnode && !check && ply > 0 && beta > -SEARCH_MATE_BOUND && beta < SEARCH_MATE_BOUND) {
+        if (depth <= RFP_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta) return ev;
+        if (depth >= 2 && ev >= beta && s->null_ok && pos->stack[pos->ply - 1].move != MOVE_NONE &&
+            search_null_material(s, pos)) {
+            int r = 3 + depth / 4 + ((ev - beta) / 200 < 3 ? (ev - beta) / 200 : 3);
+            pos_make_null(pos);
+            int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            pos_unmake_null(pos);
+            if (s->stop) return 0;
+            if (score >= beta) return score > SEARCH_MATE_BOUND ? beta : score;
+        }
+    }
+    if (depth >= 4 && hash == MOVE_NONE) depth--; /* internal iterative reduction */
     Move *list = s->moves[ply];
     int *sc = s->scores[ply];
     int n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
     search_score_moves(s, pos, list, sc, n, hash, ply);
-    int best = -SEARCH_INF, alpha0 = alpha;
-    Move best_move = MOVE_NONE;
+    int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0;
+    Move best_move = MOVE_NONE, quiets[64];
+    bool futile = !pvnode && !check && depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
+    int lmp = (3 + depth * depth) / (improving ? 1 : 2);
     for (int i = 0; i < n; i++) {
         search_pick(list, sc, n, i);
         Move m = list[i];
+        bool quiet = search_victim_value(s, pos, m) == 0 && MOVE_KIND(m) != MK_MULTI &&
+                     !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
+        bool refut = m == hash ||
+                     (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]));
+        if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
+            depth <= LMP_DEPTH && nquiet >= lmp)
+            continue; /* late-move pruning */
         pos_make(pos, m);
-        int score;
+        bool gives_check = pos_in_check(pos);
+        if (quiet && futile && best > -SEARCH_MATE_BOUND && !gives_check) {
+            pos_unmake(pos); /* futility pruning */
+            continue;
+        }
+        if (quiet && nquiet < 64) quiets[nquiet++] = m;
+        int score, nd = depth - 1;
         if (i == 0) {
-            score = -search_node(s, pos, depth - 1, -beta, -alpha, ply + 1);
+            score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
         } else {
-            score = -search_node(s, pos, depth - 1, -alpha - 1, -alpha, ply + 1);
+            int r = 0;
+            if (depth >= 3 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
+                r = s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
+                r += !pvnode + !improving - refut;
+                r -= s->history[pos->side ^ 1][MOVE_FROM(m)][MOVE_TO(m)] / 6000;
+                if (r > nd - 1) r = nd - 1;
+                if (r < 0) r = 0;
+            }
+            score = -search_node(s, pos, nd - r, -alpha - 1, -alpha, ply + 1);
+            if (r > 0 && score > alpha && !s->stop)
+                score = -search_node(s, pos, nd, -alpha - 1, -alpha, ply + 1);
             if (score > alpha && score < beta && !s->stop)
-                score = -search_node(s, pos, depth - 1, -beta, -alpha, ply + 1);
+                score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
         }
         pos_unmake(pos);
         if (s->stop) return 0;
@@ -305,18 +448,25 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
                 alpha = score;
                 search_update_pv(s, ply, m);
                 if (score >= beta) {
-                    if (search_victim_value(s, pos, m) == 0 && m != s->killers[ply][0]) {
-                        s->killers[ply][1] = s->killers[ply][0];
-                        s->killers[ply][0] = m;
+                    if (quiet) {
+                        if (m != s->killers[ply][0]) {
+                            s->killers[ply][1] = s->killers[ply][0];
+                            s->killers[ply][0] = m;
+                        }
+                        Move prev = pos->ply > 0 ? pos->stack[pos->ply - 1].move : MOVE_NONE;
+                        if (prev != MOVE_NONE)
+                            s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)] = m;
+                        search_history_update(s, pos->side, quiets, nquiet, m, depth);
                     }
                     break;
                 }
             }
         }
     }
+    if (best == -SEARCH_INF) best = alpha; /* every move was pruned */
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
-    search_tt_store(s, pos->key, depth, bound, best, bound == BOUND_UPPER ? MOVE_NONE : best_move,
-                    ply);
+    search_tt_store(s, pos->key, depth, bound, best, ev,
+                    bound == BOUND_UPPER ? MOVE_NONE : best_move, ply);
     return best;
 }
 
@@ -352,17 +502,41 @@ static void search_top_insert(int *top, int k, int score) {
 }
 
 /* One root iteration at `depth`: every move searched, those within `margin` of the best
- * (or among the best k) with an exact score and PV. Returns how many moves were searched
- * before the budget ran out (n when the iteration finished); the root is sorted only when
- * it finished. */
+ * (or among the best k) with an exact score and PV. The first move is searched in an
+ * aspiration window around `prev` (the last iteration's best score) when depth allows, widened
+ * on failure; the others first with a null window at the floor. Returns how many moves were
+ * searched before the budget ran out (n when the iteration finished); the root is sorted
+ * only when it finished. */
 static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth,
-                                 int margin, int k) {
+                                 int margin, int k, int prev) {
     int top[SEARCH_MAX_MULTIPV];
     for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {
-        int floor = search_root_floor(top, k, margin);
+        int floor = search_root_floor(top, k, margin), score;
         pos_make(pos, root[i].move);
-        int score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1);
+        if (floor == -SEARCH_INF) {
+            int delta = ASP_WINDOW, lo = -SEARCH_INF, hi = SEARCH_INF;
+            if (depth >= ASP_DEPTH && prev > -SEARCH_MATE_BOUND && prev < SEARCH_MATE_BOUND) {
+                lo = prev - delta;
+                hi = prev + delta;
+            }
+            for (;;) {
+                score = -search_node(s, pos, depth - 1, -hi, -lo, 1);
+                if (s->stop) break;
+                if (score <= lo && lo > -SEARCH_INF) {
+                    lo = lo - delta < -SEARCH_MATE_BOUND ? -SEARCH_INF : lo - delta;
+                } else if (score >= hi && hi < SEARCH_INF) {
+                    hi = hi + delta > SEARCH_MATE_BOUND ? SEARCH_INF : hi + delta;
+                } else {
+                    break;
+                }
+                delta *= 2;
+            }
+        } else {
+            score = -search_node(s, pos, depth - 1, -floor - 1, -floor, 1);
+            if (score > floor && !s->stop)
+                score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1);
+        }
         pos_unmake(pos);
         if (s->stop) return i;
         root[i].score = score;
@@ -451,7 +625,7 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     r.nroot = n;
     r.root = s->root_done;
     for (int d = 1; d <= maxdepth; d++) {
-        int done = search_root_iteration(s, pos, s->root, n, d, lim->margin, k);
+        int done = search_root_iteration(s, pos, s->root, n, d, lim->margin, k, s->root[0].score);
         if (done < n) {
             if (d == 1) { /* the budget ran out in the first iteration: rank what was scored */
                 int kk = done > 0 ? done : 1;

@@ -105,6 +105,13 @@ typedef struct Search {
     size_t tt_mask;
     uint8_t gen; /* generation of the current search_run, 6 bits */
     Move killers[SEARCH_MAX_PLY][2];
+    int16_t history[2][MAX_SQ][MAX_SQ];  /* [side][from][to] quiet-move history */
+    Move counter[64][MAX_SQ];            /* reply to [piece][to] of the previous move */
+    int static_eval[SEARCH_MAX_PLY + 2]; /* static evaluation per ply (improving) */
+    bool null_ok;                        /* the variant allows null-move pruning */
+    int null_min_pieces;                 /* pieces besides royals and pawns needed for it */
+    bool see_bound;                      /* victim - attacker bounds SEE from below */
+    int8_t lmr[64][64];                  /* late-move reduction by [depth][move number] */
     int64_t nodes, node_limit, next_check;
     int64_t start_ns, hard_ns;
     const atomic_bool *ext_stop;
