@@ -15,22 +15,6 @@ extern const char chessvar_bench_text[];
 /* Self-play part: games per variant, search nodes per move, random opening plies. */
 enum { BENCH_GAMES = 2, BENCH_NODES = 400, BENCH_RANDOM_PLIES = 4, BENCH_PLY_CAP = 120 };
 
-static void bench_help(FILE *f) {
-    fprintf(
-        f,
-        "usage: chessvar bench [--threads N] [--json] [--check FILE]\n\n"
-        "Runs the fixed workload compiled in from bench/bench.txt: perft of chosen positions of\n"
-        "every variant, once on 1 thread and once on N threads (default: all cores), then %d\n"
-        "fixed-seed self-play games per variant (%d nodes per move). Prints nodes, time and\n"
-        "nodes/s per line and a final signature: the total perft nodes and an XXH3 hash of the\n"
-        "self-play games. The signature does not depend on the thread count or the machine.\n"
-        "  --threads N   threads for the threaded runs\n"
-        "  --json        one JSON object per line and a final summary object\n"
-        "  --check FILE  compare the signature with the one recorded in FILE; exit 1 if it "
-        "differs\n",
-        BENCH_GAMES, BENCH_NODES);
-}
-
 /* Plays the fixed self-play games of one variant; returns the hash of their records. */
 static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status) {
     GameConfig cfg = {0};
@@ -78,23 +62,28 @@ static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status
 int cmd_bench(int argc, char **argv) {
     long threads = omp_get_num_procs();
     bool json = false;
-    const char *check = NULL, *t;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            bench_help(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--threads") == 0) {
-            if (!(t = cli_value("bench", argc, argv, &i)) ||
-                !cli_int("bench", "--threads", t, 1, 1024, &threads))
-                return 2;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = true;
-        } else if (strcmp(argv[i], "--check") == 0) {
-            if (!(check = cli_value("bench", argc, argv, &i))) return 2;
-        } else {
-            return cli_usage_error("bench", "unknown option '%s' (chessvar bench --help)", argv[i]);
-        }
-    }
+    const char *check = NULL;
+    char usage[1024];
+    snprintf(usage, sizeof usage,
+             "usage: chessvar bench [--threads N] [--json] [--check FILE]\n\n"
+             "Runs the fixed workload compiled in from bench/bench.txt: perft of chosen positions "
+             "of\n"
+             "every variant, once on 1 thread and once on N threads (default: all cores), then %d\n"
+             "fixed-seed self-play games per variant (%d nodes per move). Prints nodes, time and\n"
+             "nodes/s per line and a final signature: the total perft nodes and an XXH3 hash of "
+             "the\n"
+             "self-play games. The signature does not depend on the thread count or the machine.\n",
+             BENCH_GAMES, BENCH_NODES);
+    const CliOpt opts[] = {
+        CLI_OPT_LONG("--threads", "N", 1, 1024, &threads, "threads for the threaded runs"),
+        CLI_OPT_FLAG("--json", &json, "one JSON object per line and a final summary object"),
+        CLI_OPT_TEXT("--check", "FILE", &check,
+                     "compare the signature with the one recorded in FILE; exit 1 if it differs"),
+    };
+    const CliSpec spec = {
+        .cmd = "bench", .usage = usage, .opts = opts, .nopts = (int)(sizeof opts / sizeof opts[0])};
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc >= 0) return rc;
     char expected[128] = "";
     if (check) {
         FILE *f = fopen(check, "r");

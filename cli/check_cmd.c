@@ -15,69 +15,45 @@ typedef struct CheckOptions {
     bool all, quiet;
 } CheckOptions;
 
-/* Prints the options of `chessvar check`. */
-static void check_help(FILE *f) {
-    fprintf(
-        f,
-        "usage: chessvar check [--variant NAME | --all] [--games N] [--seed S] [--plies N]\n"
-        "                      [--sample K] [--fen FEN] [--threads N] [--json FILE] [--md FILE] "
-        "[--quiet]\n\n"
-        "Plays seeded games (random, capture-greedy and special-rule-seeking moves in turn) and\n"
-        "on every visited position verifies: consistency of all representations, incremental ==\n"
-        "recomputed key, make/unmake restores every byte, fast == reference move set, bulk\n"
-        "count, notation and FEN round trips, check/attack agreement, colour-flip move count\n"
-        "and the variant's own rules. Counts special-rule events. Exit status 1 when any\n"
-        "invariant fails.\n"
-        "  --variant NAME  one variant (default chess)\n"
-        "  --all           every variant\n"
-        "  --games N       games per variant (default 40)\n"
-        "  --seed S        seed of the games (default 1)\n"
-        "  --plies N       ply cap per game (default 200)\n"
-        "  --sample K      verify every K-th position only (default 1: all)\n"
-        "  --fen FEN       start every game from FEN (default: the variant's start positions)\n"
-        "  --threads N     worker threads (default 1)\n"
-        "  --json FILE     JSON report (default results/check_report.json)\n"
-        "  --md FILE       Markdown summary (default: the JSON path with .md)\n"
-        "  --quiet         no per-variant lines on stdout\n");
-}
-
 /* Parses the options; returns -1 to go on, else the exit status. */
 static int check_parse(int argc, char **argv, CheckOptions *o) {
     *o = (CheckOptions){.games = 40, .seed = 1, .plies = 200, .sample = 1, .threads = 1};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            check_help(stdout);
-            return 0;
-        } else if (strcmp(a, "--all") == 0) {
-            o->all = true;
-        } else if (strcmp(a, "--quiet") == 0) {
-            o->quiet = true;
-        } else if (strcmp(a, "--variant") == 0 || strcmp(a, "--fen") == 0 ||
-                   strcmp(a, "--json") == 0 || strcmp(a, "--md") == 0) {
-            if (!(val = cli_value("check", argc, argv, &i))) return 2;
-            if (a[2] == 'v') o->variant = val;
-            else if (a[2] == 'f') o->fen = val;
-            else if (a[2] == 'j') o->json = val;
-            else o->md = val;
-        } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
-                   strcmp(a, "--plies") == 0 || strcmp(a, "--sample") == 0 ||
-                   strcmp(a, "--threads") == 0) {
-            if (!(val = cli_value("check", argc, argv, &i))) return 2;
-            long *dst = a[2] == 'g'   ? &o->games
-                        : a[3] == 'e' ? &o->seed
-                        : a[2] == 'p' ? &o->plies
-                        : a[3] == 'a' ? &o->sample
-                                      : &o->threads;
-            long hi = dst == &o->seed    ? 2147483647L
-                      : dst == &o->plies ? MAX_GAME_PLY - 2
-                                         : 1000000L;
-            if (!cli_int("check", a, val, dst == &o->seed ? 0 : 1, hi, dst)) return 2;
-        } else {
-            return cli_usage_error("check",
-                                   "unknown option '%s' (chessvar check --help lists them)", a);
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_OPT_TEXT("--variant", "NAME", &o->variant, "one variant (default chess)"),
+        CLI_OPT_FLAG("--all", &o->all, "every variant"),
+        CLI_OPT_LONG("--games", "N", 1, 1000000L, &o->games, "games per variant (default 40)"),
+        CLI_OPT_LONG("--seed", "S", 0, 2147483647L, &o->seed, "seed of the games (default 1)"),
+        CLI_OPT_LONG("--plies", "N", 1, MAX_GAME_PLY - 2, &o->plies,
+                     "ply cap per game (default 200)"),
+        CLI_OPT_LONG("--sample", "K", 1, 1000000L, &o->sample,
+                     "verify every K-th position only (default 1: all)"),
+        CLI_OPT_TEXT("--fen", "FEN", &o->fen,
+                     "start every game from FEN (default: the variant's start positions)"),
+        CLI_OPT_LONG("--threads", "N", 1, 1000000L, &o->threads, "worker threads (default 1)"),
+        CLI_OPT_TEXT("--json", "FILE", &o->json,
+                     "JSON report (default check_report.json in the current folder)"),
+        CLI_OPT_TEXT("--md", "FILE", &o->md, "Markdown summary (default: the JSON path with .md)"),
+        CLI_OPT_FLAG("--quiet", &o->quiet, "no per-variant lines on stdout"),
+    };
+    const CliSpec spec = {
+        .cmd = "check",
+        .usage =
+            "usage: chessvar check [--variant NAME | --all] [--games N] [--seed S] [--plies N]\n"
+            "                      [--sample K] [--fen FEN] [--threads N] [--json FILE] [--md "
+            "FILE] [--quiet]\n\n"
+            "Plays seeded games (random, capture-greedy and special-rule-seeking moves in turn) "
+            "and\n"
+            "on every visited position verifies: consistency of all representations, incremental "
+            "==\n"
+            "recomputed key, make/unmake restores every byte, fast == reference move set, bulk\n"
+            "count, notation and FEN round trips, check/attack agreement, colour-flip move count\n"
+            "and the variant's own rules. Counts special-rule events. Exit status 1 when any\n"
+            "invariant fails.\n",
+        .opts = opts,
+        .nopts = (int)(sizeof opts / sizeof opts[0]),
+        .list_variants = true};
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc >= 0) return rc;
     if (o->all && (o->variant || o->fen))
         return cli_usage_error("check", "--all cannot be combined with --variant or --fen");
     return -1;
@@ -115,7 +91,7 @@ static bool check_variant(const CheckOptions *o, const Variant *v, Report *r) {
 
 /* Writes the JSON and the Markdown report; false (with a message) if a file cannot be written. */
 static bool check_write(const CheckOptions *o, const Report *r, double secs) {
-    const char *json = o->json ? o->json : "results/check_report.json";
+    const char *json = o->json ? o->json : "check_report.json";
     char md[1024], meta[512], intro[768], every[64] = "every visited position";
     if (o->sample > 1) snprintf(every, sizeof every, "one position in %ld", o->sample);
     if (o->md) snprintf(md, sizeof md, "%s", o->md);

@@ -81,38 +81,21 @@ static void print_divide(const PerftOptions *o, const char *ms, PerftResult r) {
     }
 }
 
-/* The reference count, serially, with the fingerprint if asked. */
-static PerftResult reference_count(Position *p, int depth, bool fp) {
-    PerftResult r = {0, 0};
-    if (depth == 0) {
-        r.nodes = 1;
-        r.fingerprint = fp ? perft_leaf_hash(p->key) : 0;
-        return r;
-    }
-    Move list[MAX_MOVES];
-    int n = pos_reference_moves(p, list);
-    for (int i = 0; i < n; i++) {
-        pos_make(p, list[i]);
-        PerftResult c = reference_count(p, depth - 1, fp);
-        r.nodes += c.nodes;
-        r.fingerprint += c.fingerprint;
-        pos_unmake(p);
-    }
-    return r;
-}
-
-/* Divide from per-unit results: each root move's units summed, or (when the tree was
- * not split) each root move counted here. */
-static void divide_from_units(const PerftOptions *o, Position *pos, int depth,
-                              const PerftUnit *units, const PerftResult *res, int nu,
-                              const PerftConfig *cfg) {
+/* The one divide loop: one line per root move with its count and the sum of them. The
+ * counts come from per-unit results when the tree was split into units below the root
+ * moves (nu > 0), else each root move is counted here: with the reference generator under
+ * --reference, else with cfg's threads and hash. */
+static PerftResult perft_divide(const PerftOptions *o, Position *pos, int depth,
+                                const PerftConfig *cfg, const PerftUnit *units,
+                                const PerftResult *res, int nu) {
     PerftConfig c = *cfg;
     c.unit_done = NULL;
-    c.progress = NULL;
+    if (units) c.progress = NULL;
     Move list[MAX_MOVES];
     char ms[24];
-    int n = pos_legal_moves(pos, list);
+    int n = o->reference ? pos_reference_moves(pos, list) : pos_legal_moves(pos, list);
     bool split = nu > 0 && units[0].len > 0;
+    PerftResult total = {0, 0};
     for (int i = 0; i < n; i++) {
         PerftResult r = {0, 0};
         for (int k = 0; split && k < nu; k++)
@@ -122,12 +105,16 @@ static void divide_from_units(const PerftOptions *o, Position *pos, int depth,
             }
         if (!split) {
             pos_make(pos, list[i]);
-            r = perft_run(pos, depth - 1, &c);
+            r = o->reference ? perft_reference_fp(pos, depth - 1, o->fingerprint)
+                             : perft_run(pos, depth - 1, &c);
             pos_unmake(pos);
         }
+        total.nodes += r.nodes;
+        total.fingerprint += r.fingerprint;
         move_to_str(pos, list[i], ms);
         print_divide(o, ms, r);
     }
+    return total;
 }
 
 /* Counts over a checkpoint file that rank 0 owns (other MPI ranks only count): finished
@@ -164,7 +151,7 @@ static int perft_checkpointed(const PerftOptions *o, Position *pos, int depth, i
     else *total = perft_run_units(pos, depth, units, n, res, done, cfg);
     cfg->unit_done = NULL;
     if (cli_mpi_rank() != 0) return 0;
-    if (o->divide) divide_from_units(o, pos, depth, units, res, n, cfg);
+    if (o->divide) perft_divide(o, pos, depth, cfg, units, res, n);
     if (!ckpt_close(ck, err, sizeof err)) fprintf(stderr, "chessvar perft: %s\n", err);
     return 0;
 }
@@ -195,23 +182,9 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
     }
     double t0 = cli_now();
     PerftResult total = {0, 0};
-    Move list[MAX_MOVES];
-    char ms[24];
     if (o->reference) {
-        if (o->divide) {
-            int n = pos_reference_moves(pos, list);
-            for (int i = 0; i < n; i++) {
-                move_to_str(pos, list[i], ms);
-                pos_make(pos, list[i]);
-                PerftResult r = reference_count(pos, (int)depth - 1, o->fingerprint);
-                pos_unmake(pos);
-                total.nodes += r.nodes;
-                total.fingerprint += r.fingerprint;
-                print_divide(o, ms, r);
-            }
-        } else {
-            total = reference_count(pos, (int)depth, o->fingerprint);
-        }
+        total = o->divide ? perft_divide(o, pos, (int)depth, &cfg, NULL, NULL, 0)
+                          : perft_reference_fp(pos, (int)depth, o->fingerprint);
         threads = 1;
     } else if (o->checkpoint) {
         int st = perft_checkpointed(o, pos, (int)depth, ranks, &cfg, &pr, &total);
@@ -226,20 +199,11 @@ static int perft_one(const PerftOptions *o, const Variant *v, const char *fen, l
         int nu = 0;
         total = mpi_perft(pos, (int)depth, &cfg, o->divide ? &units : NULL, &res, &nu);
         if (cli_mpi_rank() == 0 && o->divide)
-            divide_from_units(o, pos, (int)depth, units, res, nu, &cfg);
+            perft_divide(o, pos, (int)depth, &cfg, units, res, nu);
         free(units);
         free(res);
     } else if (o->divide) {
-        int n = pos_legal_moves(pos, list);
-        for (int i = 0; i < n; i++) {
-            move_to_str(pos, list[i], ms);
-            pos_make(pos, list[i]);
-            PerftResult r = perft_run(pos, (int)depth - 1, &cfg);
-            pos_unmake(pos);
-            total.nodes += r.nodes;
-            total.fingerprint += r.fingerprint;
-            print_divide(o, ms, r);
-        }
+        total = perft_divide(o, pos, (int)depth, &cfg, NULL, NULL, 0);
     } else {
         total = perft_run(pos, (int)depth, &cfg);
     }

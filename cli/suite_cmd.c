@@ -6,58 +6,39 @@
 #include "../bench/harness.h"
 #include "cli.h"
 
-static void suite_help(FILE *f) {
-    fprintf(f, "usage: chessvar suite FILE.epd [--variant NAME] [--max-depth D] [--max-nodes N]\n"
-               "                      [--threads N] [--hash MB] [--json]\n\n"
-               "Runs every line `FEN ;D1 n ;D2 n ... [;variant NAME]` of an EPD perft suite and\n"
-               "prints PASS or FAIL per (line, depth) with the expected and actual counts, then a\n"
-               "summary. Lines without a variant opcode use --variant (default chess). Malformed\n"
-               "lines are reported with their line number. Exit status: 0 all passed, 1 any\n"
-               "failure or malformed line, 2 bad options or unreadable file.\n"
-               "  --max-depth D   skip depths above D\n"
-               "  --max-nodes N   skip counts above N nodes\n"
-               "  --threads N     worker threads (default: all cores)\n"
-               "  --hash MB       shared transposition table (default 0: none)\n"
-               "  --json          one JSON object per check and one summary object\n");
-}
-
 int cmd_suite(int argc, char **argv) {
-    const char *file = NULL, *vname = NULL, *t;
+    const char *file = NULL, *vname = NULL;
     long max_depth = 30, threads = 0, hash_mb = 0, max_nodes = 0;
     bool json = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            suite_help(stdout);
-            return 0;
-        } else if (strcmp(a, "--variant") == 0) {
-            if (!(vname = cli_value("suite", argc, argv, &i))) return 2;
-        } else if (strcmp(a, "--max-depth") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) ||
-                !cli_int("suite", a, t, 1, 30, &max_depth))
-                return 2;
-        } else if (strcmp(a, "--max-nodes") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) ||
-                !cli_int("suite", a, t, 1, 0x7FFFFFFFFFFFFFFFL, &max_nodes))
-                return 2;
-        } else if (strcmp(a, "--threads") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) ||
-                !cli_int("suite", a, t, 1, 1024, &threads))
-                return 2;
-        } else if (strcmp(a, "--hash") == 0) {
-            if (!(t = cli_value("suite", argc, argv, &i)) ||
-                !cli_int("suite", a, t, 0, 1 << 20, &hash_mb))
-                return 2;
-        } else if (strcmp(a, "--json") == 0) {
-            json = true;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("suite", "unknown option '%s' (chessvar suite --help)", a);
-        } else if (file) {
-            return cli_usage_error("suite", "one EPD file at a time ('%s' and '%s')", file, a);
-        } else {
-            file = a;
-        }
-    }
+    const CliOpt opts[] = {
+        CLI_OPT_TEXT("--variant", "NAME", &vname,
+                     "variant of lines without a variant opcode (default chess)"),
+        CLI_OPT_LONG("--max-depth", "D", 1, 30, &max_depth, "skip depths above D"),
+        CLI_OPT_LONG("--max-nodes", "N", 1, 0x7FFFFFFFFFFFFFFFL, &max_nodes,
+                     "skip counts above N nodes"),
+        CLI_OPT_LONG("--threads", "N", 1, 1024, &threads, "worker threads (default: all cores)"),
+        CLI_OPT_LONG("--hash", "MB", 0, 1 << 20, &hash_mb,
+                     "shared transposition table (default 0: none)"),
+        CLI_OPT_FLAG("--json", &json, "one JSON object per check and one summary object"),
+    };
+    const CliSpec spec = {
+        .cmd = "suite",
+        .usage =
+            "usage: chessvar suite FILE.epd [--variant NAME] [--max-depth D] [--max-nodes N]\n"
+            "                      [--threads N] [--hash MB] [--json]\n\n"
+            "Runs every line `FEN ;D1 n ;D2 n ... [;variant NAME]` of an EPD perft suite (FILE - "
+            "is\n"
+            "standard input) and prints PASS or FAIL per (line, depth) with the expected and "
+            "actual\n"
+            "counts, then a summary. Lines without a variant opcode use --variant. Malformed\n"
+            "lines are reported with their line number. Exit status: 0 all passed, 1 any\n"
+            "failure or malformed line, 2 bad options or unreadable file.\n",
+        .opts = opts,
+        .nopts = (int)(sizeof opts / sizeof opts[0]),
+        .positional = &file,
+        .list_variants = true};
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc >= 0) return rc;
     if (!file) return cli_usage_error("suite", "which EPD file? (chessvar suite FILE.epd)");
     const Variant *deflt = cli_variant("suite", vname);
     if (!deflt) return 2;

@@ -242,7 +242,7 @@ uint64_t perft(Position *pos, int depth);
 /* The same count from gen_legal, make and unmake at every node (bulk counting at the last
  * ply), whatever specialised path the variant has: the yardstick for that path. */
 uint64_t perft_generic(Position *pos, int depth);
-/* Reference perft: reference generator at every node, no bulk counting. */
+/* Reference perft: the reference generator at every node (at the last ply its move count). */
 uint64_t perft_reference(Position *pos, int depth);
 
 /* ---------------------------------------------------------------- EPD suites */
@@ -273,6 +273,9 @@ typedef struct PerftResult {
 
 /* One leaf's share of the fingerprint: XXH3-64 (seed 0) of the key's 8 little-endian bytes. */
 uint64_t perft_leaf_hash(uint64_t key);
+
+/* Reference perft with the leaf fingerprint if asked (then every leaf is visited). */
+PerftResult perft_reference_fp(Position *pos, int depth, bool fingerprint);
 
 /* ---------------------------------------------------------------- Superchess prelude */
 

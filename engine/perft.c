@@ -1,5 +1,6 @@
 /* perft.c - serial perft: bulk counting at the last ply, the reference form that uses the
- * slow generator at every node, and one leaf's share of the perft fingerprint. (Threads,
+ * slow generator at every node (with the leaf fingerprint if asked), and one leaf's share
+ * of the perft fingerprint. (Threads,
  * the hash table and the split into work units belong to the perft harness library.) */
 #include "position.h"
 
@@ -49,4 +50,29 @@ uint64_t perft_leaf_hash(uint64_t key) {
     uint8_t b[8];
     for (int i = 0; i < 8; i++) b[i] = (uint8_t)(key >> (8 * i));
     return XXH3_64bits(b, 8);
+}
+
+/* The reference count with the fingerprint of the leaves: at depth 1 the leaves are
+ * visited only when their fingerprint is wanted. */
+PerftResult perft_reference_fp(Position *p, int depth, bool fingerprint) {
+    PerftResult r = {0, 0};
+    if (!fingerprint) {
+        r.nodes = perft_reference(p, depth);
+        return r;
+    }
+    if (depth <= 0) {
+        r.nodes = 1;
+        r.fingerprint = perft_leaf_hash(p->key);
+        return r;
+    }
+    Move list[MAX_MOVES];
+    int n = p->var->ops->gen_reference(p, list);
+    for (int i = 0; i < n; i++) {
+        pos_make(p, list[i]);
+        PerftResult c = perft_reference_fp(p, depth - 1, true);
+        pos_unmake(p);
+        r.nodes += c.nodes;
+        r.fingerprint += c.fingerprint;
+    }
+    return r;
 }
