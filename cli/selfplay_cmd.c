@@ -193,17 +193,24 @@ static bool selfplay_set_formats(SelfplayOpts *o) {
     snprintf(fbuf, sizeof fbuf, "%s", o->formats);
     char *save = NULL;
     for (char *t = strtok_r(fbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (strcmp(t, "bin") == 0) o->plan.formats |= FORMAT_BIN;
-        else if (strcmp(t, "jsonl") == 0) o->plan.formats |= FORMAT_JSONL;
-        else if (strcmp(t, "pgn") == 0) o->plan.formats |= FORMAT_PGN;
-        else {
-            cli_usage_error(CMD, "--format takes bin, jsonl, pgn (comma-separated), got '%s'", t);
+        int i = 0;
+        while (i < RECORD_NFORMATS && strcmp(t, record_format_name(i)) != 0) i++;
+        if (i == RECORD_NFORMATS) {
+            cli_usage_error(
+                CMD, "--format takes bin, jsonl, pgn, plain, sfbin (comma-separated), got '%s'", t);
             return false;
         }
+        o->plan.formats |= 1 << i;
     }
     if (!o->plan.formats) {
-        cli_usage_error(CMD, "--format needs at least one of bin, jsonl, pgn, got '%s'",
+        cli_usage_error(CMD,
+                        "--format needs at least one of bin, jsonl, pgn, plain, sfbin, got '%s'",
                         o->formats);
+        return false;
+    }
+    CvError err = {{0}};
+    if (!record_formats_supported(o->plan.game.var, o->plan.formats, &err)) {
+        cli_usage_error(CMD, "%s", err.msg);
         return false;
     }
     return true;
@@ -282,7 +289,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_CALL("--draw", "CP,PLIES,MIN", selfplay_opt_draw, g,
                      "draw after PLIES plies with |score| <= CP, from ply MIN (default off)"),
         CLI_OPT_TEXT("--format", "LIST", &o->formats,
-                     "comma list of bin, jsonl, pgn (default bin)"),
+                     "comma list of bin, jsonl, pgn, plain (Stockfish tools text),\n"
+                     "sfbin (Stockfish PackedSfenValue, chess only) (default bin)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default 50)"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Loads a chessvar self-play data folder (shard-*.bin, format in selfplay/FORMAT.md) into
 numpy arrays and verifies every checksum. A corrupt block or file is reported and not loaded.
+Also decodes the Stockfish training formats `--format plain` (shard-*.plain) and
+`--format sfbin` (shard-*.sf.bin, 40-byte PackedSfenValue records).
 
 As a library:
-    from read_dataset import load_dataset
+    from read_dataset import load_dataset, load_plain, load_sfbin
     data = load_dataset("out/")      # dict of numpy arrays, one row per position
     data["board"].shape              # (positions, width * height)
+    sf = load_sfbin("out/")          # score, move, ply, result arrays + "fen", "move_uci" lists
+    pl = load_plain("out/")          # the same keys from the text format
 
 As a command: read_dataset.py DIR [--json]  prints a summary; exits 1 if any checksum
 or structure check fails, 2 on bad usage.
@@ -16,6 +20,7 @@ import ctypes.util
 import glob
 import json
 import os
+import re
 import struct
 import sys
 
@@ -26,7 +31,12 @@ VERSION = 1
 HEADER_SIZE = 64
 FIXED_SIZE = 40
 TERMINATIONS = ["none", "mate", "stalemate", "repetition", "fifty_moves", "ply_cap",
-                "material", "resign", "draw_score"]
+                "material", "resign", "draw_score", "engine_failure"]
+SF_RECORD = np.dtype([("sfen", "u1", (32,)), ("score", "<i2"), ("move", "<u2"), ("ply", "<u2"),
+                      ("result", "i1"), ("pad", "u1")])
+SF_VALUE_NONE = 32002
+# Huffman codes of the packed sfen, (bits read lowest first, length) -> piece letter
+SF_HUFFMAN = {(0b0001, 4): "p", (0b0011, 4): "n", (0b0101, 4): "b", (0b0111, 4): "r", (0b1001, 4): "q"}
 
 
 def _xxh3_function():
@@ -137,12 +147,131 @@ def read_shard(path, errors):
     return hdr, arr
 
 
+def _shard_paths(folder, ext):
+    """The folder's shard files of one extension, in shard order (shard-NNNNNN.EXT only)."""
+    pat = re.compile(r"shard-\d{6}\." + re.escape(ext) + "$")
+    return sorted(p for p in glob.glob(os.path.join(folder, "shard-*")) if pat.search(p))
+
+
+def sfen_to_fen(sfen):
+    """FEN of one 32-byte packed sfen (Stockfish's SfenPacker layout, FORMAT.md)."""
+    bits = np.unpackbits(np.asarray(sfen, dtype=np.uint8), bitorder="little")
+    cur = 0
+
+    def take(n):
+        nonlocal cur
+        v = 0
+        for i in range(n):
+            v |= int(bits[cur + i]) << i
+        cur += n
+        return v
+
+    side = take(1)
+    board = [""] * 64
+    board[take(6)] = "K"
+    board[take(6)] = "k"
+    for r in range(7, -1, -1):
+        for f in range(8):
+            sq = r * 8 + f
+            if board[sq]:
+                continue
+            code, n = 0, 0
+            while True:
+                code |= take(1) << n
+                n += 1
+                if (code, n) == (0, 1):
+                    letter = None
+                    break
+                if (code, n) in SF_HUFFMAN:
+                    letter = SF_HUFFMAN[(code, n)]
+                    break
+                if n > 5:
+                    raise ValueError("bad Huffman code in packed sfen")
+            if letter:
+                board[sq] = letter.upper() if take(1) == 0 else letter
+    castle = "".join(c for c in "KQkq" if take(1)) or "-"
+    ep = "-"
+    if take(1):
+        e = take(6)
+        ep = "abcdefgh"[e % 8] + str(e // 8 + 1)
+    rule50 = take(6)
+    full = take(8)
+    full |= take(8) << 8
+    rule50 |= take(1) << 6
+    rows = []
+    for r in range(7, -1, -1):
+        row, empty = "", 0
+        for f in range(8):
+            pc = board[r * 8 + f]
+            if pc:
+                row += (str(empty) if empty else "") + pc
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return f"{'/'.join(rows)} {'wb'[side]} {castle} {ep} {rule50} {full}"
+
+
+def sf_move_to_uci(m):
+    """UCI text of a Stockfish 16-bit move (castling stored as king takes rook)."""
+    m = int(m)
+    to, frm, promo, kind = m & 63, (m >> 6) & 63, (m >> 12) & 3, m >> 14
+    if kind == 3:
+        to = (frm // 8) * 8 + (6 if to > frm else 2)
+    sq = lambda s: "abcdefgh"[s % 8] + str(s // 8 + 1)
+    return sq(frm) + sq(to) + ("nbrq"[promo] if kind == 1 else "")
+
+
+def load_sfbin(path, decode=True):
+    """PackedSfenValue records of a .sf.bin file or of every shard-*.sf.bin of a folder:
+    dict of numpy arrays (score, move, ply, result, sfen) plus, with decode, the lists
+    fen and move_uci."""
+    paths = _shard_paths(path, "sf.bin") if os.path.isdir(path) else [path]
+    parts = []
+    for p in paths:
+        buf = open(p, "rb").read()
+        if len(buf) % SF_RECORD.itemsize:
+            raise ValueError(f"{p}: {len(buf)} bytes is not a whole number of 40-byte records")
+        parts.append(np.frombuffer(buf, dtype=SF_RECORD))
+    rec = np.concatenate(parts) if parts else np.zeros(0, dtype=SF_RECORD)
+    out = {k: rec[k] for k in ("sfen", "score", "move", "ply", "result")}
+    if decode:
+        out["fen"] = [sfen_to_fen(s) for s in rec["sfen"]]
+        out["move_uci"] = [sf_move_to_uci(m) for m in rec["move"]]
+    return out
+
+
+def load_plain(path):
+    """Entries of a plain text file (fen/move/score/ply/result/e lines) or of every
+    shard-*.plain of a folder: lists fen and move (text), arrays score, ply, result."""
+    paths = _shard_paths(path, "plain") if os.path.isdir(path) else [path]
+    fen, move, score, ply, result = [], [], [], [], []
+    for p in paths:
+        cur = {}
+        with open(p) as f:
+            for line in f:
+                key, _, val = line.rstrip("\n").partition(" ")
+                if key == "e":
+                    fen.append(cur["fen"])
+                    move.append(cur["move"])
+                    score.append(int(cur["score"]))
+                    ply.append(int(cur["ply"]))
+                    result.append(int(cur["result"]))
+                    cur = {}
+                elif key in ("fen", "move", "score", "ply", "result"):
+                    cur[key] = val
+                else:
+                    raise ValueError(f"{p}: unknown line {line!r}")
+    return {"fen": fen, "move": move, "score": np.array(score, dtype=np.int32),
+            "ply": np.array(ply, dtype=np.int32), "result": np.array(result, dtype=np.int8)}
+
+
 def load_dataset(folder, errors=None):
     """Loads every shard-*.bin of folder into one dict of numpy arrays (one row per
     position). Problems go to errors (a list) when given, else raise ValueError."""
     own = errors is None
     errors = [] if own else errors
-    paths = sorted(glob.glob(os.path.join(folder, "shard-*.bin")))
+    paths = _shard_paths(folder, "bin")
     arrays, meta = [], None
     for p in paths:
         hdr, arr = read_shard(p, errors)

@@ -21,6 +21,28 @@ int record_size(const Variant *v) {
     return (n + 7) & ~7;
 }
 
+/* Command-line names and file extensions of the formats, by bit. */
+static const char *const record_names[RECORD_NFORMATS] = {"bin", "jsonl", "pgn", "plain", "sfbin"};
+static const char *const record_exts[RECORD_NFORMATS] = {"bin", "jsonl", "pgn", "plain", "sf.bin"};
+
+/* Name of format bit i. */
+const char *record_format_name(int i) { return record_names[i]; }
+
+/* Extension of format bit i. */
+const char *record_format_ext(int i) { return record_exts[i]; }
+
+/* PackedSfenValue knows only the orthodox pieces and moves, so sfbin is chess only. */
+bool record_formats_supported(const Variant *v, int formats, CvError *err) {
+    if ((formats & FORMAT_SFBIN) && strcmp(v->name, "chess") != 0) {
+        snprintf(err->msg, sizeof err->msg,
+                 "--format sfbin (Stockfish PackedSfenValue) is for orthodox chess only, not "
+                 "'%s'; use --format plain",
+                 v->name);
+        return false;
+    }
+    return true;
+}
+
 /* Path of one of a shard's files. */
 void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext) {
     snprintf(buf, n, "%s/shard-%06u.%s", dir, (unsigned)shard, ext);
@@ -81,11 +103,6 @@ bool record_write_text(const char *path, const char *text, size_t len, CvError *
     if (!f) return false;
     fwrite(text, 1, len, f);
     return record_commit(f, tmp, path, err);
-}
-
-/* Result per mille for the side to move, from the White score. */
-static int record_result_for(int white_score, int side) {
-    return side == WHITE ? white_score : 1000 - white_score;
 }
 
 /* Fills one binary record for the position before ply k of game g. */
@@ -270,9 +287,9 @@ bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game 
         const char *ext;
         bool (*write)(FILE *, const ShardInfo *, Game *const *, Position *, CvError *);
     } writers[] = {
-        {FORMAT_BIN, "bin", record_write_bin},
-        {FORMAT_JSONL, "jsonl", record_write_jsonl},
-        {FORMAT_PGN, "pgn", record_write_pgn},
+        {FORMAT_BIN, "bin", record_write_bin},        {FORMAT_JSONL, "jsonl", record_write_jsonl},
+        {FORMAT_PGN, "pgn", record_write_pgn},        {FORMAT_PLAIN, "plain", record_write_plain},
+        {FORMAT_SFBIN, "sf.bin", record_write_sfbin},
     };
     for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++) {
         if (!(formats & writers[i].flag)) continue;

@@ -5,12 +5,26 @@
 
 #include "game.h"
 
+#include <stdio.h>
+
 #define RECORD_VERSION       1
 #define RECORD_HEADER_SIZE   64
 #define RECORD_BLOCK_RECORDS 1024
 #define RECORD_FIXED_SIZE    40 /* bytes before the board in a record */
 
-enum { FORMAT_BIN = 1, FORMAT_JSONL = 2, FORMAT_PGN = 4 };
+/* Output formats; bit i is the format named record_format_name(i), written to shard files
+ * with extension record_format_ext(i). */
+enum { FORMAT_BIN = 1, FORMAT_JSONL = 2, FORMAT_PGN = 4, FORMAT_PLAIN = 8, FORMAT_SFBIN = 16 };
+#define RECORD_NFORMATS 5
+
+/* Name of format bit i on the command line and in run.json ("bin", ..., "sfbin"). */
+const char *record_format_name(int i);
+/* File extension of format bit i ("sfbin" shards end in ".sf.bin", as Stockfish's
+ * trainers recognise PackedSfenValue files by ".bin"). */
+const char *record_format_ext(int i);
+/* Whether variant v can be written in the formats of the mask (sfbin: orthodox chess
+ * only); false with err naming the format and the variant. */
+bool record_formats_supported(const Variant *v, int formats, CvError *err);
 
 /* Record flags (byte 22 of a record). */
 enum { RECFLAG_RANDOM = 1, RECFLAG_CHECK = 2 };
@@ -29,6 +43,18 @@ int record_size(const Variant *v);
 /* Holding types stored per colour and kind (hand, pool): npt when the variant has
  * drops or a promotion pool, else 0. */
 int record_hold_types(const Variant *v);
+
+/* Result per mille for the side to move, from the White score per mille. */
+static inline int record_result_for(int white_score, int side) {
+    return side == WHITE ? white_score : 1000 - white_score;
+}
+
+/* Stockfish training formats (record_sf.c): the plain text format for every variant and
+ * 40-byte PackedSfenValue records for orthodox chess; the games in game-id order. */
+bool record_write_plain(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
+                        CvError *err);
+bool record_write_sfbin(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
+                        CvError *err);
 
 /* File name of a shard in one format, e.g. "shard-000012.bin" ("json": its statistics). */
 void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext);

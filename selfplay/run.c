@@ -91,10 +91,12 @@ void selfplay_player_name(const PlayerSpec *p, char *buf, size_t n) {
 /* The configuration that decides the games, as one line of JSON (threads excluded). */
 static void selfplay_config_json(const SelfplayPlan *o, char *buf, size_t n) {
     const GameConfig *g = &o->game;
-    char formats_text[32];
-    snprintf(formats_text, sizeof formats_text, "%s%s%s", (o->formats & FORMAT_BIN) ? "bin," : "",
-             (o->formats & FORMAT_JSONL) ? "jsonl," : "", (o->formats & FORMAT_PGN) ? "pgn," : "");
-    formats_text[strlen(formats_text) - 1] = 0;
+    char formats_text[64] = "";
+    for (int i = 0; i < RECORD_NFORMATS; i++)
+        if (o->formats & (1 << i))
+            snprintf(formats_text + strlen(formats_text),
+                     sizeof formats_text - strlen(formats_text), "%s%s", formats_text[0] ? "," : "",
+                     record_format_name(i));
     char a[160], b[160];
     selfplay_player_name(&g->player[0], a, sizeof a);
     selfplay_player_name(&g->player[1], b, sizeof b);
@@ -152,10 +154,9 @@ static bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError
  * returns false if the shard must be played (again). */
 static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     char path[1024];
-    static const char *const ext[3] = {"bin", "jsonl", "pgn"};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < RECORD_NFORMATS; i++) {
         if (!(run->o->formats & (1 << i))) continue;
-        record_shard_name(path, sizeof path, run->o->out, shard, ext[i]);
+        record_shard_name(path, sizeof path, run->o->out, shard, record_format_ext(i));
         if (access(path, R_OK) != 0) return false;
     }
     record_shard_name(path, sizeof path, run->o->out, shard, "json");
