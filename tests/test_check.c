@@ -253,10 +253,11 @@ Test(check, colour_flip_of_every_start_is_accepted) {
 Test(check, command_exit_status_and_report) {
     char cmd[1024];
     snprintf(cmd, sizeof cmd,
-             "%s check --variant switching --games 2 --plies 30 --quiet --json check_test.json",
+             "%s check --variant switching --games 2 --plies 30 --quiet --json " CHESSVAR_TEST_WORK
+             "/check_test.json",
              CHESSVAR_BINARY);
     cr_assert_eq(system(cmd), 0);
-    FILE *f = fopen("check_test.json", "r");
+    FILE *f = fopen(CHESSVAR_TEST_WORK "/check_test.json", "r");
     cr_assert_not_null(f);
     char buf[4096] = "";
     size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -264,18 +265,18 @@ Test(check, command_exit_status_and_report) {
     fclose(f);
     cr_assert(strstr(buf, "\"total_failures\": 0"), "%s", buf);
     cr_assert(strstr(buf, "\"variant\": \"switching\""), "%s", buf);
-    f = fopen("check_test.md", "r");
+    f = fopen(CHESSVAR_TEST_WORK "/check_test.md", "r");
     cr_assert_not_null(f, "the Markdown summary sits beside the JSON");
     fclose(f);
-    remove("check_test.json");
-    remove("check_test.md");
+    remove(CHESSVAR_TEST_WORK "/check_test.json");
+    remove(CHESSVAR_TEST_WORK "/check_test.md");
     snprintf(cmd, sizeof cmd,
-             "%s check --variant superchess --games 6 --plies 40 --threads 2 --quiet --json "
-             "check_test.json",
+             "%s check --variant superchess --games 6 --plies 40 --threads 2 --quiet "
+             "--json " CHESSVAR_TEST_WORK "/check_test.json",
              CHESSVAR_BINARY);
     cr_assert_eq(system(cmd), 0, "two threads find no failure either");
-    remove("check_test.json");
-    remove("check_test.md");
+    remove(CHESSVAR_TEST_WORK "/check_test.json");
+    remove(CHESSVAR_TEST_WORK "/check_test.md");
     snprintf(cmd, sizeof cmd, "%s check --games 0 2>/dev/null", CHESSVAR_BINARY);
     int st = system(cmd);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "a bad option exits 2");

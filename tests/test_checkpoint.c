@@ -95,8 +95,8 @@ static void expect_result(const char *out, PerftResult want, const char *what) {
 /* Kills a checkpointed run with SIGKILL at random moments, `kills` times, resuming each
  * time, then lets it finish with other threads: same count and fingerprint as serial. */
 static void kill_and_resume(const char *variant, int depth, int kills, unsigned seed) {
-    char file[64], d[8], cmd[512], out[4096];
-    snprintf(file, sizeof file, "kill_%s.ck", variant);
+    char file[600], d[8], cmd[1024], out[4096];
+    snprintf(file, sizeof file, "%s/kill_%s.ck", CHESSVAR_TEST_WORK, variant);
     snprintf(d, sizeof d, "%d", depth);
     remove(file);
     PerftResult want = serial(variant, depth);
@@ -141,7 +141,7 @@ Test(checkpoint, supremo_killed_at_random_moments_resumes_to_the_serial_count) {
 
 /* Makes a complete checkpoint of chess depth 5 (with fingerprints) in file. */
 static void make_complete(const char *file) {
-    char cmd[512], out[4096];
+    char cmd[1024], out[4096];
     remove(file);
     snprintf(cmd, sizeof cmd,
              "%s perft --depth 5 --threads 2 --fingerprint --json --quiet --checkpoint %s",
@@ -150,13 +150,13 @@ static void make_complete(const char *file) {
 }
 
 Test(checkpoint, torn_tails_are_dropped_and_the_rest_resumed) {
-    const char *full = "torn_full.ck", *cut = "torn_cut.ck";
+    const char *full = CHESSVAR_TEST_WORK "/torn_full.ck", *cut = CHESSVAR_TEST_WORK "/torn_cut.ck";
     make_complete(full);
     size_t n = 0;
     unsigned char *b = slurp(full, &n);
     cr_assert_not_null(b);
     PerftResult want = serial("chess", 5);
-    char cmd[512], out[4096];
+    char cmd[1024], out[4096];
     srand(7);
     for (int k = 0; k < 6; k++) {
         /* a cut anywhere after the header: mid-record most of the time */
@@ -189,12 +189,12 @@ Test(checkpoint, torn_tails_are_dropped_and_the_rest_resumed) {
 Test(checkpoint, resume_under_mpi_with_rank_0_owning_the_file) {
     if (system("command -v mpirun >/dev/null 2>&1") != 0)
         cr_assert_fail("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
-    const char *full = "mpi_full.ck", *cut = "mpi_cut.ck";
+    const char *full = CHESSVAR_TEST_WORK "/mpi_full.ck", *cut = CHESSVAR_TEST_WORK "/mpi_cut.ck";
     make_complete(full);
     size_t n = 0;
     unsigned char *b = slurp(full, &n);
     spit(cut, b, n / 2);
-    char cmd[512], out[8192];
+    char cmd[1024], out[8192];
     snprintf(cmd, sizeof cmd,
              "mpirun --allow-run-as-root --oversubscribe -np 3 %s perft --depth 5 --threads 1 "
              "--fingerprint --json --quiet --checkpoint %s 2>&1",
@@ -216,12 +216,13 @@ Test(checkpoint, resume_under_mpi_with_rank_0_owning_the_file) {
 static void expect_refused(const char *file, const char *args, const char *problem) {
     size_t n0 = 0, n1 = 0;
     unsigned char *before = slurp(file, &n0);
-    char cmd[512], out[4096], err[4096];
-    snprintf(cmd, sizeof cmd, "%s perft %s --json --checkpoint %s 2>refused.err", CHESSVAR_BINARY,
-             args, file);
+    char cmd[1024], out[4096], err[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s perft %s --json --checkpoint %s 2>" CHESSVAR_TEST_WORK "/refused.err",
+             CHESSVAR_BINARY, args, file);
     cr_assert_eq(run_sh(cmd, out, sizeof out), 2, "%s: %s", args, out);
     cr_assert_eq(out[0], 0, "nothing on stdout: %s", out);
-    FILE *f = fopen("refused.err", "r");
+    FILE *f = fopen(CHESSVAR_TEST_WORK "/refused.err", "r");
     size_t len = fread(err, 1, sizeof err - 1, f);
     err[len] = 0;
     fclose(f);
@@ -231,11 +232,11 @@ static void expect_refused(const char *file, const char *args, const char *probl
     cr_assert(n0 == n1 && memcmp(before, after, n0) == 0, "%s was changed", file);
     free(before);
     free(after);
-    remove("refused.err");
+    remove(CHESSVAR_TEST_WORK "/refused.err");
 }
 
 Test(checkpoint, foreign_files_are_refused_untouched) {
-    const char *file = "foreign.ck";
+    const char *file = CHESSVAR_TEST_WORK "/foreign.ck";
     make_complete(file);
     expect_refused(file, "--depth 4 --fingerprint", "depth 5 there, 4 here");
     expect_refused(file, "--variant switching --depth 5 --fingerprint",
@@ -245,7 +246,7 @@ Test(checkpoint, foreign_files_are_refused_untouched) {
                    "position rnbqkbnr");
     expect_refused(file, "--depth 5", "fingerprint 1 there, 0 here");
     /* a file that is no checkpoint at all */
-    const char *text = "text.ck";
+    const char *text = CHESSVAR_TEST_WORK "/text.ck";
     FILE *f = fopen(text, "w");
     for (int i = 0; i < 200; i++) fprintf(f, "line %d of someone's notes\n", i);
     fclose(f);
@@ -260,7 +261,7 @@ Test(checkpoint, foreign_files_are_refused_untouched) {
 }
 
 Test(checkpoint, corrupt_records_are_refused_untouched) {
-    const char *file = "corrupt.ck";
+    const char *file = CHESSVAR_TEST_WORK "/corrupt.ck";
     make_complete(file);
     size_t n = 0;
     unsigned char *b = slurp(file, &n);

@@ -52,10 +52,12 @@ Test(errors, bad_fens_are_named) {
 /* Runs the chessvar binary; returns its exit status and captures stdout/stderr line counts. */
 static int run_cli(const char *args, int *out_lines, int *err_lines) {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s %s >cli_out.txt 2>cli_err.txt", CHESSVAR_BINARY, args);
+    snprintf(cmd, sizeof cmd,
+             "%s %s >" CHESSVAR_TEST_WORK "/cli_out.txt 2>" CHESSVAR_TEST_WORK "/cli_err.txt",
+             CHESSVAR_BINARY, args);
     int st = system(cmd);
     int lines[2] = {0, 0};
-    const char *files[2] = {"cli_out.txt", "cli_err.txt"};
+    const char *files[2] = {CHESSVAR_TEST_WORK "/cli_out.txt", CHESSVAR_TEST_WORK "/cli_err.txt"};
     for (int i = 0; i < 2; i++) {
         FILE *f = fopen(files[i], "r");
         int c;

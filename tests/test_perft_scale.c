@@ -118,7 +118,7 @@ static int run_sh(const char *cmd, char *out, size_t n) {
 }
 
 Test(scale, suite_reports_pass_fail_and_malformed_lines) {
-    const char *path = "suite_test.epd";
+    const char *path = CHESSVAR_TEST_WORK "/suite_test.epd";
     FILE *f = fopen(path, "w");
     fprintf(
         f,

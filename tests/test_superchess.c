@@ -82,18 +82,8 @@ Test(superchess, reference_generator_matches_suite) {
 }
 
 Test(superchess, fast_equals_reference_at_every_node) {
-    const char *files[] = {"superchess.epd", "superchess_selfcheck.epd"};
-    Position *p = malloc(sizeof *p);
-    for (int f = 0; f < 2; f++) {
-        int n;
-        EpdEntry *e = tu_load_epd(files[f], &n);
-        for (int i = 0; i < n; i++) {
-            tu_fen(p, sc(), e[i].fen);
-            tu_compare_tree(p, 3);
-        }
-        free(e);
-    }
-    free(p);
+    tu_compare_suite("superchess.epd", "superchess", 3);
+    tu_compare_suite("superchess_selfcheck.epd", "superchess", 3);
 }
 
 /* A seeded random game comparing the fast and the reference generator at every node. */

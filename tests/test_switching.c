@@ -9,15 +9,7 @@ Test(switching, reference_suite_matches) {
 }
 
 Test(switching, fast_equals_reference_at_every_node) {
-    int n;
-    EpdEntry *e = tu_load_epd("switching.epd", &n);
-    Position *p = malloc(sizeof *p);
-    for (int i = 0; i < n; i++) {
-        tu_fen(p, variant_by_name("switching"), e[i].fen);
-        tu_compare_tree(p, 3);
-    }
-    free(p);
-    free(e);
+    tu_compare_suite("switching.epd", "switching", 3);
 }
 
 Test(switching, colour_flip_gives_the_same_counts) {

@@ -31,6 +31,7 @@ static inline EpdEntry *tu_load_epd(const char *name, int *count) {
         if (r == 1) n++;
     }
     fclose(f);
+    cr_assert_gt(n, 0, "%s holds no position: a suite that checks nothing", path);
     *count = n;
     return v;
 }
@@ -88,6 +89,24 @@ static inline uint64_t tu_compare_tree(Position *p, int depth) {
         nodes += tu_compare_tree(p, depth - 1);
         pos_unmake(p);
     }
+    return nodes;
+}
+
+/* Compares fast and reference move lists at every node down to depth below each position
+ * of tests/data/FILE (lines without a variant opcode use `variant`), and fails unless the
+ * walk went below the roots. Returns the nodes compared. */
+static inline uint64_t tu_compare_suite(const char *file, const char *variant, int depth) {
+    int n;
+    EpdEntry *e = tu_load_epd(file, &n);
+    Position *p = malloc(sizeof *p);
+    uint64_t nodes = 0;
+    for (int i = 0; i < n; i++) {
+        tu_fen(p, variant_by_name(e[i].variant[0] ? e[i].variant : variant), e[i].fen);
+        nodes += tu_compare_tree(p, depth);
+    }
+    cr_assert_gt(nodes, (uint64_t)n, "%s: no node below the %d roots was compared", file, n);
+    free(p);
+    free(e);
     return nodes;
 }
 
