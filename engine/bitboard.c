@@ -101,7 +101,7 @@ static uint64_t magic_rand(uint64_t *s) {
 }
 
 /* Finds magic multipliers for one slider type; the search is seeded, so the tables are
- * identical on every run. */
+ * identical on every run. With PEXT the slots are filled by PEXT index instead. */
 static void magics_init(Magic *magics, Bitboard *table, bool diagonal, const uint64_t *known) {
     static Bitboard occ[4096], ref[4096];
     static int epoch[4096];
@@ -127,6 +127,11 @@ static void magics_init(Magic *magics, Bitboard *table, bool diagonal, const uin
             b = (b - m->mask) & m->mask;
         } while (b);
         Bitboard *slot = next;
+        if (CHESSVAR_PEXT) {
+            for (int i = 0; i < n; i++) slot[slider_index8(m, occ[i])] = ref[i];
+            next += (size_t)1 << bits;
+            continue;
+        }
         for (int trial = 0;; trial++) {
             Bitboard magic = known[s];
             if (trial > 0) {

@@ -33,13 +33,29 @@ extern Bitboard pawn_att8[2][64]; /* squares a pawn of colour c on s attacks */
 extern Bitboard between8[64][64]; /* squares strictly between two aligned squares */
 extern Bitboard line8[64][64];    /* the full line through two aligned squares, or 0 */
 
+/* Where the processor has BMI2 (e.g. -march=native on x86-64 since Haswell), the tables
+ * are indexed by PEXT of the occupancy instead of the magic product: same tables, two
+ * instructions fewer per lookup. */
+#if defined(__BMI2__) && defined(__x86_64__)
+#include <immintrin.h>
+#define CHESSVAR_PEXT 1
+static inline uint64_t slider_index8(const Magic *m, Bitboard occ) {
+    return _pext_u64(occ, m->mask);
+}
+#else
+#define CHESSVAR_PEXT 0
+static inline uint64_t slider_index8(const Magic *m, Bitboard occ) {
+    return ((occ & m->mask) * m->magic) >> m->shift;
+}
+#endif
+
 static inline Bitboard rook_att8(int s, Bitboard occ) {
     const Magic *m = &rook_magic[s];
-    return m->attacks[((occ & m->mask) * m->magic) >> m->shift];
+    return m->attacks[slider_index8(m, occ)];
 }
 static inline Bitboard bishop_att8(int s, Bitboard occ) {
     const Magic *m = &bishop_magic[s];
-    return m->attacks[((occ & m->mask) * m->magic) >> m->shift];
+    return m->attacks[slider_index8(m, occ)];
 }
 static inline Bitboard queen_att8(int s, Bitboard occ) {
     return rook_att8(s, occ) | bishop_att8(s, occ);
