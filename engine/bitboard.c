@@ -1,5 +1,6 @@
 /* bitboard.c - attack tables for 8x8 and 10x10, built once by bitboard_init(). */
 #include "bitboard.h"
+#include "lines10.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -225,4 +226,5 @@ void bitboard_init(void) {
     magics_init(rook_magic, rook_table, false, rook_magic_seed);
     magics_init(bishop_magic, bishop_table, true, bishop_magic_seed);
     lines_init();
+    lines10_init();
 }

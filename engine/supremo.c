@@ -180,6 +180,7 @@ static void supremo_init(Variant *v) {
         T->zone[t] = (uint8_t)(zone > 9 ? 9 : zone);
     }
     while (v->promo_types[T->npromo]) T->npromo++;
+    for (int t = 1; t <= v->npt; t++) supremo_lines_prepare(T, v, t);
     v->tables = T;
 }
 

@@ -62,7 +62,12 @@ typedef struct SupTables {
     uint8_t has_leap[MAX_PT]; /* any unconditional leap (skip the tables if not) */
     uint8_t npromo;           /* number of promotion choices */
     uint8_t royal_type;
+    uint8_t by_lines[MAX_PT];     /* rides and hops by line lookup (supremo_gen.c) */
+    uint64_t line_sel[MAX_PT][4]; /* line10_table fields used per line kind */
 } SupTables;
+
+/* Decides, for type t, whether its rides and hops go by line lookup, and which fields. */
+void supremo_lines_prepare(SupTables *T, const Variant *v, int t);
 
 /* ------------------------------------------------------------------ small helpers */
 

@@ -2,6 +2,7 @@
  * attack test, pseudo-legal generation from the tables, and the legality filter that
  * tests (make, attack test, unmake) only the moves that touch a square the King depends
  * on. */
+#include "lines10.h"
 #include "supremo.h"
 
 /* ------------------------------------------------------------------ move lists */
@@ -318,6 +319,39 @@ static inline u128 fast_line(const SupTables *T, int t, int dir, int s, u128 occ
     return d;
 }
 
+/* Which fields of a line10_table entry type t uses on each line kind: 10 bits per field
+ * (slide, first, hop, second) that it uses in both directions of the line. Line lookup
+ * needs the 10x10 board, unlimited rides, and every field used in both directions or
+ * neither. */
+void supremo_lines_prepare(SupTables *T, const Variant *v, int t) {
+    const unsigned f[4] = {T->ride_mv[t], T->ride_cp[t], T->hop_mv[t], T->hop_cp[t]};
+    bool ok = v->width == 10 && v->height == 10 && (f[0] | f[1] | f[2] | f[3]);
+    for (int dir = 0; dir < 8; dir++) ok &= T->ride_range[t][dir] == 9;
+    for (int k = 0; k < 4; k++) {
+        T->line_sel[t][k] = 0;
+        for (int i = 0; i < 4; i++) {
+            unsigned pos = (f[i] >> k) & 1, neg = (f[i] >> (k + 4)) & 1;
+            ok &= pos == neg;
+            if (pos) T->line_sel[t][k] |= 0x3FFULL << (10 * i);
+        }
+    }
+    T->by_lines[t] = ok;
+}
+
+/* The same destinations over all of type t's lines at once, by line-occupancy lookup
+ * (lines10.h): sel from line_fields; for unlimited rides and hops on the 10x10 board. */
+static inline u128 fast_lines(const uint64_t sel[4], int s, u128 occ, u128 capt) {
+    u128 d = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!sel[k]) continue;
+        int id = line10_id[k][s], pos = line10_pos[k][s];
+        uint64_t x = line10_table[pos][line10_occ(id, occ)] & sel[k];
+        unsigned m = (unsigned)((x | x >> 10 | x >> 20 | x >> 30) & 0x3FF);
+        d |= line10_squares(id, m & ((1u << line10[id].len) - 1));
+    }
+    return d & (~occ | capt);
+}
+
 /* Generates the moves of the side to move from the tables, each (from, to, mid, promo)
  * once: leaps, conditional leaps, slides and hops, jK steps, double leaps and walks. */
 static void fast_generate(GenCtx *g) {
@@ -338,6 +372,7 @@ static void fast_generate(GenCtx *g) {
         u128 pz = (fl & PF_PROMOTES) ? T->last_rank[us] : 0;
         uint8_t line_dirs = T->ride_mv[t] | T->ride_cp[t] | T->hop_mv[t] | T->hop_cp[t];
         uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
+        const bool by_lines = T->by_lines[t];
         while (pieces) {
             int s = bb128_pop_lsb(&pieces);
             u128 d =
@@ -361,8 +396,10 @@ static void fast_generate(GenCtx *g) {
                 if (mc->mode & MM_MOVE) d |= b & empty;
                 if (mc->mode & MM_CAPTURE) d |= b & capt;
             }
-            for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1))
-                d |= fast_line(T, t, __builtin_ctz(dirs), s, occ, capt);
+            if (by_lines) d |= fast_lines(T->line_sel[t], s, occ, capt);
+            else
+                for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1))
+                    d |= fast_line(T, t, __builtin_ctz(dirs), s, occ, capt);
             for (uint8_t dirs = jdirs; dirs; dirs &= (uint8_t)(dirs - 1)) {
                 int dir = __builtin_ctz(dirs);
                 int o = T->over[s][dir], l = T->land[s][dir];

@@ -3,6 +3,7 @@
 #include "test_util.h"
 
 #include "bitboard.h"
+#include "lines10.h"
 
 TestSuite(core, .init = engine_init);
 
@@ -20,6 +21,47 @@ Test(core, magic_sliders_match_slow_walk_on_every_square) {
             Bitboard occ = rand_occ8(&seed);
             cr_assert_eq(rook_att8(s, occ), slide_att8_slow(s, occ, false), "rook on %d", s);
             cr_assert_eq(bishop_att8(s, occ), slide_att8_slow(s, occ, true), "bishop on %d", s);
+        }
+}
+
+/* The squares of one field (0 slide, 1 first, 2 hop, 3 second) on line kind k through s. */
+static Bitboard128 line_field(int k, int s, Bitboard128 occ, int field) {
+    int id = line10_id[k][s];
+    unsigned m = (unsigned)(line10_table[line10_pos[k][s]][line10_occ(id, occ)] >> (10 * field));
+    return line10_squares(id, m & 0x3FF & ((1u << line10[id].len) - 1));
+}
+
+Test(core, line_lookup_10x10_matches_slow_walk_on_every_square) {
+    uint64_t seed = 3;
+    for (int s = 0; s < 100; s++)
+        for (int n = 0; n < 500; n++) {
+            Bitboard128 occ = rand_occ10(&seed);
+            for (int diag = 0; diag < 2; diag++) {
+                Bitboard128 slide = 0, first = 0, hop = 0, second = 0;
+                for (int k = 2 * diag; k < 2 * diag + 2; k++) {
+                    slide |= line_field(k, s, occ, 0);
+                    first |= line_field(k, s, occ, 1);
+                    hop |= line_field(k, s, occ, 2);
+                    second |= line_field(k, s, occ, 3);
+                }
+                Bitboard128 att = slide_att10_slow(s, occ, diag);
+                cr_assert(att == (slide | first), "slide on %d", s);
+                cr_assert(first == (att & occ & ~((Bitboard128)1 << s)), "first on %d", s);
+                /* beyond each first blocker: the same walk from the blocker, away from s */
+                Bitboard128 beyond = 0, b = first;
+                while (b) {
+                    int f = bb128_pop_lsb(&b);
+                    int df = (f % 10 > s % 10) - (f % 10 < s % 10),
+                        dr = (f / 10 > s / 10) - (f / 10 < s / 10);
+                    for (int x = f % 10 + df, y = f / 10 + dr; x >= 0 && x < 10 && y >= 0 && y < 10;
+                         x += df, y += dr) {
+                        beyond |= (Bitboard128)1 << (y * 10 + x);
+                        if (occ & ((Bitboard128)1 << (y * 10 + x))) break;
+                    }
+                }
+                cr_assert(beyond == (hop | second), "hop on %d", s);
+                cr_assert(second == (beyond & occ), "second on %d", s);
+            }
         }
 }
 

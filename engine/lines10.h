@@ -1,0 +1,59 @@
+/* lines10.h - internal: line-occupancy lookup on the 10x10 board.
+ *
+ * Every square lies on four lines (its rank, file, diagonal and anti-diagonal); the 58
+ * lines are numbered, and squares along a line are numbered 0..len-1 in increasing square
+ * order. For a piece at position `pos` of a line and the line's occupancy as a 10-bit
+ * number, one table entry gives, as 10-bit line masks over both directions at once:
+ *
+ *   bits  0..9   slide   empty squares before the first piece
+ *   bits 10..19  first   the first piece in each direction
+ *   bits 20..29  hop     empty squares beyond that piece (the screen), up to the next one
+ *   bits 30..39  second  the next piece beyond the screen
+ *
+ * A piece that uses a field in both directions of a line selects it with a mask; the
+ * result goes back to the board by a spread table and one shift. Replaces ray walks over 128-bit
+ * words for slides and cannon hops. */
+#ifndef CHESSVAR_LINES10_H
+#define CHESSVAR_LINES10_H
+
+#include "bitboard.h"
+
+#define LINES10 58
+
+typedef struct Line10 {
+    uint8_t start; /* lowest square */
+    uint8_t step;  /* 1 rank, 10 file, 11 diagonal, 9 anti-diagonal */
+    uint8_t len;
+    uint8_t kind;              /* 0 rank, 1 file, 2 diagonal, 3 anti-diagonal */
+    uint64_t mask_lo, mask_hi; /* its squares in the low and high 64-bit halves */
+    uint8_t nlo;               /* how many of them are in the low half */
+} Line10;
+
+extern Line10 line10[LINES10];
+extern uint8_t line10_id[4][100];  /* [kind][square] -> line */
+extern uint8_t line10_pos[4][100]; /* [kind][square] -> position along it */
+extern uint64_t line10_table[10][1024];
+extern Bitboard128 line10_spread[4][1024]; /* [kind][10-bit mask] from square 0 */
+
+/* Builds the tables (from bitboard_init). */
+void lines10_init(void);
+
+/* The occupancy of line id as a 10-bit number (bit i: position i). */
+static inline unsigned line10_occ(int id, Bitboard128 occ) {
+    const Line10 *l = &line10[id];
+#if CHESSVAR_PEXT
+    return (unsigned)(_pext_u64((uint64_t)occ, l->mask_lo) |
+                      (_pext_u64((uint64_t)(occ >> 64), l->mask_hi) << l->nlo));
+#else
+    unsigned x = 0;
+    for (int i = 0; i < l->len; i++) x |= (unsigned)((occ >> (l->start + i * l->step)) & 1) << i;
+    return x;
+#endif
+}
+
+/* The board squares of a 10-bit mask on line id. */
+static inline Bitboard128 line10_squares(int id, unsigned mask) {
+    return line10_spread[line10[id].kind][mask] << line10[id].start;
+}
+
+#endif
