@@ -21,12 +21,12 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
+from chessvar_run import run_timed  # noqa: E402
 from uci_engine import UciEngine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -50,12 +50,9 @@ ROWS = [
 
 
 def chessvar_run(binary, variant, fen, depth):
-    t0 = time.perf_counter()
-    out = subprocess.run([binary, "perft", "--variant", variant, "--fen", fen, "--depth", str(depth), "--threads", "1",
-                          "--json", "--quiet"], check=True, capture_output=True, text=True).stdout
-    wall = time.perf_counter() - t0
-    r = json.loads(out.strip().splitlines()[-1])
-    return r["nodes"], r["seconds"], wall
+    r, timing = run_timed([binary, "perft", "--variant", variant, "--fen", fen, "--depth", str(depth),
+                           "--threads", "1", "--quiet"])
+    return r["nodes"], r["seconds"], timing["wall_seconds"]
 
 
 def uci_run(binary, uci_variant, fen, depth):

@@ -30,11 +30,11 @@ import datetime
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import git_state, machine_info  # noqa: E402
+from chessvar_run import perft  # noqa: E402
 from uci_engine import UciEngine, find_engine  # noqa: E402
 
 VARIANT = "cannon10"
@@ -50,18 +50,8 @@ POSITIONS = [
 
 def chessvar_run(path, fen, depth):
     """One chessvar process: return (nodes, seconds of the perft from its JSON)."""
-    cmd = [path, "perft", "--variant", VARIANT, "--fen", fen, "--depth", str(depth), "--json",
-           "--threads", "1", "--quiet"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"chessvar failed ({proc.returncode}): {proc.stderr.strip()}")
-    for line in proc.stdout.splitlines():
-        line = line.strip()
-        if line.startswith("{"):
-            obj = json.loads(line)
-            if "nodes" in obj and "move" not in obj:
-                return int(obj["nodes"]), float(obj["seconds"])
-    raise RuntimeError(f"no JSON result in chessvar output: {proc.stdout!r}")
+    obj = perft(path, "--variant", VARIANT, "--fen", fen, "--depth", str(depth), "--threads", "1")
+    return int(obj["nodes"]), float(obj["seconds"])
 
 
 class Fairy(UciEngine):

@@ -28,11 +28,10 @@ import json
 import os
 import shlex
 import statistics
-import subprocess
 import sys
-import time
 
 from measure_env import git_state, machine_info  # noqa: E402
+from chessvar_run import ChessvarError, run_timed  # noqa: E402
 from uci_engine import UciEngine, find_engine
 
 POSITIONS = [
@@ -51,32 +50,22 @@ class ChessvarRunner:
         self.reported_threads = set()
 
     def _invoke(self, fen, depth, extra):
-        """One process run; return (completed process, wall seconds)."""
-        cmd = [self.path, "perft", "--fen", fen, "--depth", str(depth), "--json"] + extra
-        t0 = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        return proc, time.perf_counter() - t0
+        """One process run; return (result object, wall seconds)."""
+        res, timing = run_timed([self.path, "perft", "--fen", fen, "--depth", str(depth)] + extra)
+        return res, timing["wall_seconds"]
 
     def run(self, fen, depth):
         """Return (nodes, perft seconds from the JSON, whole-process seconds)."""
         extra = self.extra if self.extra_supported is not False else []
-        proc, wall = self._invoke(fen, depth, extra)
-        if proc.returncode != 0 and extra and "unknown option" in proc.stderr:
+        try:
+            result, wall = self._invoke(fen, depth, extra)
+            if self.extra_supported is None:
+                self.extra_supported = bool(extra)
+        except ChessvarError as e:
+            if not (extra and "unknown option" in e.stderr):
+                raise
             self.extra_supported = False
-            proc, wall = self._invoke(fen, depth, [])
-        elif proc.returncode == 0 and self.extra_supported is None:
-            self.extra_supported = bool(extra)
-        if proc.returncode != 0:
-            raise RuntimeError(f"chessvar failed ({proc.returncode}): {proc.stderr.strip()}")
-        result = None
-        for line in proc.stdout.splitlines():
-            line = line.strip()
-            if line.startswith("{"):
-                obj = json.loads(line)
-                if "nodes" in obj and "seconds" in obj and "move" not in obj:
-                    result = obj
-        if result is None:
-            raise RuntimeError(f"no JSON result line in chessvar output: {proc.stdout!r}")
+            result, wall = self._invoke(fen, depth, [])
         if "threads" in result:
             self.reported_threads.add(int(result["threads"]))
         return int(result["nodes"]), float(result["seconds"]), wall

@@ -11,6 +11,8 @@ games, score, Elo difference and 95% interval; results/elo_ladder.json also reco
 machine and commit (scripts/measure_env.py), and a plot goes beside it.
 
     python3 scripts/elo_ladder.py --budgets nodes=1000,nodes=10000,movetime=50
+
+The plot needs matplotlib: `bash scripts/setup.sh --measure` installs it.
 """
 
 import argparse
@@ -25,6 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import git_state, machine_info  # noqa: E402
+from chessvar_run import result  # noqa: E402
 from uci_engine import find_engine  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,7 +50,7 @@ def run_match(args, budget, engine, options, engine_budget, games, seed, log):
         res = subprocess.run(cmd, capture_output=True, text=True, check=False)
         if res.returncode != 0:
             raise RuntimeError(f"{shlex.join(cmd)} failed:\n{res.stderr}")
-        summary = json.loads(res.stdout.strip().splitlines()[-1])
+        summary = result(res.stdout)
         shown = [c if not c.startswith(out) else "OUT" for c in cmd]
         summary["command"] = shlex.join(shown)
         summary["wall_seconds"] = round(time.time() - t0, 1)

@@ -6,14 +6,19 @@ before/after figure for a change (run it on both commits and compare). For each 
 the script runs `chessvar perft` under `valgrind --tool=callgrind`, subtracts the start-up
 cost (a depth-1 run of the same position) and reports instructions per node. Results go
 to results/instr_counts.json (or --out); `--compare OLD.json` prints the change.
+Needs valgrind: `bash scripts/setup.sh --measure` installs it (the tests do not need it).
 """
 import argparse
 import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chessvar_run import result  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -39,7 +44,7 @@ def callgrind(binary, args):
                             "--threads", "1", "--quiet", "--json"] + args, capture_output=True, text=True, check=True)
         m = re.search(r"Collected\s*:\s*(\d+)", p.stderr) or re.search(r"I\s+refs:\s*([\d,]+)", p.stderr)
         instr = int(m.group(1).replace(",", ""))
-        nodes = json.loads(p.stdout.strip().splitlines()[-1])["nodes"]
+        nodes = result(p.stdout)["nodes"]
         return instr, nodes
 
 

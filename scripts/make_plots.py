@@ -12,11 +12,12 @@ and refreshes the figures table between the markers in README.md.
 
   python3 scripts/make_plots.py            # measure (about a minute) and plot
   python3 scripts/make_plots.py --no-measure   # plot from the JSON files already there
+
+Needs matplotlib: `bash scripts/setup.sh --measure` installs it (the tests do not need it).
 """
 import argparse
 import json
 import os
-import subprocess
 import sys
 
 try:
@@ -30,6 +31,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
+from chessvar_run import perft as chessvar_perft  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RES = os.path.join(ROOT, "results")
@@ -39,9 +41,7 @@ SCALING_DEPTH = {"chess": 6, "switching": 5, "superchess": 5, "supremo": 4}
 
 
 def perft(binary, variant, depth, threads):
-    out = subprocess.run([binary, "perft", "--variant", variant, "--depth", str(depth), "--threads", str(threads),
-                          "--json", "--quiet"], check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return chessvar_perft(binary, "--variant", variant, "--depth", str(depth), "--threads", str(threads))
 
 
 def measure(binary, runs):

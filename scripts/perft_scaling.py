@@ -12,22 +12,18 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
+from chessvar_run import run_timed  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(binary, args):
-    t0 = time.perf_counter()
-    out = subprocess.run([binary, "perft", "--json", "--quiet"] + args, check=True,
-                         capture_output=True, text=True).stdout
-    r = json.loads(out.strip().splitlines()[-1])
-    r["process_seconds"] = time.perf_counter() - t0  # includes start-up and table allocation
+    r, timing = run_timed([binary, "perft", "--quiet"] + args)
+    r["process_seconds"] = timing["wall_seconds"]  # includes start-up and table allocation
     return r
 
 

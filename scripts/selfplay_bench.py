@@ -19,14 +19,13 @@ import argparse
 import json
 import math
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
+from chessvar_run import run_timed  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
@@ -40,14 +39,11 @@ DEEPER = {"chess": (2000, 500, 100), "switching": (2000, 500, 100), "superchess"
 def run_json(cmd):
     """Runs cmd and returns its last stdout line parsed as JSON, with the CPU seconds the
     process used (user + system) as "cpu_seconds"."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    res = json.loads(out.strip().splitlines()[-1])
-    res["cpu_seconds"] = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    res, timing = run_timed(cmd)
+    res["cpu_seconds"] = timing["cpu_seconds"]
     # waits (locks, I/O) versus preemption by other processes
-    res["voluntary_switches"] = after.ru_nvcsw - before.ru_nvcsw
-    res["involuntary_switches"] = after.ru_nivcsw - before.ru_nivcsw
+    res["voluntary_switches"] = timing["voluntary_switches"]
+    res["involuntary_switches"] = timing["involuntary_switches"]
     return res
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install every Debian package chessvar needs to build, test and compare itself with other
-# engines. Idempotent and non-interactive: when all packages are already installed it does
-# nothing, so reruns (CI, scripts/run.sh, scripts/test.sh) cost a second.
+# Install every Debian package chessvar needs to build and test itself (with --measure, also
+# what the measuring and plotting scripts need). Idempotent and non-interactive: when all
+# packages are already installed it does nothing, so reruns (CI, scripts/run.sh,
+# scripts/test.sh) cost a second.
 set -euo pipefail
 
 PACKAGES=(
@@ -19,11 +20,22 @@ PACKAGES=(
     clang
     clang-format        # scripts/check_format.sh (a CTest)
     libclang-rt-14-dev  # clang's sanitizer runtimes (ASan, UBSan, TSan)
-    valgrind
     python3
-    python3-numpy       # dataset reader
-    python3-matplotlib  # plots in results/
+    python3-numpy       # dataset reader (tests/test_selfplay.c, tests/check_sf_formats.py)
 )
+
+# Packages only the measuring scripts need, never a test: `bash scripts/setup.sh --measure`
+# (named in those scripts' docs) installs them as well.
+MEASURE_PACKAGES=(
+    python3-matplotlib  # plots in results/ (scripts/make_plots.py, scripts/elo_ladder.py)
+    valgrind            # callgrind instruction counts (scripts/instr_counts.py)
+)
+if [ "${1:-}" = "--measure" ]; then
+    PACKAGES+=("${MEASURE_PACKAGES[@]}")
+elif [ $# -gt 0 ]; then
+    echo "usage: bash scripts/setup.sh [--measure]" >&2
+    exit 2
+fi
 
 # Print the packages from PACKAGES that dpkg does not report as installed.
 missing_packages() {

@@ -16,10 +16,11 @@ to --depth; exit status 1 otherwise.
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from chessvar_run import perft as chessvar_json_perft  # noqa: E402
 
 KING_STEPS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 KNIGHT_LEAPS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
@@ -210,10 +211,8 @@ def perft(board, side, depth):
 
 def chessvar_perft(binary, fen, depth):
     """chessvar's count for fen at depth."""
-    proc = subprocess.run([binary, "perft", "--variant", "supremo", "--fen", fen, "--depth",
-                           str(depth), "--json", "--threads", "1", "--quiet"],
-                          capture_output=True, text=True, check=True)
-    return int(json.loads(proc.stdout.strip().splitlines()[-1])["nodes"])
+    return int(chessvar_json_perft(binary, "--variant", "supremo", "--fen", fen, "--depth",
+                                   str(depth), "--threads", "1")["nodes"])
 
 
 def main():

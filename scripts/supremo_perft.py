@@ -19,27 +19,18 @@ import argparse
 import datetime
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
+from chessvar_run import perft  # noqa: E402
 
 
 def run_perft(binary, fen, depth, reference=False):
     """One chessvar perft process: return (nodes, seconds) from its JSON line."""
-    cmd = [binary, "perft", "--variant", "supremo", "--fen", fen, "--depth", str(depth), "--json",
-           "--threads", "1", "--quiet"]
-    if reference:
-        cmd.append("--reference")
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"chessvar failed ({proc.returncode}): {proc.stderr.strip()}")
-    for line in reversed(proc.stdout.splitlines()):
-        if line.strip().startswith("{"):
-            obj = json.loads(line)
-            return int(obj["nodes"]), float(obj["seconds"])
-    raise RuntimeError(f"no JSON line in chessvar output: {proc.stdout!r}")
+    args = ["--variant", "supremo", "--fen", fen, "--depth", str(depth), "--threads", "1"]
+    obj = perft(binary, *args, *(["--reference"] if reference else []))
+    return int(obj["nodes"]), float(obj["seconds"])
 
 
 def read_epd(path):

@@ -10,11 +10,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
+from chessvar_run import perft  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -33,9 +33,7 @@ ROWS = [
 
 
 def run(binary, variant, args):
-    out = subprocess.run([binary, "perft", "--variant", variant, "--threads", "1", "--json", "--quiet"] + args,
-                         check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    return perft(binary, "--variant", variant, "--threads", "1", *args)
 
 
 def main():
