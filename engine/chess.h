@@ -41,8 +41,8 @@ static inline bool ep_in_key(const Position *p) {
 /* The head of every make: push the undo record, clear the e.p. square, count the ply. */
 static inline Undo *chess_make_begin(Position *p, Move m) {
     Undo *u = pos_push(p, m);
-    if (p->ep != NO_SQ) {
-        if (ep_in_key(p)) p->key ^= zob_ep[p->ep];
+    if (p->ep != NO_SQ) { /* set only when in the key (pos_ep_settle) */
+        p->key ^= zob_ep[p->ep];
         p->ep = NO_SQ;
     }
     u->moved = p->board[MOVE_FROM(m)];
@@ -57,7 +57,11 @@ static inline void chess_make_end(Position *p, int from, int to, int us) {
     p->side ^= 1;
     p->key ^= zob_side;
     if (us == BLACK) p->fullmove++;
-    if (ep_in_key(p)) p->key ^= zob_ep[p->ep];
+    if (p->ep != NO_SQ) {
+        if (ep_in_key(p)) /* a pawn beside it: is the capture legal? */
+            pos_ep_settle(p);
+        else p->ep = NO_SQ;
+    }
 }
 
 /* The tail of every unmake: the state the undo record saved. */

@@ -220,11 +220,15 @@ bool pos_from_fen(Position *p, const Variant *v, const char *fen, CvError *err) 
             return fen_fail(err, "bad FEN: pawn on %s stands on its own first rank (field 1)", sq);
     }
     if (v->ops->validate && !v->ops->validate(p, err)) return false;
-    p->key = pos_compute_key(p);
     if (v->ops->royal_attacked(p, p->side ^ 1))
         return fen_fail(err, "bad FEN: the side not to move (%s) is in check",
                         p->side == WHITE ? "black" : "white");
     p->ply = 0;
+    uint8_t ep = p->ep; /* the e.p. square stays only if a capture on it is legal */
+    p->ep = NO_SQ;
+    p->key = pos_compute_key(p);
+    p->ep = ep;
+    pos_ep_settle(p);
     return true;
 }
 

@@ -45,7 +45,7 @@ void pos_make_null(Position *p) {
     u->moved = 0;
     u->nvict = 0;
     if (p->ep != NO_SQ) {
-        if (pos_ep_capturable(p)) p->key ^= zob_ep[p->ep];
+        p->key ^= zob_ep[p->ep];
         p->ep = NO_SQ;
     }
     p->halfmove = 0;
@@ -62,6 +62,30 @@ void pos_unmake_null(Position *p) {
     p->key = u->key;
 }
 
+/* Called at the end of a make (side already flipped) and after reading a FEN: keeps the
+ * e.p. square only when the side to move has a legal e.p. capture, and then puts it in the
+ * key; otherwise clears it. So `ep != NO_SQ` exactly when it is in the key, and two
+ * positions that differ only by an e.p. square nobody can use are the same for
+ * repetition. The legal generator runs only when a pawn stands beside the square. */
+void pos_ep_settle(Position *p) {
+    if (p->ep == NO_SQ) return;
+    bool legal = false;
+    if (pos_ep_capturable(p) && p->var->ops->royal_attacked(p, p->side ^ 1)) {
+        p->key ^= zob_ep[p->ep]; /* an illegal position a pseudo-legal make left, to be undone */
+        return;
+    }
+    if (pos_ep_capturable(p)) {
+        Move list[MAX_MOVES];
+        bool royal = false; /* the fast generators need a royal; checker positions may lack it */
+        for (int t = 1; t <= p->var->npt && !royal; t++)
+            royal = (p->var->pieces[t].flags & PF_ROYAL) && p->count[PC_MAKE(p->side, t)];
+        int n = royal ? p->var->ops->gen_legal(p, list) : p->var->ops->gen_reference(p, list);
+        for (int i = 0; i < n && !legal; i++) legal = MOVE_KIND(list[i]) == MK_EP;
+    }
+    if (legal) p->key ^= zob_ep[p->ep];
+    else p->ep = NO_SQ;
+}
+
 /* The key of the whole state from scratch. */
 uint64_t pos_compute_key(const Position *p) {
     uint64_t k = 0;
@@ -70,7 +94,7 @@ uint64_t pos_compute_key(const Position *p) {
     if (p->side == BLACK) k ^= zob_side;
     for (int b = 0; b < 32; b++)
         if (p->castle & (1u << b)) k ^= zob_castle[b];
-    if (pos_ep_capturable(p)) k ^= zob_ep[p->ep];
+    if (p->ep != NO_SQ) k ^= zob_ep[p->ep]; /* kept only when capturable (pos_ep_settle) */
     for (int c = 0; c < 2; c++)
         for (int t = 0; t < MAX_PT; t++) {
             k ^= zob_hand[c][t][p->hand[c][t] & 7];

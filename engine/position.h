@@ -127,6 +127,8 @@ uint64_t pos_compute_key(const Position *p);
 /* True if the side to move has an ordinary pawn that could capture on p->ep (decides
  * whether the e.p. square is part of the key). Generic over geometry. */
 bool pos_ep_capturable(const Position *p);
+/* Keeps the e.p. square (in the key) only if an e.p. capture is legal; see position.c. */
+void pos_ep_settle(Position *p);
 
 /* Piece definition of a piece code. */
 static inline const PieceDef *pos_def(const Position *p, int pc) {

@@ -172,8 +172,8 @@ void sc_make(Position *p, Move m) {
     int us = p->side, them = us ^ 1;
     int from = MOVE_FROM(m), to = MOVE_TO(m), promo = MOVE_PROMO(m), kind = MOVE_KIND(m);
     uint32_t castle = p->castle;
-    if (p->ep != NO_SQ) {
-        if (pos_ep_capturable(p)) p->key ^= zob_ep[p->ep];
+    if (p->ep != NO_SQ) { /* set only when in the key (pos_ep_settle) */
+        p->key ^= zob_ep[p->ep];
         p->ep = NO_SQ;
     }
     p->halfmove++;
@@ -217,7 +217,7 @@ void sc_make(Position *p, Move m) {
     if (us == BLACK) p->fullmove++;
     p->side = (uint8_t)them;
     p->key ^= zob_side;
-    if (p->ep != NO_SQ && pos_ep_capturable(p)) p->key ^= zob_ep[p->ep];
+    pos_ep_settle(p);
 }
 
 /* Takes back the last move made with sc_make. */

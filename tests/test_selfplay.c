@@ -78,6 +78,15 @@ Test(selfplay, draws) {
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8", 600, &ws), TERM_NONE);
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", 600, &ws),
                  TERM_REPETITION);
+    /* Superchess: the e5 pawn is frozen by the f6 piece, so the e.p. square d6 is unusable and
+     * must not enter the key: the start counts as the first of the three occurrences */
+    const char *frozen_ep = "4k3/8/5m2/3pP3/8/8/8/4K3 w - d6 0 2";
+    cr_expect_eq(
+        adjudicate("superchess", frozen_ep, "e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8", 600, &ws),
+        TERM_REPETITION);
+    cr_expect_eq(
+        adjudicate("superchess", frozen_ep, "e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1", 600, &ws),
+        TERM_NONE);
     cr_expect_eq(ws, 500);
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6", 2, &ws), TERM_PLY_CAP);
     cr_expect_eq(adjudicate("chess", START, "g1f3 g8f6", 3, &ws), TERM_NONE);

@@ -247,8 +247,11 @@ Test(superchess, make_unmake_drops_pool_castling_and_freezes) {
 }
 
 Test(superchess, double_steps_and_en_passant) {
-    /* only an ordinary pawn's double step writes an e.p. square */
-    round_trip("4k3/8/8/8/8/8/3PH3/4K3 w - - 0 1", "d2d4", "4k3/8/8/8/3P4/8/4H3/4K3[] b - d3 0 1");
+    /* only an ordinary pawn's double step writes an e.p. square, and only when a capture on
+     * it is legal */
+    round_trip("4k3/8/8/8/2p5/8/3PH3/4K3 w - - 0 1", "d2d4",
+               "4k3/8/8/8/2pP4/8/4H3/4K3[] b - d3 0 1");
+    round_trip("4k3/8/8/8/8/8/3PH3/4K3 w - - 0 1", "d2d4", "4k3/8/8/8/3P4/8/4H3/4K3[] b - - 0 1");
     round_trip("4k3/8/8/8/8/8/3PH3/4K3 w - - 0 1", "e2e4", "4k3/8/8/8/4H3/8/3P4/4K3[] b - - 0 1");
     /* a neutralised pawn may not take e.p. (T13 with a Femme Fatale beside the e5 pawn):
      * Ka1 a2 b1 b2, e5e6 */

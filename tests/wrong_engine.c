@@ -5,8 +5,8 @@
  *   wrong_engine castle   White's queenside castling is missing while a Black pawn
  *                         stands on b3 (reached from Kiwipete by ... b4b3)
  *   wrong_engine promo    promotions to a knight are missing for Black
- *   wrong_engine extra    a null "move" a1a1 is listed at depth 1 in positions with an
- *                         e.p. square (an extra move)
+ *   wrong_engine extra    a null "move" a1a1 is listed at depth 1 right after a pawn's
+ *                         double step (an extra move)
  *
  * Only what verify sends is understood: uci, isready, setoption (UCI_Variant), position,
  * go perft N, quit. */
@@ -29,11 +29,16 @@ static bool wrong_drops(const Position *pos, Move m) {
     return false;
 }
 
+/* True right after a pawn's double step (the e.p. square is kept only when capturable). */
+static bool after_double(const Position *pos) {
+    return pos->ply > 0 && MOVE_KIND(pos->stack[pos->ply - 1].move) == MK_DOUBLE;
+}
+
 /* Perft with the planted bug at every node. */
 static uint64_t wrong_perft(Position *pos, int depth) {
     Move list[MAX_MOVES];
     int n = pos_legal_moves(pos, list);
-    uint64_t total = mode == 2 && depth == 1 && pos->ep != NO_SQ ? 1 : 0;
+    uint64_t total = mode == 2 && depth == 1 && after_double(pos) ? 1 : 0;
     for (int i = 0; i < n; i++) {
         if (wrong_drops(pos, list[i])) continue;
         if (depth == 1) {
@@ -92,7 +97,7 @@ int main(int argc, char **argv) {
                 printf("%s: %llu\n", mv, (unsigned long long)c);
                 total += c;
             }
-            if (mode == 2 && depth == 1 && pos->ep != NO_SQ) {
+            if (mode == 2 && depth == 1 && after_double(pos)) {
                 printf("a1a1: 1\n");
                 total++;
             }
