@@ -1,6 +1,8 @@
 /* eval.c - material and piece-square evaluation for every registered variant. */
 #include "eval.h"
 
+#include "eval_params.h"
+
 #include <string.h>
 
 /* Value of piece type t: the variant record's, 0 for royal pieces. */
@@ -35,14 +37,18 @@ void eval_init(EvalParams *ep, const Variant *v) {
     memset(ep, 0, sizeof *ep);
     ep->var = v;
     int nsq = v->width * v->height;
+    const EvalTuned *tp = eval_tuned_find(v); /* fitted to self-play data, if kept */
+    ep->tempo = tp ? tp->tempo : 8;
     for (int t = 1; t <= v->npt; t++) {
-        ep->value[t] = eval_value_of(v, t);
+        ep->value[t] = tp ? tp->value[t] : eval_value_of(v, t);
+        ep->hand_value[t] = tp && tp->hand ? tp->hand[t] : ep->value[t];
         for (int sq = 0; sq < nsq; sq++) {
             int file = sq % v->width, rank = sq / v->width;
             int mirror = (v->height - 1 - rank) * v->width + file;
-            ep->psq[PC_MAKE(WHITE, t)][sq] = (int16_t)(ep->value[t] + eval_placement(v, t, sq));
-            ep->psq[PC_MAKE(BLACK, t)][sq] =
-                (int16_t) - (ep->value[t] + eval_placement(v, t, mirror));
+            int w = tp ? tp->psq[t * nsq + sq] : eval_placement(v, t, sq);
+            int b = tp ? tp->psq[t * nsq + mirror] : eval_placement(v, t, mirror);
+            ep->psq[PC_MAKE(WHITE, t)][sq] = (int16_t)(ep->value[t] + w);
+            ep->psq[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ep->value[t] + b);
         }
     }
 }
@@ -70,7 +76,7 @@ int eval_position(const EvalParams *ep, const Position *pos) {
     }
     if (pos->var->rules & RULE_DROPS)
         for (int t = 1; t <= pos->var->npt; t++)
-            s += (pos->hand[WHITE][t] - pos->hand[BLACK][t]) * ep->value[t];
+            s += (pos->hand[WHITE][t] - pos->hand[BLACK][t]) * ep->hand_value[t];
     s = pos->side == WHITE ? s : -s;
-    return s + 8; /* the side to move has the initiative */
+    return s + ep->tempo; /* the side to move has the initiative */
 }

@@ -9,10 +9,13 @@
 typedef struct EvalParams {
     const Variant *var;
     int value[MAX_PT];       /* centipawns per piece type (royal pieces 0) */
+    int hand_value[MAX_PT];  /* centipawns per piece in hand (drop variants) */
+    int tempo;               /* bonus of the side to move */
     int16_t psq[64][MAX_SQ]; /* [piece code][square]: value + placement, White positive */
 } EvalParams;
 
-/* Fills the tables of variant v: piece values from the variant record. */
+/* Fills the tables of variant v: the parameters fitted to self-play data (eval_params.c)
+ * when the variant has them, else piece values from the variant record and a heuristic. */
 void eval_init(EvalParams *ep, const Variant *v);
 
 /* Static score of pos in centipawns for the side to move. */
