@@ -315,7 +315,6 @@ static void uci_perft(UciEngine *e, int depth) {
         total += c;
         printf("%s: %llu\n", mv, (unsigned long long)c);
     }
-    if (depth <= 0) total = 1;
     printf("\nNodes searched: %llu\n\n", (unsigned long long)total);
     fflush(stdout);
     pthread_mutex_unlock(&e->out);
@@ -358,8 +357,8 @@ static void uci_go(UciEngine *e, char *args) {
             return;
         }
         if (strcmp(tok, "perft") == 0) {
-            if (v > 20) {
-                uci_error(e, "go perft %ld: depth above 20", v);
+            if (v < 1 || v > 20) {
+                uci_error(e, "go perft needs a depth from 1 to 20, got %ld", v);
                 return;
             }
             uci_perft(e, (int)v);

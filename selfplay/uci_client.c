@@ -270,12 +270,18 @@ bool uci_perft_divide(UciProc *p, const char *fen, const char *moves, int depth,
         return uci_wait_failed(p, -1, "go perft", timeout_s, err);
     double deadline = uci_now() + timeout_s;
     char line[UCI_LINE_MAX];
+    bool bad = false;
     for (;;) {
         int r = uci_read_line(p, line, sizeof line, deadline - uci_now());
         if (r <= 0) return uci_wait_failed(p, r, "go perft", timeout_s, err);
         if (strncmp(line, "Nodes searched:", 15) == 0) {
             out->total = strtoull(line + 15, NULL, 10);
-            return true;
+            return !bad;
+        }
+        if (strncmp(line, "info string error", 17) == 0 && !bad) { /* e.g. chessvar uci */
+            snprintf(err->msg, sizeof err->msg, "'%.60s' refused the position: %.150s", p->cmd,
+                     line);
+            bad = true;
         }
         if (out->n < MAX_MOVES && uci_parse_divide_line(line, &out->e[out->n])) out->n++;
     }

@@ -116,6 +116,7 @@ def main():
     error_after(s, "setoption value 3", "setoption")
     error_after(s, "go depth deep", "depth", "deep")
     error_after(s, "go sideways 3", "sideways")
+    error_after(s, "go perft 0", "perft", "0")
     check(fen_of(s) == good, "bad input leaves the position unchanged")
 
     # searches under every kind of limit; the best move is legal

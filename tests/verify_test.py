@@ -99,6 +99,8 @@ def main():
     rc, obj, err = verify("echo this is not an engine", 2)
     check(rc == 2 and "this is not an engine" in err and "engine failure" in err,
           f"a non-engine: exit 2 with its last lines, got {rc} {err}")
+    rc, obj, err = verify(me, 2, options=["UCI_Variant=supremo"])  # a chess FEN for supremo
+    check(rc == 2 and "refused the position" in err, f"an engine refusing the FEN: {rc} {err}")
     rc, obj, err = verify(os.path.join(HERE, "no-such-engine"), 2)
     check(rc == 2 and "engine failure" in err, f"a missing engine: exit 2, got {rc} {err}")
     rc, obj, err = verify("sh -c 'exit 5'", 2, protocol="perftree")
