@@ -51,7 +51,7 @@ def run_match(args, budget, engine, options, engine_budget, games, seed, log):
         if res.returncode != 0:
             raise RuntimeError(f"{shlex.join(cmd)} failed:\n{res.stderr}")
         summary = result(res.stdout)
-        shown = [c if not c.startswith(out) else "OUT" for c in cmd]
+        shown = [public(c, args, out) for c in cmd]
         summary["command"] = shlex.join(shown)
         summary["wall_seconds"] = round(time.time() - t0, 1)
         log(f"  {budget} vs {engine_budget} {dict(options)}: {games} games, "
@@ -60,6 +60,18 @@ def run_match(args, budget, engine, options, engine_budget, games, seed, log):
             f"[{summary['elo_95'][0]:+.0f}, {summary['elo_95'][1]:+.0f}], "
             f"{summary['wall_seconds']} s")
         return summary
+
+
+def public(text, args, out):
+    """A command word without this machine's paths: the data folder as OUT, the chessvar
+    binary as build/chessvar, engines by their names."""
+    if text.startswith(out):
+        return "OUT"
+    if text == args.chessvar:
+        return "build/chessvar"
+    if text.startswith("uci:"):
+        return "uci:" + os.path.basename(text[4:])
+    return text
 
 
 def clamp_rung(x):
@@ -99,7 +111,13 @@ def ladder(args, budget, stockfish, log):
                        ("UCI_Elo", rung)], sf_budget, args.games, args.seed + 1, log)
         s["rung"] = rung
         rungs.append(s)
-    # inverse-variance combination of rung + difference over the full matches
+    return {"budget": budget, "stockfish_budget": sf_budget, "probes": probes, "rungs": rungs,
+            "estimate": combine(rungs)}
+
+
+def combine(rungs):
+    """Inverse-variance combination of rung + measured difference over the full matches;
+    flags an estimate outside the rungs played (an extrapolation off the ladder)."""
     num = den = 0.0
     for s in rungs:
         lo, hi = s["elo_95"]
@@ -108,40 +126,61 @@ def ladder(args, budget, stockfish, log):
         w = 1.0 / ((hi - lo) / (2 * 1.96)) ** 2
         num += w * (s["rung"] + s["elo"])
         den += w
-    estimate = None
-    if den > 0:
-        half = 1.96 / math.sqrt(den)
-        estimate = {"elo": round(num / den), "ci95": [round(num / den - half),
-                                                      round(num / den + half)]}
-    return {"budget": budget, "stockfish_budget": sf_budget, "probes": probes, "rungs": rungs,
-            "estimate": estimate}
+    if den == 0:
+        return None
+    half = 1.96 / math.sqrt(den)
+    elo = num / den
+    played = [s["rung"] for s in rungs]
+    out = {"elo": round(elo), "ci95": [round(elo - half), round(elo + half)],
+           "from_rungs": played}
+    if elo < min(played) - RUNG_STEP / 2 or elo > max(played) + RUNG_STEP / 2:
+        out["note"] = ("outside the rungs played: extrapolated from the Elo difference "
+                       f"(the ladder spans {RUNG_MIN}..{RUNG_MAX})")
+    return out
 
 
 def plot(result, path):
-    """Elo estimate of each rung match (rung + difference, 95% interval) per budget."""
+    """Left: chessvar's score against each rung (95% interval), per budget; right: the
+    combined Elo estimate per budget with its interval."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
+        print("elo_ladder: matplotlib is missing, no plot (python3-matplotlib)", file=sys.stderr)
         return
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, (ax, bx) = plt.subplots(1, 2, figsize=(11, 4.2), gridspec_kw={"width_ratios": [3, 2]})
+    labels, est, lo, hi = [], [], [], []
     for i, lad in enumerate(result["ladders"]):
-        pts = [s for s in lad["probes"] + lad["rungs"] if abs(s["elo"]) < 9999]
-        full = {id(s) for s in lad["rungs"]}
-        for s in pts:
-            y = s["rung"] + s["elo"]
-            err = [[y - (s["rung"] + s["elo_95"][0])], [(s["rung"] + s["elo_95"][1]) - y]]
-            ax.errorbar([s["rung"]], [y], yerr=err, fmt="o" if id(s) in full else "x",
-                        color=f"C{i}", capsize=3, alpha=1.0 if id(s) in full else 0.5,
-                        label=lad["budget"] if s is pts[0] else None)
+        for kind, games in (("probe", lad["probes"]), ("full", lad["rungs"])):
+            for s in games:
+                n = s["games"]
+                sd = math.sqrt(max(s["a_score"] * (1 - s["a_score"]), 1e-9) / n)
+                ax.errorbar([s["rung"] + (i - 1) * 8], [s["a_score"]], yerr=[[1.96 * sd], [1.96 * sd]],
+                            fmt="o" if kind == "full" else "x", color=f"C{i}", capsize=3,
+                            alpha=1.0 if kind == "full" else 0.4,
+                            label=f"chessvar {lad['budget']}" if kind == "full" and s is lad["rungs"][0]
+                            else None)
         if lad["estimate"]:
-            ax.axhline(lad["estimate"]["elo"], color=f"C{i}", lw=0.8, ls="--")
-    ax.set_xlabel("Stockfish 15.1 UCI_Elo rung")
-    ax.set_ylabel("chessvar Elo (rung + measured difference)")
-    ax.set_title(f"chessvar on the Stockfish UCI_Elo scale "
-                 f"({result['stockfish_movetime_ms']} ms/move; o: full match, x: probe)")
-    ax.legend()
+            labels.append(lad["budget"] + ("\n(extrapolated)" if "note" in lad["estimate"] else ""))
+            est.append(lad["estimate"]["elo"])
+            lo.append(lad["estimate"]["elo"] - lad["estimate"]["ci95"][0])
+            hi.append(lad["estimate"]["ci95"][1] - lad["estimate"]["elo"])
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(f"Stockfish 15.1 UCI_Elo ({result['stockfish_movetime_ms']} ms/move)")
+    ax.set_ylabel("chessvar score (95% interval)")
+    ax.set_title("score per rung (o: full match, x: probe)")
+    ax.legend(fontsize=8)
+    bx.errorbar(range(len(est)), est, yerr=[lo, hi], fmt="o", capsize=4, color="k")
+    bx.set_xticks(range(len(est)))
+    bx.set_xticklabels(labels)
+    bx.set_ylabel("Elo on the UCI_Elo scale (95% interval)")
+    title = "chessvar's Elo"
+    if result.get("fairy"):
+        f = result["fairy"]
+        title += (f"\nvs Fairy-Stockfish 11.1 at equal time: {f['a_score']:.1%} of {f['games']} games")
+    bx.set_title(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -167,7 +206,19 @@ def main():
                     help="first rung to probe for a budget, e.g. nodes=1000:1350")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "elo_ladder.json"))
     ap.add_argument("--plot", default=os.path.join(ROOT, "results", "plot_elo_ladder.png"))
+    ap.add_argument("--replot", action="store_true",
+                    help="only recombine the estimates and redraw the plot of the --out file")
     args = ap.parse_args()
+    if args.replot:  # recombine the estimates, rewrite the file, redraw
+        with open(args.out, encoding="utf-8") as fh:
+            result = json.load(fh)
+        for lad in result["ladders"]:
+            lad["estimate"] = combine(lad["rungs"])
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, indent=1)
+            fh.write("\n")
+        plot(result, args.plot)
+        return
     args.first_guess = {g.rsplit(":", 1)[0]: int(g.rsplit(":", 1)[1]) for g in args.guess}
     stockfish = find_engine(args.stockfish)
     commit, dirty = git_state(ROOT, ("engine", "selfplay", "cli", "CMakeLists.txt"))
@@ -175,9 +226,10 @@ def main():
                       "Fairy-Stockfish, chess, paired openings (4 random plies, colours "
                       "swapped), chessvar temperature 0",
               "machine": machine_info(), "commit": commit, "sources_modified": dirty,
-              "stockfish": stockfish, "stockfish_movetime_ms": args.sf_movetime,
+              "stockfish": os.path.basename(stockfish), "stockfish_movetime_ms": args.sf_movetime,
               "games_per_rung": args.games, "probe_games": args.probe_games,
-              "script": "python3 scripts/elo_ladder.py " + shlex.join(sys.argv[1:]),
+              "script": "python3 scripts/elo_ladder.py " + shlex.join(
+                  public(a, args, "\0") for a in sys.argv[1:]),
               "ladders": [], "fairy": None}
 
     def log(msg):
