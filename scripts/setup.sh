@@ -47,31 +47,51 @@ missing_packages() {
     done
 }
 
+# Run apt-get update and install the given packages, as root or through sudo.
+apt_install() {
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1; then
+            sudo=(sudo)
+        else
+            echo "setup: not root and sudo is not available; cannot install: $*" >&2
+            exit 1
+        fi
+    fi
+    echo "setup: installing $*"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+}
+
 mapfile -t MISSING < <(missing_packages)
 if [ "${#MISSING[@]}" -eq 0 ]; then
     echo "setup: all ${#PACKAGES[@]} packages already installed"
-    exit 0
-fi
-
-SUDO=()
-if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-        SUDO=(sudo)
-    else
-        echo "setup: not root and sudo is not available; cannot install: ${MISSING[*]}" >&2
+else
+    apt_install "${MISSING[@]}"
+    mapfile -t STILL_MISSING < <(missing_packages)
+    if [ "${#STILL_MISSING[@]}" -ne 0 ]; then
+        echo "setup: still missing after apt-get: ${STILL_MISSING[*]}" >&2
         exit 1
     fi
+    echo "setup: done"
 fi
 
-echo "setup: installing ${MISSING[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
-"${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    "${MISSING[@]}"
-
-mapfile -t STILL_MISSING < <(missing_packages)
-if [ "${#STILL_MISSING[@]}" -ne 0 ]; then
-    echo "setup: still missing after apt-get: ${STILL_MISSING[*]}" >&2
-    exit 1
+# Node.js and npm for tests/ffish (Fairy-Stockfish as WebAssembly, the ffish_* CTests):
+# Debian's nodejs and npm when the machine has no node and npm yet. A machine with its own
+# Node.js keeps it (Debian's npm package conflicts with other Node.js packages that bundle
+# npm). Then the pinned npm packages of tests/ffish/package-lock.json, by `npm ci`, only
+# when node_modules does not hold that lock file's install already.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+    echo "setup: node $(node --version) and npm $(npm --version) already installed"
+else
+    apt_install nodejs npm
 fi
-echo "setup: done"
+FFISH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../tests/ffish" && pwd)"
+FFISH_STAMP="$FFISH_DIR/node_modules/.chessvar-package-lock.json"
+if [ -f "$FFISH_STAMP" ] && cmp -s "$FFISH_STAMP" "$FFISH_DIR/package-lock.json"; then
+    echo "setup: tests/ffish npm packages already installed"
+else
+    echo "setup: npm ci in tests/ffish"
+    (cd "$FFISH_DIR" && npm ci --no-audit --no-fund)
+    cp "$FFISH_DIR/package-lock.json" "$FFISH_STAMP"
+fi

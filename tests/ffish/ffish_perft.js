@@ -9,6 +9,9 @@
 //        CHESSVAR, descend by `chessvar perft --divide` into the first root move whose
 //        counts differ, down to the move lists of one position.
 //   node ffish_perft.js perft VARIANT FEN DEPTH   ffish's counts for depths 1..DEPTH.
+//   node ffish_perft.js perftree VARIANT DEPTH FEN [MOVES]   ffish as a perftree engine
+//        (`move count` lines, a blank line, the total) after the space-separated MOVES,
+//        for `chessvar verify --protocol perftree --engine "node ffish_perft.js perftree V"`.
 //
 // VARIANT is chessvar's name: chess, cannon10, supremo or superchess. FEN is chessvar's
 // FEN (for Superchess with the explicit pool field); it is turned into Fairy-Stockfish's
@@ -23,6 +26,11 @@ const { execFileSync } = require('child_process');
 // with `fetch` when it exists (it does in Node 18+) and fails on a file path, so remove
 // fetch first; then it reads the file, and the runtime is ready at onRuntimeInitialized.
 async function loadFfish() {
+    const pinned = require('./package.json').dependencies.ffish;
+    const installed = require('ffish/package.json').version;
+    if (installed !== pinned) {
+        throw new Error(`ffish ${installed} is installed, ${pinned} is pinned: run npm ci in tests/ffish`);
+    }
     delete globalThis.fetch;
     const ff = require('ffish');
     if (!ff.calledRun || !ff.Board) {
@@ -210,11 +218,15 @@ function ffishPerft(ff, variant, fen, depth) {
     }
 }
 
-// ffish's divide: Map move -> perft(depth - 1) of the position after it.
-function ffishDivide(ff, variant, fen, depth) {
+// ffish's divide: Map move -> perft(depth - 1) of the position after it (and after the
+// moves of `played` first).
+function ffishDivide(ff, variant, fen, depth, played = []) {
     const { board } = newBoard(ff, variant, fen);
     const out = new Map();
     try {
+        for (const mv of played) {
+            if (!board.push(mv)) throw new Error(`ffish cannot play ${mv} after [${board.moveStack()}]`);
+        }
         for (const mv of board.legalMoves().split(' ').filter((x) => x)) {
             board.push(mv);
             out.set(mv, depth > 1 ? perftAll(board, depth - 1, variant === 'supremo')[depth - 1] : 1);
@@ -386,6 +398,17 @@ async function main(argv) {
         counts.slice(1).forEach((n, i) => console.log(`depth ${i + 1}: ${n}`));
         return 0;
     }
+    if (cmd === 'perftree' && (rest.length === 2 || rest.length === 3)) {
+        const ff = await loadFfish();
+        const played = (rest[2] || '').split(/\s+/).filter((x) => x);
+        let total = 0;
+        for (const [mv, n] of ffishDivide(ff, variant, rest[1], Number(rest[0]), played)) {
+            console.log(`${mv} ${n}`);
+            total += n;
+        }
+        console.log(`\n${total}`);
+        return 0;
+    }
     if (cmd === 'divide' && (rest.length === 2 || rest.length === 3)) {
         const ff = await loadFfish();
         const depth = Number(rest[1]);
@@ -404,7 +427,7 @@ async function main(argv) {
     }
     console.error(
         'usage: ffish_perft.js check VARIANT FILE.epd CHESSVAR | perft VARIANT FEN DEPTH | ' +
-            'divide VARIANT FEN DEPTH [CHESSVAR]'
+            'divide VARIANT FEN DEPTH [CHESSVAR] | perftree VARIANT DEPTH FEN [MOVES]'
     );
     return 2;
 }

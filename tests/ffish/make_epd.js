@@ -142,6 +142,8 @@ const SPEC = {
             ['', '4k3/1P5P/8/8/8/8/r7/QRRBBNNK w - - 0 1'],
             ['', 'qrrbbnnk/8/8/8/8/8/1p1h1t1l/R4K2 b - - 0 1'],
             ['', '4k3/1P6/8/8/8/2r5/GO6/QRRBBNNK w - - 0 1'],
+            ['# Paratroopers and a rapid pawn on the board beside promoting pawns and t-pawns:'],
+            ['', '3ek3/1P5T/X7/8/8/h7/1px4t/R3K2E w - - 0 1'],
         ],
         walks: {
             count: 48,
@@ -150,6 +152,7 @@ const SPEC = {
                 'r2ek1gr/tthpphtt/8/8/8/8/TTHPPHTT/R2EK1GR w Ka,Kh,ka,kh - 0 1',
                 'r2ek1gr/tthpphtt/8/8/8/8/TTHPPHTT/R2EK1GR w Ea,Eh,ea,eh - 0 1',
                 'rnbqkbnr/tthpphtt/8/8/8/8/TTHPPHTT/RNBEKBNR w - - 0 1',
+                '1olek1ga/tthpphtt/8/5x2/5X2/8/TTHPPHTT/1OLEK1GA w - - 0 1',
             ],
             plies: [8, 90],
         },
