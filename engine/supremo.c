@@ -180,6 +180,14 @@ static void supremo_init(Variant *v) {
         T->zone[t] = (uint8_t)(zone > 9 ? 9 : zone);
     }
     while (v->promo_types[T->npromo]) T->npromo++;
+    for (int t = 1; t <= v->npt; t++) {
+        if (T->has_leap[t]) T->leap_types[T->n_leap_types++] = (uint8_t)t;
+        if (T->ride_cp[t] | T->hop_cp[t]) T->line_types[T->n_line_types++] = (uint8_t)t;
+        bool near = (T->dleap_mode[t] & MM_CAPTURE) || (T->flags[t] & PF_BLAST) ||
+                    (T->walk_range[t] && (T->walk_mode[t] & MM_CAPTURE)) || T->nslow[t] ||
+                    T->jstep_cp[t];
+        if (T->reach[t] && near) T->near_types[T->n_near_types++] = (uint8_t)t;
+    }
     for (int t = 1; t <= v->npt; t++) supremo_lines_prepare(T, v, t);
     v->tables = T;
 }

@@ -62,6 +62,12 @@ typedef struct SupTables {
     uint8_t has_leap[MAX_PT]; /* any unconditional leap (skip the tables if not) */
     uint8_t npromo;           /* number of promotion choices */
     uint8_t royal_type;
+    /* Types the attack test visits: with unconditional leaps, with capturing rides or hops,
+     * and with any other capture (double leap, blast, walk, lame or conditional leap, jK
+     * step), each in type order. */
+    uint8_t n_leap_types, leap_types[MAX_PT];
+    uint8_t n_line_types, line_types[MAX_PT];
+    uint8_t n_near_types, near_types[MAX_PT];
     uint8_t by_lines[MAX_PT];     /* rides and hops by line lookup (supremo_gen.c) */
     uint64_t line_sel[MAX_PT][4]; /* line10_table fields used per line kind */
 } SupTables;

@@ -115,17 +115,16 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
     u128 xs = pos->bb.b10.color[by];
     u128 occ = xs | pos->bb.b10.color[by ^ 1];
     u128 line_pieces = 0;
-    int npt = v->npt;
-    for (int t = 1; t <= npt; t++) {
-        u128 mine = pos->bb.b10.type[t] & xs;
-        if (!mine) continue;
-        if (T->has_leap[t] && (T->leap_from[t][by][sq] & mine)) return true;
-        if (T->ride_cp[t] | T->hop_cp[t]) line_pieces |= mine;
+    for (int i = 0; i < T->n_leap_types; i++) {
+        int t = T->leap_types[i];
+        if (T->leap_from[t][by][sq] & pos->bb.b10.type[t] & xs) return true;
     }
+    for (int i = 0; i < T->n_line_types; i++) line_pieces |= pos->bb.b10.type[T->line_types[i]];
+    line_pieces &= xs;
     if (T->lines[sq] & line_pieces) {
         for (int d = 0; d < 8; d++) {
             u128 blk = T->ray[d][sq] & occ;
-            if (!blk) continue;
+            if (!(T->ray[d][sq] & line_pieces)) continue;
             uint8_t bit = (uint8_t)(1u << (d ^ 4));
             int b1 = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
             int pc = pos->board[b1], t1 = PC_TYPE(pc);
@@ -141,9 +140,10 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
     }
     u128 uncap = 0;
     bool uncap_done = false;
-    for (int t = 1; t <= npt; t++) {
+    for (int i = 0; i < T->n_near_types; i++) {
+        int t = T->near_types[i];
         u128 mine = pos->bb.b10.type[t] & xs;
-        if (!mine || !T->reach[t]) continue;
+        if (!mine) continue;
         uint32_t fl = T->flags[t];
         u128 near = mine & T->box[T->reach[t]][sq];
         if (!near) continue;
