@@ -195,7 +195,10 @@ Test(checkpoint, resume_under_mpi_with_rank_0_owning_the_file) {
     unsigned char *b = slurp(full, &n);
     spit(cut, b, n / 2);
     char cmd[1024], out[8192];
+    /* Open MPI's plugins leak at exit (outside this project's code): under the ASan tier
+     * the ranks run without leak detection, as the perft MPI test does. */
     snprintf(cmd, sizeof cmd,
+             "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" "
              "mpirun --allow-run-as-root --oversubscribe -np 3 %s perft --depth 5 --threads 1 "
              "--fingerprint --json --quiet --checkpoint %s 2>&1",
              CHESSVAR_BINARY, cut);
