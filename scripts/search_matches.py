@@ -7,7 +7,8 @@ opening is played with both colours):
   old   the new search (player A, in-process) against an old build through UCI
         (`--opponent uci:OLD uci`) at equal time per move (--movetime MS);
   depth the new search at depth N+2 against itself at depth N.
-The old build is made by the caller (see README "Measuring the search"); its path is an
+Sampling is off (--temperature 0: both players play their best move; the openings differ by
+the 4 random plies, each played with both colours). The old build is made by the caller (see README "Measuring the search"); its path is an
 argument, nothing is built here. Every match's command line is recorded."""
 
 import argparse
@@ -27,11 +28,11 @@ SUMMARY = re.compile(r"A scored ([\d.]+)% \(\+(\d+) =(\d+) -(\d+)\), Elo ([+-]?\
                      r"95% interval \[([+-]?\d+), ([+-]?\d+)\]")
 
 
-def run_match(binary, variant, games, seed, extra):
+def run_match(binary, variant, games, seed, extra, threads=1):
     """Plays one match and returns its parsed summary plus the command."""
     with tempfile.TemporaryDirectory() as out:
         cmd = ["nice", binary, "selfplay", "--variant", variant, "--games", str(games),
-               "--threads", "1", "--seed", str(seed), "--paired", "--out",
+               "--threads", str(threads), "--seed", str(seed), "--paired", "--temperature", "0", "--out",
                os.path.join(out, "d")] + extra
         t0 = time.time()
         cpu0 = os.times()
@@ -77,6 +78,13 @@ def main():
     ap.add_argument("--variants", default="chess,switching,superchess,supremo")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--movetime", type=int, default=25, help="ms per move, old-vs-new")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="old-vs-new at N nodes per move for the new search and N * ratio for "
+                         "the old (equal CPU time when ratio is the old/new nodes per CPU second)")
+    ap.add_argument("--ratios", default="",
+                    help="variant=old/new nodes-per-CPU-second ratio, comma-separated (default 1)")
+    ap.add_argument("--no-movetime", action="store_true", help="skip the --movetime matches")
+    ap.add_argument("--threads", type=int, default=1, help="games played at once")
     ap.add_argument("--depths", default="", help="N pairs for depth N+2 vs N, e.g. 2,4")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "search_matches.json"))
@@ -86,15 +94,21 @@ def main():
         with open(a.out, encoding="utf-8") as fh:
             results["matches"] = json.load(fh).get("matches", [])
     todo = []
+    ratios = {k: float(x) for k, x in (r.split("=") for r in a.ratios.split(",") if r)}
     for v in a.variants.split(","):
-        if a.old:
+        if a.old and not a.no_movetime:
             todo.append(("old", f"movetime={a.movetime}", v,
                          ["--movetime", str(a.movetime), "--opponent", f"uci:{a.old} uci"]))
+        if a.old and a.nodes:
+            old_nodes = round(a.nodes * ratios.get(v, 1.0))
+            todo.append(("old", f"nodes={a.nodes}v{old_nodes}", v,
+                         ["--nodes", str(a.nodes), "--opponent", f"uci:{a.old} uci",
+                          "--opponent-budget", f"nodes={old_nodes}"]))
         for n in [int(x) for x in a.depths.split(",") if x]:
             todo.append(("depth", f"{n + 2}v{n}", v,
                          ["--depth", str(n + 2), "--opponent", f"depth={n}"]))
     for kind, label, v, extra in todo:
-        r = run_match(a.binary, v, a.games, a.seed, extra)
+        r = run_match(a.binary, v, a.games, a.seed, extra, a.threads)
         r.update(kind=kind, label=label)
         results["matches"] = [m for m in results["matches"]
                               if (m["kind"], m["label"], m["variant"]) != (kind, label, v)]

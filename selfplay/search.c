@@ -92,6 +92,13 @@ void search_clear(Search *s) {
     s->gen = 0;
 }
 
+/* Default budget: from the board size and the drop rule, the two things that set the
+ * branching factor (see search.h). */
+int64_t search_default_nodes(const Variant *v) {
+    if (v->width * v->height > 64) return 20000;
+    return v->rules & RULE_DROPS ? 6000 : 4000;
+}
+
 /* Per mille of the first 1000 slots (or all, if fewer) written by the current generation. */
 int search_hashfull(const Search *s) {
     size_t n = s->tt_mask + 1 < 1000 ? s->tt_mask + 1 : 1000, used = 0;

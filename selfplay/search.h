@@ -134,6 +134,10 @@ void search_clear(Search *s);
 /* Searches pos (restored on return) within lim; pos must have at least one legal move.
  * Thread-safe for distinct Search objects; lim->stop may be set from any thread. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim);
+/* Default self-play budget in nodes per move for variant v: enough for a real search in
+ * every variant (about depth 6 on 8x8 without drops, 4-7 with Superchess drops, 3-4 on
+ * 10x10; measured by scripts/search_speed.py into results/search_speed.json). */
+int64_t search_default_nodes(const Variant *v);
 /* Per mille of a sample of table slots written by the latest search_run (UCI hashfull). */
 int search_hashfull(const Search *s);
 /* True if the current position occurred before since the last irreversible move: at
