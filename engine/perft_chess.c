@@ -255,25 +255,24 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         int s = bb_pop_lsb(&p);
         VISIT(FN, s, knight_att8[s] & target);
     }
-    for (Bitboard p = b->pc[FB] & own & ~pin_hv; p;) {
+    /* Sliders, queens on both kinds of line: the unpinned ones, then those pinned to a
+     * line of their kind (which move along the pin rays only). */
+    const Bitboard diag = (b->pc[FB] | b->pc[FQ]) & own, orth = (b->pc[FR] | b->pc[FQ]) & own;
+    for (Bitboard p = diag & ~pinned; p;) {
         int s = bb_pop_lsb(&p);
-        Bitboard a = bishop_att8(s, occ) & target;
-        if (sq_bb8(s) & pin_d) a &= pin_d;
-        VISIT(FB, s, a);
+        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target);
     }
-    for (Bitboard p = b->pc[FR] & own & ~pin_d; p;) {
+    for (Bitboard p = orth & ~pinned; p;) {
         int s = bb_pop_lsb(&p);
-        Bitboard a = rook_att8(s, occ) & target;
-        if (sq_bb8(s) & pin_hv) a &= pin_hv;
-        VISIT(FR, s, a);
+        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target);
     }
-    for (Bitboard p = b->pc[FQ] & own; p;) {
+    for (Bitboard p = diag & pin_d; p;) {
         int s = bb_pop_lsb(&p);
-        Bitboard a;
-        if (sq_bb8(s) & pin_hv) a = rook_att8(s, occ) & pin_hv;
-        else if (sq_bb8(s) & pin_d) a = bishop_att8(s, occ) & pin_d;
-        else a = queen_att8(s, occ);
-        VISIT(FQ, s, a & target);
+        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target & pin_d);
+    }
+    for (Bitboard p = orth & pin_hv; p;) {
+        int s = bb_pop_lsb(&p);
+        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target & pin_hv);
     }
 
     /* Pawns, set-wise. A pawn pinned on a file may only push along it, one pinned on a
