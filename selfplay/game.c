@@ -154,18 +154,19 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
             gpl->random = 1;
             gpl->depth = 0;
         } else if (cfg->player[who].kind == PLAYER_UCI) {
+            UciBest best;
             Move m = match_engine_move(gp, &cfg->player[who], who, pos, g->start_fen, gp->movetext,
-                                       engine_new[who], g->reason, sizeof g->reason);
+                                       engine_new[who], g->reason, sizeof g->reason, &best);
             engine_new[who] = false;
             if (m == MOVE_NONE) { /* crashed, hung or illegal: the engine loses */
                 g->termination = TERM_ENGINE;
                 g->white_score = mover == WHITE ? 0 : 1000;
                 break;
             }
-            gpl->played = gpl->best = m;
-            gpl->score = 0;
+            gpl->played = gpl->best = m; /* the engine's own score and depth as labels */
+            gpl->score = (int16_t)match_engine_score(&best);
             gpl->random = 0;
-            gpl->depth = 0;
+            gpl->depth = (uint8_t)(best.depth > 255 ? 255 : best.depth);
         } else {
             SearchLimits lim = {
                 .nodes = cfg->player[who].nodes,

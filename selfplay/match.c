@@ -42,7 +42,7 @@ static void match_failure(UciProc *p, const CvError *err, char *reason, size_t n
 
 Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *pos,
                        const char *start_fen, const char *movetext, bool new_game, char *reason,
-                       size_t n) {
+                       size_t n, UciBest *best) {
     const UciEngineSpec *spec = ps->uci;
     CvError err = {{0}};
     if (!gp->engine[who]) {
@@ -72,8 +72,8 @@ Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *
         timeout += (double)ps->movetime_ms / 1000.0;
     } else if (ps->depth > 0) snprintf(go, sizeof go, "depth %d", ps->depth);
     else snprintf(go, sizeof go, "nodes %lld", (long long)ps->nodes);
-    char text[64];
-    if (!uci_bestmove(p, start_fen, movetext, go, timeout, text, sizeof text, &err)) {
+    const char *text = best->move;
+    if (!uci_bestmove(p, start_fen, movetext, go, timeout, best, &err)) {
         match_failure(p, &err, reason, n);
         return MOVE_NONE;
     }
@@ -83,6 +83,17 @@ Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *
         snprintf(reason, n, "illegal move '%s'", text);
     }
     return m;
+}
+
+int match_engine_score(const UciBest *best) {
+    if (!best->scored) return 0;
+    if (best->mate) /* mate in N moves: 2N-1 plies to mate, or 2|N| plies to be mated */
+        return best->score > 0 ? SEARCH_MATE - (2 * best->score - 1)
+                               : -(SEARCH_MATE + 2 * best->score);
+    int s = best->score;
+    return s > SEARCH_MATE_BOUND    ? SEARCH_MATE_BOUND
+           : s < -SEARCH_MATE_BOUND ? -SEARCH_MATE_BOUND
+                                    : s;
 }
 
 void match_engines_free(GamePlayer *gp) {

@@ -10,13 +10,18 @@
 /* Starts the engine of spec, sends its options and `isready`; err names the failure. */
 bool match_engine_start(UciProc *p, const UciEngineSpec *spec, const Variant *v, CvError *err);
 
+/* Converts the engine's last reported score to chessvar's scale (mates as +-(SEARCH_MATE -
+ * plies)), clamped to int16; 0 when it reported none. */
+int match_engine_score(const UciBest *best);
+
 /* Asks player `who` (a PLAYER_UCI) for its move in pos, reached from start_fen by the
  * moves in movetext (UCI notation, space-separated). new_game: send `ucinewgame` first.
+ * best gets the engine's answer (its move text, depth and score).
  * On a crash, a hang past its deadline or an illegal move the engine is killed (the next
  * call restarts it), reason says what happened and the result is MOVE_NONE. */
 Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *pos,
                        const char *start_fen, const char *movetext, bool new_game, char *reason,
-                       size_t n);
+                       size_t n, UciBest *best);
 
 /* Stops every engine of gp (quit, then kill). */
 void match_engines_free(GamePlayer *gp);

@@ -338,8 +338,28 @@ bool perftree_divide(const char *cmd, const char *fen, const char *moves, int de
     return ok;
 }
 
+/* Reads depth and score from an info line into b (other lines leave it alone). */
+static void uci_read_info(const char *line, UciBest *b) {
+    if (strncmp(line, "info ", 5) != 0) return;
+    const char *d = strstr(line, " depth "), *s = strstr(line, " score ");
+    if (strstr(line, " multipv ") && !strstr(line, " multipv 1 ")) return; /* not the best line */
+    if (d) b->depth = atoi(d + 7);
+    if (s && strncmp(s + 7, "cp ", 3) == 0) {
+        b->score = atoi(s + 10);
+        b->scored = true;
+        b->mate = false;
+    } else if (s && strncmp(s + 7, "mate ", 5) == 0) {
+        b->score = atoi(s + 12);
+        b->scored = true;
+        b->mate = true;
+    }
+}
+
 bool uci_bestmove(UciProc *p, const char *fen, const char *moves, const char *goargs,
-                  double timeout_s, char *move, size_t n, CvError *err) {
+                  double timeout_s, UciBest *best, CvError *err) {
+    memset(best, 0, sizeof *best);
+    char *move = best->move;
+    size_t n = sizeof best->move;
     if (!uci_send(p, "position fen %s%s%s", fen, moves && *moves ? " moves " : "",
                   moves ? moves : "") ||
         !uci_send(p, "go %s", goargs))
@@ -349,6 +369,7 @@ bool uci_bestmove(UciProc *p, const char *fen, const char *moves, const char *go
     for (;;) {
         int r = uci_read_line(p, line, sizeof line, deadline - uci_now());
         if (r <= 0) return uci_wait_failed(p, r, "go", timeout_s, err);
+        uci_read_info(line, best);
         if (strncmp(line, "bestmove", 8) == 0 && (line[8] == ' ' || !line[8])) {
             const char *m = line + 8;
             while (*m == ' ') m++;

@@ -81,9 +81,18 @@ bool uci_perft_divide(UciProc *p, const char *fen, const char *moves, int depth,
 bool perftree_divide(const char *cmd, const char *fen, const char *moves, int depth,
                      double timeout_s, Divide *out, char *tail, size_t tail_n, CvError *err);
 
-/* `position fen FEN [moves ...]`, `go GOARGS`, waits for `bestmove` and copies its move. */
+/* An engine's answer to `go`: its move as text and what its last `info` line said. */
+typedef struct UciBest {
+    char move[32];
+    int depth;   /* last info depth (0: none) */
+    int score;   /* centipawns, or moves to mate when mate is true */
+    bool scored; /* an info line gave a score */
+    bool mate;
+} UciBest;
+
+/* `position fen FEN [moves ...]`, `go GOARGS`, waits for `bestmove`. */
 bool uci_bestmove(UciProc *p, const char *fen, const char *moves, const char *goargs,
-                  double timeout_s, char *move, size_t n, CvError *err);
+                  double timeout_s, UciBest *best, CvError *err);
 
 /* Maps move text of another engine to a legal move of pos: chessvar's own notation first,
  * then UCI long algebraic (from, to, lower-case promotion letter; drops `X@sq`).

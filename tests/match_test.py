@@ -65,7 +65,13 @@ def main():
             check(ta["White"] == tb["Black"] and ta["Black"] == tb["White"]
                   and ta["White"].startswith("chessvar") and tb["White"].startswith("uci:"),
                   f"colours swapped within the pair: {ta['White']} / {tb['White']}")
-        check(os.path.exists(os.path.join(out, "shard-000000.jsonl")), "JSONL written")
+        with open(os.path.join(out, "shard-000000.jsonl"), encoding="utf-8") as fh:
+            recs = [json.loads(line) for line in fh]
+        # the engine's moves carry its own depth and score (game 2k: the engine is Black)
+        eng = [r for r in recs if not r["random"] and r["ply"] % 2 == 1 - r["game"] % 2]
+        check(eng and all(r["best"] == r["move"] for r in eng)
+              and sum(r["depth"] >= 1 for r in eng) > len(eng) // 2
+              and any(r["score"] != 0 for r in eng), f"engine moves labelled: {eng[:3]}")
         print("ok   match against chessvar uci:", s["a_score"], s["elo"], s["elo_95"])
 
         reasons = {"crash": "engine crashed (signal 11)", "hang": "did not answer 'go' within",
