@@ -340,7 +340,7 @@ static int load(PerftCheckpoint *ck, const unsigned char *b, size_t size, const 
     int st = check_record(b, size, 0, &type, &len, &reason);
     if (st == 0 && size <= CKPT_MAX_PAYLOAD + 16) return 0;
     if (st == 0) st = -1, reason = "no complete record";
-    if (st < 0 && memcmp(b, "CVPK", 4) == 0) {
+    if (st < 0 && size >= 4 && memcmp(b, "CVPK", 4) == 0) {
         fail(err, errlen, ck->path, "is corrupt: its header record: %s", reason);
         return -1;
     }
