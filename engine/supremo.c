@@ -188,7 +188,10 @@ static void supremo_init(Variant *v) {
                     T->jstep_cp[t];
         if (T->reach[t] && near) T->near_types[T->n_near_types++] = (uint8_t)t;
     }
-    for (int t = 1; t <= v->npt; t++) supremo_lines_prepare(T, v, t);
+    for (int t = 1; t <= v->npt; t++) {
+        supremo_lines_prepare(T, v, t);
+        supremo_setwise_prepare(T, v, t);
+    }
     v->tables = T;
 }
 

@@ -68,12 +68,22 @@ typedef struct SupTables {
     uint8_t n_leap_types, leap_types[MAX_PT];
     uint8_t n_line_types, line_types[MAX_PT];
     uint8_t n_near_types, near_types[MAX_PT];
+    /* Types whose only moves are unconditional leaps are counted set-wise, one shift per
+     * distinct leap vector: sw_n vectors (0: not this type), each a shift of the square
+     * index per colour, its modality, and the squares it does not leave the board from. */
+    uint8_t sw_n[MAX_PT];
+    int8_t sw_shift[MAX_PT][2][16];
+    uint8_t sw_mode[MAX_PT][16];
+    u128 sw_src[MAX_PT][2][16];
     uint8_t by_lines[MAX_PT];     /* rides and hops by line lookup (supremo_gen.c) */
     uint64_t line_sel[MAX_PT][4]; /* line10_table fields used per line kind */
 } SupTables;
 
 /* Decides, for type t, whether its rides and hops go by line lookup, and which fields. */
 void supremo_lines_prepare(SupTables *T, const Variant *v, int t);
+/* Decides whether type t's moves are counted set-wise (only plain leaps), and with which
+ * vectors. */
+void supremo_setwise_prepare(SupTables *T, const Variant *v, int t);
 
 /* ------------------------------------------------------------------ small helpers */
 

@@ -338,6 +338,69 @@ void supremo_lines_prepare(SupTables *T, const Variant *v, int t) {
     T->by_lines[t] = ok;
 }
 
+void supremo_setwise_prepare(SupTables *T, const Variant *v, int t) {
+    const PieceDef *pd = &v->pieces[t];
+    T->sw_n[t] = 0;
+    if (v->width != 10 || v->height != 10 || !T->has_leap[t] || T->nslow[t] ||
+        (T->ride_mv[t] | T->ride_cp[t] | T->hop_mv[t] | T->hop_cp[t] | T->jstep_mv[t] |
+         T->jstep_cp[t] | T->dleap_mode[t] | T->walk_range[t]) ||
+        (T->flags[t] & PF_BLAST))
+        return;
+    int n = 0, df[16], dr[16];
+    uint8_t mode[16];
+    for (int i = 0; i < pd->ncomp; i++) {
+        const MoveComp *mc = &pd->comp[i];
+        if (mc->kind != MC_LEAP) return;
+        int m = (pd->flags & PF_NO_CAPTURE) ? (mc->mode & MM_MOVE) : mc->mode, j = 0;
+        while (j < n && (df[j] != mc->df || dr[j] != mc->dr)) j++;
+        if (j == n) {
+            if (n == 16) return;
+            df[n] = mc->df, dr[n] = mc->dr, mode[n++] = 0;
+        }
+        mode[j] |= (uint8_t)m;
+    }
+    for (int j = 0; j < n; j++) {
+        T->sw_mode[t][j] = mode[j];
+        for (int c = 0; c < 2; c++) {
+            int r_ = (pd->flags & PF_ORIENTED) && c == BLACK ? -dr[j] : dr[j];
+            T->sw_shift[t][c][j] = (int8_t)(r_ * 10 + df[j]);
+            T->sw_src[t][c][j] = 0;
+            for (int s = 0; s < 100; s++)
+                if (sup_on(s % 10 + df[j], s / 10 + r_, 10, 10)) T->sw_src[t][c][j] |= sup_bit(s);
+        }
+    }
+    T->sw_n[t] = (uint8_t)n;
+}
+
+/* Counts the moves of type t's pieces in `pieces` set-wise (see SupTables.sw_n); the
+ * pieces must be ones whose moves gen_emit would not all test (not the King, not on a
+ * sensitive square, not in check). Moves landing on sensitive squares are tested one by
+ * one as gen_emit does. */
+static void fast_count_setwise(GenCtx *g, int t, u128 pieces, u128 empty, u128 capt, u128 pz) {
+    const SupTables *T = g->T;
+    const Variant *v = g->pos->var;
+    const int us = g->pos->side;
+    for (int j = 0; j < T->sw_n[t]; j++) {
+        u128 src = pieces & T->sw_src[t][us][j];
+        if (!src) continue;
+        int sh = T->sw_shift[t][us][j];
+        u128 to_set = sh >= 0 ? src << sh : src >> -sh;
+        to_set &= ((T->sw_mode[t][j] & MM_MOVE) ? empty : 0) |
+                  ((T->sw_mode[t][j] & MM_CAPTURE) ? capt : 0);
+        u128 risky = g->legal ? to_set & g->sens : 0, safe = to_set & ~risky;
+        g->n += bb128_popcount(safe & ~pz) + T->npromo * bb128_popcount(safe & pz);
+        while (risky) {
+            int to = bb128_pop_lsb(&risky), from = to - sh;
+            if (!(pz & sup_bit(to))) {
+                gen_add(g, MOVE_MAKE(from, to, NO_SQ, 0, MK_NORMAL), true);
+                continue;
+            }
+            for (int i = 0; v->promo_types[i]; i++)
+                gen_add(g, MOVE_MAKE(from, to, NO_SQ, v->promo_types[i], MK_NORMAL), true);
+        }
+    }
+}
+
 /* The same destinations over all of type t's lines at once, by line-occupancy lookup
  * (lines10.h): sel from line_fields; for unlimited rides and hops on the 10x10 board. */
 static inline u128 fast_lines(const uint64_t sel[4], int s, u128 occ, u128 capt) {
@@ -373,6 +436,12 @@ static void fast_generate(GenCtx *g) {
         uint8_t line_dirs = T->ride_mv[t] | T->ride_cp[t] | T->hop_mv[t] | T->hop_cp[t];
         uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
         const bool by_lines = T->by_lines[t];
+        if (T->sw_n[t] && !g->list && !(g->legal && g->check)) {
+            /* count mode: the pieces whose moves need no blanket test go set-wise */
+            u128 apart = g->legal ? pieces & (g->sens | sup_bit(g->king)) : 0;
+            fast_count_setwise(g, t, pieces & ~apart, empty, capt, pz);
+            pieces = apart;
+        }
         while (pieces) {
             int s = bb128_pop_lsb(&pieces);
             u128 d =
