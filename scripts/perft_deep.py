@@ -68,6 +68,8 @@ def run_job(args, name, job):
            "--threads", str(args.threads), "--hash", str(args.hash_mb), "--checkpoint", ck]
     if job["fen"]:
         cmd += ["--fen", job["fen"]]
+    if sessions and "nodes" in sessions[-1]:  # finished before: nothing left to count
+        return summarise(args, job, cmd, ck, sessions)
     t0 = time.perf_counter()
     try:
         out, status, wall, user, sys_s = timed(cmd, args.nice)
@@ -79,11 +81,18 @@ def run_job(args, name, job):
         sys.exit(f"{name}: chessvar exited with status {status}: {' '.join(cmd)}")
     r = json.loads(out.strip().splitlines()[-1])
     sessions.append({"wall_s": wall, "user_s": user, "sys_s": sys_s,
-                     "counting_s": r["seconds"], "resumed_units": r["resumed_units"]})
+                     "counting_s": r["seconds"], "resumed_units": r["resumed_units"],
+                     "nodes": r["nodes"], "loadavg_at_end": os.getloadavg()[0]})
     json.dump(sessions, open(log, "w"), indent=1)
+    return summarise(args, job, cmd, ck, sessions)
+
+
+def summarise(args, job, cmd, ck, sessions):
+    """The result of a job from its sessions (the last one finished the count)."""
     total = {k: sum(s.get(k, 0) for s in sessions) for k in ("wall_s", "user_s", "sys_s")}
-    return {"fen": job["fen"] or "start", "depth": job["depth"], "nodes": r["nodes"],
-            "published": job["published"], "matches_published": r["nodes"] == job["published"],
+    nodes = sessions[-1]["nodes"]
+    return {"fen": job["fen"] or "start", "depth": job["depth"], "nodes": nodes,
+            "published": job["published"], "matches_published": nodes == job["published"],
             "threads": args.threads, "hash_mb": args.hash_mb, "sessions": sessions,
             "wall_s": total["wall_s"], "user_s": total["user_s"], "sys_s": total["sys_s"],
             "uninterrupted": len(sessions) == 1 and sessions[0]["resumed_units"] == 0,
@@ -144,13 +153,19 @@ def main():
               f"sys {r['sys_s']:.1f} s", flush=True)
         if not r["matches_published"]:
             sys.exit(1)
+        write(args.out, res)
     if args.baseline:
         res["startup_comparison"] = compare(args)
         res["startup_comparison"]["note"] = (
             "startup: perft depth 1 with the table (the whole process; depth 1 never probes it); "
             "start_d8: outside_counting_s = process wall minus chessvar's own counting time")
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
+    write(args.out, res)
+
+
+def write(path, res):
+    """Writes the results so far (after every job, so an interruption keeps them)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
         json.dump(res, f, indent=2)
         f.write("\n")
 
