@@ -27,12 +27,17 @@ run_asan() {
     if [ -n "${ASAN_TESTS:-}" ]; then
         ctest --test-dir build-asan --output-on-failure -j "$JOBS" -R "$ASAN_TESTS"
     else
-        ctest --test-dir build-asan --output-on-failure -j "$JOBS" -E test_perft_scale
+        ctest --test-dir build-asan --output-on-failure -j "$JOBS" \
+            -E '^(test_perft_scale|test_selfplay|test_checkpoint)$'
         # Open MPI's plugins leak at exit and are unloaded before the leak report (their
-        # frames have no module name to suppress): the MPI test runs with ASan and UBSan
-        # but without leak detection, every other test of the binary with it.
-        (cd build-asan && ./test_perft_scale --jobs "$JOBS" --filter 'scale/!(mpi*)')
-        (cd build-asan && ASAN_OPTIONS="halt_on_error=1:detect_leaks=0" ./test_perft_scale --filter 'scale/mpi*')
+        # frames have no module name to suppress): the MPI tests run with ASan and UBSan
+        # but without leak detection, every other test of their binaries with it.
+        local t
+        for t in perft_scale:scale selfplay:selfplay checkpoint:checkpoint; do
+            (cd build-asan/test-work && "../test_${t%%:*}" --jobs "$JOBS" --filter "${t##*:}/!(*mpi*)")
+            (cd build-asan/test-work && ASAN_OPTIONS="halt_on_error=1:detect_leaks=0" \
+                "../test_${t%%:*}" --filter "${t##*:}/*mpi*")
+        done
     fi
     build-asan/chessvar check --all --games 2 --plies 60 --quiet --json build-asan/check_report.json
 }
