@@ -226,6 +226,24 @@ static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pvlen[ply] = n + 1;
 }
 
+/* Most material one capture can win here: the dearest enemy piece on the board, plus a
+ * promotion's gain when the side to move has a promoting piece (blasts may take several
+ * pieces: no bound then). */
+static int search_max_gain(const Search *s, const Position *pos) {
+    if (!s->see_bound) return SEARCH_INF;
+    const Variant *v = pos->var;
+    int best = 0, promo = 0;
+    for (int t = 1; t <= v->npt; t++) {
+        if (pos->count[PC_MAKE(pos->side ^ 1, t)] && s->eval.value[t] > best)
+            best = s->eval.value[t];
+        if ((v->pieces[t].flags & PF_PROMOTES) && pos->count[PC_MAKE(pos->side, t)]) promo = 1;
+    }
+    if (promo)
+        for (int t = 1; t <= v->npt; t++)
+            if (s->eval.value[t] > promo) promo = s->eval.value[t];
+    return best + promo;
+}
+
 /* Captures-only search below the horizon (all evasions when in check), with delta pruning:
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
@@ -239,6 +257,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     if (!check) {
         best = stand = eval_position(&s->eval, pos);
         if (best >= beta || qdepth >= QSEARCH_MAX) return best;
+        if (stand + search_max_gain(s, pos) + QS_DELTA <= alpha) return best; /* big delta */
         if (best > alpha) alpha = best;
     }
     Move *list = s->moves[ply];
@@ -422,7 +441,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             depth <= LMP_DEPTH && nquiet >= lmp)
             continue; /* late-move pruning */
         pos_make(pos, m);
-        bool gives_check = pos_in_check(pos);
+        bool gives_check = /* only asked where it decides pruning or reduction */
+            quiet && i > 0 && (futile || (depth >= 3 && !check)) && pos_in_check(pos);
         if (quiet && futile && best > -SEARCH_MATE_BOUND && !gives_check) {
             pos_unmake(pos); /* futility pruning */
             continue;
