@@ -1,9 +1,11 @@
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS and MADV_HUGEPAGE under strict C11 */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS and madvise under strict C11 */
 /* perft_driver.c - perft at scale: the shared lockless hash table, the split of the tree
  * into work units, and the threaded count over them. */
 #include "harness.h"
 
 #include <omp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,14 +29,31 @@ typedef struct TTBucket {
 } TTBucket;
 
 struct PerftTT {
-    TTBucket *buckets; /* 64-byte aligned inside `block` */
-    void *block;       /* an anonymous mapping (faulted in by first touch), or calloc'd */
-    size_t bytes;      /* size of the mapping, 0 if calloc'd */
+    TTBucket *buckets;  /* 64-byte aligned inside `block` */
+    void *block;        /* an anonymous mapping (faulted in behind the count), or calloc'd */
+    size_t bytes;       /* size of the mapping, 0 if calloc'd */
+    size_t table_bytes; /* size of the table inside it */
     uint64_t mask;
+    pthread_t filler; /* faults the table in while the count runs */
+    bool filling;
+    atomic_bool stop;
 };
 
-/* Huge pages are 2 MB on x86-64 and arm64 (4 KB base pages). */
-#define TT_HUGE_PAGE ((size_t)2 << 20)
+/* Faults the mapping in ahead of the counting threads, in order and in chunks, so the
+ * count can start at once; a chunk the counters touched first is skipped for free. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels say EINVAL and we stop */
+#endif
+#define TT_FILL_CHUNK ((size_t)32 << 20)
+static void *tt_fill(void *arg) {
+    PerftTT *tt = arg;
+    char *base = (char *)tt->buckets;
+    for (size_t off = 0; off < tt->table_bytes && !atomic_load(&tt->stop); off += TT_FILL_CHUNK) {
+        size_t len = tt->table_bytes - off < TT_FILL_CHUNK ? tt->table_bytes - off : TT_FILL_CHUNK;
+        if (madvise(base + off, len, MADV_POPULATE_WRITE) != 0) break;
+    }
+    return NULL;
+}
 
 PerftTT *perft_tt_new(size_t mb) {
     if (!mb) return NULL;
@@ -42,23 +61,22 @@ PerftTT *perft_tt_new(size_t mb) {
     while ((n << 1) * sizeof(TTBucket) <= mb * 1024 * 1024) n <<= 1;
     PerftTT *tt = malloc(sizeof *tt);
     if (!tt) return NULL;
-    /* The table is not faulted in here: the counting threads touch it first, and with
-     * transparent huge pages each fault maps 2 MB, so a 4 GB table costs 2048 faults
-     * spread over the count instead of a million up front (measured in the README).
-     * The mapping is aligned to a huge page so every part of it can use one. */
-    size_t bytes = n * sizeof(TTBucket);
-    tt->bytes = bytes + TT_HUGE_PAGE;
+    /* The table is usable at once: it is mapped without faulting it in, and a helper
+     * thread faults it in, in order, while the count runs (the counters fault in what
+     * they reach first). No MADV_HUGEPAGE: on the VM measured, huge-page faults of fresh
+     * memory cost more system time than they saved (README, results/perft_deep.json). */
+    tt->table_bytes = n * sizeof(TTBucket);
+    tt->bytes = tt->table_bytes;
+    tt->filling = false;
+    atomic_init(&tt->stop, false);
     tt->block = mmap(NULL, tt->bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (tt->block == MAP_FAILED) {
         tt->bytes = 0;
         tt->block = calloc(n + 1, sizeof(TTBucket));
         tt->buckets = (TTBucket *)(((uintptr_t)tt->block + 63) & ~(uintptr_t)63);
     } else {
-        uintptr_t a = ((uintptr_t)tt->block + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
-        tt->buckets = (TTBucket *)a;
-#ifdef MADV_HUGEPAGE
-        madvise(tt->buckets, bytes, MADV_HUGEPAGE);
-#endif
+        tt->buckets = tt->block;
+        tt->filling = pthread_create(&tt->filler, NULL, tt_fill, tt) == 0;
     }
     if (!tt->block) {
         free(tt);
@@ -70,6 +88,10 @@ PerftTT *perft_tt_new(size_t mb) {
 
 void perft_tt_free(PerftTT *tt) {
     if (!tt) return;
+    if (tt->filling) {
+        atomic_store(&tt->stop, true);
+        pthread_join(tt->filler, NULL);
+    }
     if (tt->bytes) munmap(tt->block, tt->bytes);
     else free(tt->block);
     free(tt);

@@ -91,11 +91,12 @@ def summarise(args, job, cmd, ck, sessions):
     """The result of a job from its sessions (the last one finished the count)."""
     total = {k: sum(s.get(k, 0) for s in sessions) for k in ("wall_s", "user_s", "sys_s")}
     nodes = sessions[-1]["nodes"]
-    return {"fen": job["fen"] or "start", "depth": job["depth"], "nodes": nodes,
+    return {"commit": args.commit,"fen": job["fen"] or "start", "depth": job["depth"], "nodes": nodes,
             "published": job["published"], "matches_published": nodes == job["published"],
             "threads": args.threads, "hash_mb": args.hash_mb, "sessions": sessions,
             "wall_s": total["wall_s"], "user_s": total["user_s"], "sys_s": total["sys_s"],
             "uninterrupted": len(sessions) == 1 and sessions[0]["resumed_units"] == 0,
+            "cpu_of_interrupted_sessions_missing": any(x.get("interrupted") for x in sessions),
             "command": " ".join(["chessvar"] + [("FILE" if c == ck else c) for c in cmd[1:]])}
 
 
@@ -132,12 +133,17 @@ def main():
     ap.add_argument("--nice", type=int, default=0, help="run chessvar under this niceness")
     ap.add_argument("--baseline", help="an older chessvar to compare start-up and depth 8 with")
     ap.add_argument("--runs", type=int, default=2, help="alternating runs per binary (--baseline)")
+    ap.add_argument("--binary-commit",
+                    help="the commit --binary was built from, when it is not this checkout's HEAD")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "perft_deep.json"))
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     os.makedirs(args.work_dir, exist_ok=True)
     commit, dirty = git_state(ROOT)
+    if args.binary_commit:
+        commit, dirty = args.binary_commit, False
+    args.commit = commit
     res = {"machine": machine_info(), "commit": commit, "uncommitted_changes": dirty,
            "source_of_counts": SOURCE, "runs": {}}
     if os.path.exists(args.out):  # keep what is not measured again this time
