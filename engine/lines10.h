@@ -11,7 +11,8 @@
  *   bits 30..39  second  the next piece beyond the screen
  *
  * A piece that uses a field in both directions of a line selects it with a mask; the
- * result goes back to the board by a spread table and one shift. Replaces ray walks over 128-bit
+ * result goes back to the board by PDEP where there is BMI2, else by a spread table and
+ * one shift. Replaces ray walks over 128-bit
  * words for slides and cannon hops. */
 #ifndef CHESSVAR_LINES10_H
 #define CHESSVAR_LINES10_H
@@ -53,7 +54,12 @@ static inline unsigned line10_occ(int id, Bitboard128 occ) {
 
 /* The board squares of a 10-bit mask on line id. */
 static inline Bitboard128 line10_squares(int id, unsigned mask) {
+#if CHESSVAR_PEXT
+    const Line10 *l = &line10[id];
+    return (Bitboard128)_pdep_u64(mask >> l->nlo, l->mask_hi) << 64 | _pdep_u64(mask, l->mask_lo);
+#else
     return line10_spread[line10[id].kind][mask] << line10[id].start;
+#endif
 }
 
 #endif
