@@ -431,6 +431,13 @@ static void uci_display(UciEngine *e) {
     pthread_mutex_unlock(&e->out);
 }
 
+/* `eval` (as Stockfish's): the static evaluation of the current position, for the side to
+ * move and for White, in centipawns; scripts/tune_eval.py reads it. */
+static void uci_eval(UciEngine *e) {
+    int v = eval_position(&e->search->eval, e->pos);
+    uci_say(e, "info string eval %d side to move, %d white", v, e->pos->side == WHITE ? v : -v);
+}
+
 /* Sets up the engine for chess with the default hash; false if out of memory. */
 static bool uci_engine_init(UciEngine *e) {
     memset(e, 0, sizeof *e);
@@ -485,7 +492,10 @@ int cmd_uci(int argc, char **argv) {
         else if (strcmp(cmd, "ponderhit") == 0) continue;
         else if (strcmp(cmd, "uci") == 0) uci_hello(e);
         else if (strcmp(cmd, "d") == 0) uci_display(e);
-        else if (strcmp(cmd, "position") == 0) uci_position(e, rest, scratch);
+        else if (strcmp(cmd, "eval") == 0) {
+            uci_wait(e);
+            uci_eval(e);
+        } else if (strcmp(cmd, "position") == 0) uci_position(e, rest, scratch);
         else if (strcmp(cmd, "ucinewgame") == 0) {
             uci_wait(e);
             search_clear(e->search);
