@@ -392,7 +392,9 @@ static int uci_sq(const Position *pos, int sq, char *buf) {
 
 int uci_move_str(const Position *pos, Move m, char *buf) {
     int k = 0;
-    if (MOVE_KIND(m) == MK_SWITCH) return move_to_str(pos, m, buf);
+    /* switches, and moves through a capture square (double knight leaps, commando walks),
+     * which from-to alone does not name */
+    if (MOVE_KIND(m) == MK_SWITCH || MOVE_MID(m) != NO_SQ) return move_to_str(pos, m, buf);
     if (MOVE_KIND(m) == MK_DROP) {
         buf[k++] = pos->var->pieces[MOVE_PROMO(m)].letter;
         buf[k++] = '@';
