@@ -58,10 +58,14 @@ def main():
         with open(a.out, encoding="utf-8") as fh:
             results["matches"] = json.load(fh).get("matches", [])
     for v in a.variants.split(","):
-        extra = ["--nodes", str(a.nodes), "--opponent", f"uci:{a.untuned} uci",
+        # temperature 0: the UCI side always plays its best move, so player A must too
+        extra = ["--nodes", str(a.nodes), "--temperature", "0", "--opponent", f"uci:{a.untuned} uci",
                  "--opponent-budget", f"nodes={a.nodes}"]
         r = run_match(a.tuned, v, a.games, a.seed, extra)
-        r["command"] = r["command"].replace(a.tuned, "TUNED").replace(a.untuned, "UNTUNED")
+        # the command as run (the out folder as DIR, the binaries by role)
+        r["command"] = " ".join(["nice", "TUNED", "selfplay", "--variant", v, "--games",
+                                 str(a.games), "--threads", "1", "--seed", str(a.seed),
+                                 "--paired", "--out", "DIR"] + extra).replace(a.untuned, "UNTUNED")
         r.update(nodes=a.nodes, keep=r["score_pct"] > 50 and r["elo_lo"] > 0)
         results["matches"] = [m for m in results["matches"] if m["variant"] != v] + [r]
         print(json.dumps(r), flush=True)

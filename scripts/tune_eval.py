@@ -17,8 +17,14 @@ between the game result r (1, 1/2, 0 for White; Supremo stalemates 3/4, 1/4) and
 sigmoid(K * eval / 400). First K is fitted to the engine's current static evaluation
 (read from `chessvar uci`'s `eval` command, so "before" is the engine's own number), then
 the parameters are fitted by L-BFGS with K fixed, starting from a least-squares copy of the
-current evaluation; the placement terms are pulled towards that start by an L2 penalty
-(--l2) so squares seen rarely stay where they were. One game in ten (game id % 10 == 0) is
+current evaluation. The fit's target is lambda * sigmoid(K * search score / 400) +
+(1 - lambda) * r: by default (lambda 1) the static evaluation learns the recorded search
+scores; lambda 0 is plain Texel on the results, which predicted held-out results better
+but played worse in every match tried (a thousand games of a weak player are too few
+outcomes for hundreds of terms). Every parameter is pulled towards the start by an L2
+penalty (--l2 for placement, a weaker --l2-value for piece, hand and tempo values), so
+squares and pieces seen rarely (a Supremo Protector's count changes only by promotion)
+stay where they were. One game in ten (game id % 10 == 0) is
 held out and never fitted. The JSON gives the losses before and after (train and
 held-out), K, the parameters rounded to integers as the engine compiles them, and a plot.
 
@@ -197,6 +203,7 @@ def fit(args):
         idx = np.sort(np.random.default_rng(1).choice(idx, args.max_positions, replace=False))
     sub = {k: v[idx] for k, v in d.items() if k != "meta"}
     white = np.where(sub["side"] == 0, sub["result"], 1000 - sub["result"]) / 1000.0
+    search_white = np.where(sub["side"] == 0, 1, -1) * sub["score"].astype(float)
     hold = sub["game"] % 10 == 0
     tr = ~hold
     feats = Features(meta["width"], meta["height"], meta["npt"], meta["hold_types"])
@@ -206,13 +213,19 @@ def fit(args):
 
     e0 = engine_evals(args.chessvar, variant, [fens[i] for i in idx])
     k = fit_k(e0[tr], white[tr])
+    # the target: the game result, blended with the search score (--lambda) seen through
+    # the same sigmoid; the losses reported stay against the game result
+    target = args.lam * sigmoid(k * search_white / 400.0) + (1 - args.lam) * white
     # the current evaluation in these parameters (exact up to terms the data never sees)
     theta0 = lsqr(X, e0, damp=1e-3, atol=1e-10, btol=1e-10, iter_lim=20000)[0]
     resid = float(np.max(np.abs(X @ theta0 - e0)))
-    reg = np.zeros(feats.size)
-    reg[feats.off_psq:feats.off_psq + feats.n_psq] = args.l2
+    reg = np.full(feats.size, args.l2)
+    reg[:feats.n_value] = args.l2_value
+    reg[feats.off_hand:feats.off_tempo + 1] = args.l2_value
     used = np.asarray((abs(X[tr]) > 0).sum(axis=0)).ravel() > 0
-    Xt, rt, nt = X[tr], white[tr], int(tr.sum())
+    if args.values_only:  # placement stays as the engine has it
+        used[feats.off_psq:feats.off_psq + feats.n_psq] = False
+    Xt, rt, nt = X[tr], target[tr], int(tr.sum())
 
     def objective(theta):
         ev = Xt @ theta
@@ -245,7 +258,10 @@ def fit(args):
                     "held_out": int(hold.sum()), "held_out_rule": "game id % 10 == 0",
                     "min_ply": args.min_ply},
         "model": {"parameters": feats.size, "fitted_parameters": int(used.sum()),
-                  "placement": "own-side view, files mirrored", "l2_towards_start": args.l2,
+                  "values_only": args.values_only,
+                  "target": f"{args.lam} * sigmoid(K * search score / 400) + "
+                            f"{1 - args.lam} * game result",
+                  "placement": "own-side view, files mirrored", "l2_towards_start_per_cp2": {"placement": args.l2, "values": args.l2_value},
                   "start_reproduces_engine_eval_max_abs_error_cp": round(resid, 3),
                   "optimizer": f"L-BFGS-B, {res.nit} iterations ({res.message})"},
         "K": round(k, 5),
@@ -342,7 +358,8 @@ def write_c(args):
                     f"{run['games']} --seed {run['seed']}` ({run['player_a']}), {ds['train']} quiet "
                     f"positions fitted, {ds['held_out']} held out; K {r['K']}; loss train "
                     f"{lo['train_before']:.5f} -> {lo['train_after']:.5f}, held out "
-                    f"{lo['held_out_before']:.5f} -> {lo['held_out_after']:.5f}.")
+                    f"{lo['held_out_before']:.5f} -> {lo['held_out_after']:.5f}; target "
+                    f"{r['model'].get('target', 'game result')}.")
     body = ["\n".join(head) + " */", '#include "eval_params.h"', "", "#include <string.h>", ""]
     entries = []
     for r in fits:
@@ -383,7 +400,13 @@ def main():
                    help="the binary whose evaluation is the starting point")
     f.add_argument("--out", help="JSON report (default results/eval_tune_VARIANT.json)")
     f.add_argument("--min-ply", type=int, default=8)
-    f.add_argument("--l2", type=float, default=2e-8, help="placement pull towards the start, per cp^2")
+    f.add_argument("--l2", type=float, default=2e-8, help="pull of every parameter towards the start, per cp^2")
+    f.add_argument("--l2-value", type=float, default=1e-9,
+                   help="pull of piece, hand and tempo values towards the start, per cp^2")
+    f.add_argument("--lambda", dest="lam", type=float, default=1.0,
+                   help="weight of the search score in the target (0: game result only)")
+    f.add_argument("--values-only", action="store_true",
+                   help="fit piece, hand and tempo values only; placement stays as it is")
     f.add_argument("--iters", type=int, default=400)
     f.add_argument("--max-positions", type=int, default=0)
     w = sub.add_parser("write-c", help="generate selfplay/eval_params.c from kept fits")

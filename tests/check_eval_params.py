@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""CTest: the compiled-in evaluation parameters are the fits the matches kept, and the
+engine evaluates with them exactly as the tuner's model does.
+
+1. selfplay/eval_params.c equals what `scripts/tune_eval.py write-c` generates from
+   results/eval_tune_VARIANT.json for the variants results/eval_tune_matches.json keeps;
+2. on the positions of a short fixed-seed self-play run of every kept variant, `chessvar
+   uci`'s `eval` equals the fitted linear model (value + placement + hand + tempo).
+
+usage: check_eval_params.py CHESSVAR_BINARY WORK_DIR
+"""
+import filecmp
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+import tune_eval  # noqa: E402
+from read_dataset import load_dataset  # noqa: E402
+
+
+def main():
+    binary, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    with open(os.path.join(ROOT, "results", "eval_tune_matches.json")) as f:
+        kept = [m["variant"] for m in json.load(f)["matches"] if m["keep"]]
+    fits = [os.path.join(ROOT, "results", f"eval_tune_{v}.json") for v in kept]
+    gen = os.path.join(work, "eval_params.c")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tune_eval.py"), "write-c",
+                    "--out", gen] + fits, check=True, stdout=subprocess.DEVNULL)
+    fails = 0
+    if not filecmp.cmp(gen, os.path.join(ROOT, "selfplay", "eval_params.c"), shallow=False):
+        print(f"FAIL selfplay/eval_params.c is not what write-c makes of the kept fits {kept}")
+        fails += 1
+    for v, path in zip(kept, fits):
+        with open(path) as f:
+            p = json.load(f)["params"]
+        out = os.path.join(work, v)
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([binary, "selfplay", "--variant", v, "--games", "2", "--seed", "5",
+                        "--nodes", "200", "--out", out, "--format", "bin,jsonl", "--progress", "0"],
+                       check=True, stdout=subprocess.DEVNULL)
+        d = load_dataset(out)
+        _, _, fens = tune_eval.read_jsonl_fens(out)
+        m = d["meta"]
+        feats = tune_eval.Features(m["width"], m["height"], m["npt"], m["hold_types"])
+        theta = np.zeros(feats.size)
+        theta[:feats.n_value] = p["value"]
+        psq = np.array(p["psq"]).reshape(feats.npt + 1, -1)
+        for sq in range(m["width"] * m["height"]):
+            rel = int(feats.rel(np.array(sq), False))
+            theta[feats.off_psq + np.arange(feats.npt + 1) * feats.nrel + rel] = psq[:, sq]
+        if p["hand"]:
+            theta[feats.off_hand:feats.off_hand + feats.n_hand] = p["hand"]
+        theta[feats.off_tempo] = p["tempo"]
+        model = feats.matrix({k: d[k] for k in d if k != "meta"}) @ theta
+        engine = tune_eval.engine_evals(binary, v, fens)
+        bad = int(np.sum(model != engine))
+        print(f"{v}: {len(fens)} positions, engine eval differs from the fitted model on {bad}")
+        fails += bad > 0
+    print("eval params: " + ("OK" if not fails else "FAILED"))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
