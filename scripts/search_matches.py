@@ -28,6 +28,12 @@ SUMMARY = re.compile(r"A scored ([\d.]+)% \(\+(\d+) =(\d+) -(\d+)\), Elo ([+-]?\
                      r"95% interval \[([+-]?\d+), ([+-]?\d+)\]")
 
 
+
+def recorded_command(cmd, outdir):
+    """The command as results record it: the program by name, the output folder as DIR."""
+    return " ".join("DIR" if a == outdir else os.path.basename(a) if i == 1 else a
+                    for i, a in enumerate(cmd))
+
 def run_match(binary, variant, games, seed, extra, threads=1):
     """Plays one match and returns its parsed summary plus the command."""
     with tempfile.TemporaryDirectory() as out:
@@ -49,7 +55,7 @@ def run_match(binary, variant, games, seed, extra, threads=1):
                 "wall_s": round(time.time() - t0, 1),
                 "cpu_s": round(cpu1.children_user + cpu1.children_system
                                - cpu0.children_user - cpu0.children_system, 1),
-                "command": " ".join(cmd[:-1] + ["DIR"])}
+                "command": recorded_command(cmd, os.path.join(out, "d"))}
 
 
 def plot(results, path):

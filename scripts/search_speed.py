@@ -23,6 +23,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 
 
+
+def recorded_command(cmd, outdir):
+    """The command as results record it: the program by name, the output folder as DIR."""
+    return " ".join("DIR" if a == outdir else os.path.basename(a) if i == 1 else a
+                    for i, a in enumerate(cmd))
+
 def run(binary, variant, budget, games, ply_cap, seed):
     """One self-play run; returns positions, searched positions, nodes, CPU s and mean depth."""
     with tempfile.TemporaryDirectory() as out:
@@ -47,7 +53,7 @@ def run(binary, variant, budget, games, ply_cap, seed):
                 "nodes_per_searched_position": round(nodes / len(depths)) if nodes and depths
                 else None,
                 "mean_depth": round(sum(depths) / len(depths), 2) if depths else None,
-                "command": " ".join(cmd[:-1] + ["DIR"])}
+                "command": recorded_command(cmd, os.path.join(out, "d"))}
 
 
 def plot(res, path):
