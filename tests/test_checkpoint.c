@@ -15,17 +15,6 @@
 
 TestSuite(checkpoint, .init = engine_init, .timeout = 300);
 
-/* Runs a shell command; returns its exit status, its stdout in out (stderr too if the
- * command redirects it). */
-static int run_sh(const char *cmd, char *out, size_t n) {
-    FILE *f = popen(cmd, "r");
-    cr_assert_not_null(f);
-    size_t len = fread(out, 1, n - 1, f);
-    out[len] = 0;
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The whole contents of a file (NULL if unreadable); *n gets its size. */
 static unsigned char *slurp(const char *path, size_t *n) {
     FILE *f = fopen(path, "rb");
@@ -121,12 +110,12 @@ static void kill_and_resume(const char *variant, int depth, int kills, unsigned 
              "%s perft --variant %s --depth %d --threads 3 --fingerprint --json --quiet "
              "--checkpoint %s",
              CHESSVAR_BINARY, variant, depth, file);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     expect_result(out, want, variant);
     cr_log_info("%s depth %d: %d of %d kills interrupted the run; final run %s", variant, depth,
                 partial, kills, strstr(out, "\"resumed_units\""));
     /* a complete file answers at once with the same numbers */
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     expect_result(out, want, variant);
     remove(file);
 }
@@ -146,7 +135,7 @@ static void make_complete(const char *file) {
     snprintf(cmd, sizeof cmd,
              "%s perft --depth 5 --threads 2 --fingerprint --json --quiet --checkpoint %s",
              CHESSVAR_BINARY, file);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
 }
 
 Test(checkpoint, torn_tails_are_dropped_and_the_rest_resumed) {
@@ -165,19 +154,19 @@ Test(checkpoint, torn_tails_are_dropped_and_the_rest_resumed) {
         snprintf(cmd, sizeof cmd,
                  "%s perft --depth 5 --threads 1 --fingerprint --json --checkpoint %s 2>&1",
                  CHESSVAR_BINARY, cut);
-        cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+        cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
         expect_result(out, want, "torn");
         cr_assert(strstr(out, "already counted"), "cut at %zu: %s", at, out);
     }
     /* a header cut short is a fresh start */
     spit(cut, b, 30);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     expect_result(out, want, "torn header");
     /* zero bytes after the last record (a crash after the size grew) are dropped too */
     unsigned char *z = calloc(n + 100, 1);
     memcpy(z, b, n - 40);
     spit(cut, z, n + 60);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     expect_result(out, want, "zero tail");
     cr_assert(strstr(out, "dropped a torn last record"), "%s", out);
     free(z);
@@ -202,7 +191,7 @@ Test(checkpoint, resume_under_mpi_with_rank_0_owning_the_file) {
              "mpirun --allow-run-as-root --oversubscribe -np 3 %s perft --depth 5 --threads 1 "
              "--fingerprint --json --quiet --checkpoint %s 2>&1",
              CHESSVAR_BINARY, cut);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     expect_result(out, serial("chess", 5), "mpi");
     cr_assert(strstr(out, "\"ranks\":3"), "%s", out);
     size_t m = 0;
@@ -223,7 +212,7 @@ static void expect_refused(const char *file, const char *args, const char *probl
     snprintf(cmd, sizeof cmd,
              "%s perft %s --json --checkpoint %s 2>" CHESSVAR_TEST_WORK "/refused.err",
              CHESSVAR_BINARY, args, file);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 2, "%s: %s", args, out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 2, "%s: %s", args, out);
     cr_assert_eq(out[0], 0, "nothing on stdout: %s", out);
     FILE *f = fopen(CHESSVAR_TEST_WORK "/refused.err", "r");
     size_t len = fread(err, 1, sizeof err - 1, f);

@@ -107,16 +107,6 @@ Test(scale, split_is_deterministic_and_covers_the_tree) {
     free(p);
 }
 
-/* Runs a shell command, returns its exit status and its stdout in out. */
-static int run_sh(const char *cmd, char *out, size_t n) {
-    FILE *f = popen(cmd, "r");
-    cr_assert_not_null(f);
-    size_t len = fread(out, 1, n - 1, f);
-    out[len] = 0;
-    int st = pclose(f);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 Test(scale, suite_reports_pass_fail_and_malformed_lines) {
     const char *path = CHESSVAR_TEST_WORK "/suite_test.epd";
     FILE *f = fopen(path, "w");
@@ -131,7 +121,7 @@ Test(scale, suite_reports_pass_fail_and_malformed_lines) {
     fclose(f);
     char out[8192], cmd[1024];
     snprintf(cmd, sizeof cmd, "%s suite %s --threads 2", CHESSVAR_BINARY, path);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 1, "a failing suite exits 1");
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 1, "a failing suite exits 1");
     cr_assert(strstr(out, "PASS  line 2  chess  D1  expected 20  got 20"), "%s", out);
     cr_assert(strstr(out, "FAIL  line 3  chess  D1  expected 21  got 20"), "%s", out);
     cr_assert(strstr(out, ":4: bad node count"), "%s", out);
@@ -141,7 +131,7 @@ Test(scale, suite_reports_pass_fail_and_malformed_lines) {
               out);
     snprintf(cmd, sizeof cmd, "%s suite %s/switching.epd --variant switching --json --max-depth 3",
              CHESSVAR_BINARY, CHESSVAR_TEST_DATA);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     cr_assert(strstr(out, "\"summary\":true"), "%s", out);
     cr_assert(strstr(out, "\"failed\":0,\"errors\":0"), "%s", out);
     remove(path);
@@ -154,10 +144,10 @@ Test(scale, mpi_two_ranks_equal_serial) {
     const char *args =
         "perft --variant switching --depth 4 --fingerprint --threads 1 --json --quiet";
     snprintf(cmd, sizeof cmd, "%s %s", CHESSVAR_BINARY, args);
-    cr_assert_eq(run_sh(cmd, ser, sizeof ser), 0);
+    cr_assert_eq(tu_run_sh(cmd, ser, sizeof ser), 0);
     snprintf(cmd, sizeof cmd, "mpirun --allow-run-as-root --oversubscribe -np 2 %s %s --mpi 2>&1",
              CHESSVAR_BINARY, args);
-    cr_assert_eq(run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
     cr_assert(strstr(out, "\"ranks\":2"), "%s", out);
     const char *a = strstr(ser, "\"nodes\""), *b = strstr(out, "\"nodes\"");
     cr_assert(a && b);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "position.h"
 
@@ -111,6 +112,17 @@ static inline uint64_t tu_compare_suite(const char *file, const char *variant, i
 }
 
 /* Deterministic generator for random walks. */
+/* Runs a shell command; returns its exit status (-1 if it did not exit), its stdout in
+ * out (stderr too if the command redirects it). */
+static inline int tu_run_sh(const char *cmd, char *out, size_t n) {
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    size_t len = fread(out, 1, n - 1, f);
+    out[len] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 static inline uint64_t tu_rand(uint64_t *s) { return splitmix64_next(s); }
 
 /* Plays a seeded random game of up to plies moves checking, at every position: the
