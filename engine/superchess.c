@@ -157,6 +157,7 @@ static void sc_init(Variant *v) {
         tb->castle_clear_sq[c == WHITE ? 0 : 56] = (uint32_t)(CT_KA | CT_EA) << sh;
         tb->castle_clear_sq[c == WHITE ? 7 : 63] = (uint32_t)(CT_KH | CT_EH) << sh;
     }
+    perft_superchess_init(tb);
     v->tables = tb;
 }
 
@@ -421,6 +422,7 @@ static const VariantOps superchess_ops = {
     .unmake = sc_unmake,
     .in_check = sc_in_check,
     .royal_attacked = sc_royal_attacked,
+    .perft = sc_perft,
     .fen_parse_castling = sc_parse_castling,
     .fen_format_castling = sc_format_castling,
     .fen_parse_extra = sc_parse_pool,

@@ -111,12 +111,21 @@ void sc_unmake(Position *p);
 bool sc_royal_attacked(const Position *p, int c);
 /* Whether the side to move is in check. */
 bool sc_in_check(const Position *p);
+/* Whether m (pseudo-legal) would leave a monarch of the mover attacked, without making it. */
+bool sc_move_exposes(const Position *p, Move m);
 /* Legal moves, fast path. */
 int sc_gen_legal(Position *p, Move *list);
 /* Number of legal moves (perft's last ply). */
 uint64_t sc_count_legal(Position *p);
 /* Legal moves by the literal reading of the rules, status recomputed from scratch. */
 int sc_gen_reference(Position *p, Move *list);
+
+/* Builds the tables of the specialised perft path (perft_superchess.c), from sc_init. */
+void perft_superchess_init(const ScTables *tb);
+/* Number of legal moves on the specialised path: the same count as sc_count_legal. */
+uint64_t sc_count_fast(Position *p);
+/* Perft on the specialised path: the same counts as perft_generic. */
+uint64_t sc_perft(Position *p, int depth);
 
 /* A random prelude array with the default parameters, drawn from `draw` (superchess_prelude.c). */
 bool superchess_random_start(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err);

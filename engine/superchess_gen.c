@@ -179,7 +179,7 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
  * occupancy, the enemy's pieces and the mover's Magicians and Femmes Fatales are updated
  * in local bitboards, and the enemy's status is recomputed from them. The same answer as
  * make -> sc_royal_attacked -> unmake (the tests compare it with the reference). */
-static bool sc_move_exposes(const Position *p, Move m) {
+bool sc_move_exposes(const Position *p, Move m) {
     const ScTables *tb = TB(p);
     int us = p->side, them = us ^ 1;
     int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m);

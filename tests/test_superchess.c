@@ -121,6 +121,58 @@ Test(superchess, fast_equals_reference_along_random_games) {
     cr_assert_gt(seen, 12000);
 }
 
+/* The specialised perft path (perft_superchess.c) counts exactly what gen_legal, make and
+ * unmake count, and its leaf count equals the generator's at every node: on the suite
+ * positions and along seeded random games from P0, P1, prelude arrays and the suites
+ * (checks, freezes, pins, e.p., castling, drops and promotions among them). */
+static int compare_lean_along_game(const char *fen, uint64_t seed, int plies) {
+    Position *p = malloc(sizeof *p);
+    tu_fen(p, sc(), fen);
+    int checked = 0;
+    for (int ply = 0; ply < plies; ply++) {
+        char now[256];
+        pos_to_fen(p, now, sizeof now);
+        cr_assert_eq(sc_count_fast(p), sc_count_legal(p), "%s: count", now);
+        for (int d = 2; d <= (ply % 16 == 0 ? 3 : 2); d++) {
+            uint64_t a = perft(p, d), b = perft_generic(p, d);
+            cr_assert_eq(a, b, "%s depth %d: lean %llu, generic %llu", now, d,
+                         (unsigned long long)a, (unsigned long long)b);
+        }
+        checked++;
+        Move list[MAX_MOVES];
+        int n = pos_legal_moves(p, list);
+        if (!n) break;
+        pos_make(p, list[tu_rand(&seed) % (uint64_t)n]);
+    }
+    free(p);
+    return checked;
+}
+
+Test(superchess, lean_perft_equals_generic_perft) {
+    int checked = 0;
+    for (uint64_t g = 0; g < 12; g++) {
+        checked += compare_lean_along_game(variant_start(sc(), "p0"), 3 + g, 160);
+        checked += compare_lean_along_game(variant_start(sc(), "p1"), 303 + g, 160);
+    }
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    for (uint64_t g = 0; g < 12; g++) {
+        char fen[256];
+        CvError err = {{0}};
+        cr_assert(prelude_random(&pp, 900 + g, fen, sizeof fen, &err), "%s", err.msg);
+        checked += compare_lean_along_game(fen, 55 + g, 160);
+    }
+    const char *suites[] = {"superchess.epd", "superchess_selfcheck.epd"};
+    for (int f = 0; f < 2; f++) {
+        int n;
+        EpdEntry *e = tu_load_epd(suites[f], &n);
+        for (int i = 0; i < n; i++)
+            checked += compare_lean_along_game(e[i].fen, 7 + (uint64_t)i, 40);
+        free(e);
+    }
+    cr_assert_gt(checked, 5000);
+}
+
 Test(superchess, random_walks_make_unmake_fen_and_notation) {
     const Variant *v = sc();
     const char *starts[] = {

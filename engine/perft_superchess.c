@@ -1,0 +1,313 @@
+/* perft_superchess.c - Superchess perft on a specialised path: a leaf counter written per
+ * side to move and per piece type, and the perft hook that uses it at the last ply.
+ *
+ * The counter decides legality as the fast generator does (superchess_gen.c): out of
+ * check, a move of a piece that is no monarch, pins nothing open (unblock mask) and, as a
+ * Magician or Femme Fatale, releases no enemy, is legal without a test, so it is only
+ * counted (popcount of its target set); the other moves are tested one by one with
+ * sc_move_exposes, and a side in check takes the generator's own count. What makes it
+ * faster: the statuses, the attack test and the targets are computed per piece type with
+ * the types as constants (no loop over the piece table, no move list for counted moves),
+ * and the lame leaps whose lame squares are all neighbours (Ambassador, Magician,
+ * Minister) are read from tables indexed by the occupancy of the 8 neighbours. */
+#include "superchess.h"
+
+#define FORCE_INLINE inline __attribute__((always_inline))
+
+#define FILE_A 0x0101010101010101ull
+#define FILE_H 0x8080808080808080ull
+
+/* The squares at which a side's Ambassador is immune: the corners of its last rank. */
+static const Bitboard embassy_sq[2] = {(1ull << 56) | (1ull << 63), (1ull << 0) | (1ull << 7)};
+/* A side's last rank (promotion) and first rank (L drops). */
+static const Bitboard last_rank[2] = {0xffull << 56, 0xffull};
+static const Bitboard first_rank[2] = {0xffull, 0xffull << 56};
+
+/* Targets of the lame leaps from s, indexed by the packed occupancy of s's neighbours
+ * (nb_index): the Ambassador's lame 2-steps and lame knight (the Magician's geometry too)
+ * and the Minister's lame knight. These leaps are symmetric (the lame squares of s -> q
+ * are those of q -> s), so the same tables give the reverse attacks. */
+static Bitboard lame_d[64][256], lame_w[64][256];
+/* Leaping 2-steps (Guard, Baron) from s. */
+static Bitboard leap_two[64];
+
+/* The occupancy of s's neighbours packed into 8 bits. */
+static FORCE_INLINE unsigned nb_index(Bitboard occ, int s) {
+#if CHESSVAR_PEXT
+    return (unsigned)_pext_u64(occ, king_att8[s]);
+#else
+    unsigned idx = 0, bit = 0;
+    for (Bitboard m = king_att8[s]; m; m &= m - 1, bit++)
+        if (occ & m & (0 - m)) idx |= 1u << bit;
+    return idx;
+#endif
+}
+
+/* The occupancy of s's neighbours that nb_index packs into idx. */
+static Bitboard nb_unpack(unsigned idx, int s) {
+    Bitboard occ = 0;
+    unsigned bit = 0;
+    for (Bitboard m = king_att8[s]; m; m &= m - 1, bit++)
+        if ((idx >> bit) & 1) occ |= m & (0 - m);
+    return occ;
+}
+
+/* Fills the lame-leap table of type ty (White's steps: these pieces are not oriented). */
+static void lame_table(const ScTables *tb, int ty, Bitboard table[64][256]) {
+    for (int s = 0; s < 64; s++)
+        for (unsigned idx = 0; idx < 1u << bb_popcount(king_att8[s]); idx++) {
+            Bitboard occ = nb_unpack(idx, s), to = 0;
+            for (uint32_t k = tb->lame_at[WHITE][ty][s]; k < tb->lame_at[WHITE][ty][s + 1]; k++)
+                if (!(occ & tb->lame[k].lame)) to |= 1ull << tb->lame[k].sq;
+            table[s][idx] = to;
+        }
+}
+
+/* Builds the tables of the specialised path from the variant's tables (sc_init). */
+void perft_superchess_init(const ScTables *tb) {
+    lame_table(tb, SC_D, lame_d);
+    lame_table(tb, SC_W, lame_w);
+    for (int s = 0; s < 64; s++) leap_two[s] = tb->leap_move[WHITE][SC_G][s] & ~king_att8[s];
+}
+
+/* K-step neighbourhood of a set, the set itself included. */
+static FORCE_INLINE Bitboard spread(Bitboard b) {
+    b |= ((b << 1) & ~FILE_A) | ((b >> 1) & ~FILE_H);
+    return b | (b << 8) | (b >> 8);
+}
+
+/* One diagonal step forward for colour c, toward the a-file (left) or the h-file. */
+static FORCE_INLINE Bitboard fwd_left(Bitboard b, const int c) {
+    return c == WHITE ? (b & ~FILE_A) << 7 : (b & ~FILE_A) >> 9;
+}
+static FORCE_INLINE Bitboard fwd_right(Bitboard b, const int c) {
+    return c == WHITE ? (b & ~FILE_H) << 9 : (b & ~FILE_H) >> 7;
+}
+
+/* Whether square q is attacked by colour them's active pieces act under occupancy occ
+ * (the same answer as sc_attacked, per type). */
+static FORCE_INLINE bool attacked(const Position *p, int q, const int them, Bitboard act,
+                                  Bitboard occ) {
+    const ScTables *tb = TB(p);
+    const Bitboard *t = BB(p).type;
+    const int us = them ^ 1;
+    const Bitboard qa = t[SC_Q] | t[SC_A] | t[SC_W];
+    if (rook_att8(q, occ) & (t[SC_R] | qa) & act) return true;
+    if (bishop_att8(q, occ) & (t[SC_B] | qa) & act) return true;
+    Bitboard near = (knight_att8[q] & (t[SC_N] | t[SC_A] | t[SC_O])) |
+                    (king_att8[q] & (t[SC_K] | t[SC_E] | t[SC_D] | t[SC_G])) |
+                    (leap_two[q] & (t[SC_G] | t[SC_O])) |
+                    (tb->rev_cap[them][SC_P][q] & (t[SC_P] | t[SC_H] | t[SC_L])) |
+                    (tb->rev_cap[them][SC_T][q] & t[SC_T]) | (tb->rev_cap[them][SC_X][q] & t[SC_X]);
+    if (near & act) return true;
+    const Bitboard qb = 1ull << q, empty = ~occ;
+    if ((((qb << 8) & empty) << 8 | ((qb >> 8) & empty) >> 8) & t[SC_E] & act) return true;
+    if ((t[SC_D] | t[SC_W]) & act) {
+        unsigned nb = nb_index(occ, q);
+        if (((lame_d[q][nb] & t[SC_D]) | (lame_w[q][nb] & t[SC_W])) & act) return true;
+    }
+    /* H and L capture 2 (L also 3) squares diagonally forward over empty squares: seen
+     * from q, along colour us's forward diagonals. */
+    const Bitboard hl = (t[SC_H] | t[SC_L]) & act;
+    if (hl) {
+        Bitboard l2 = fwd_left(fwd_left(qb, us) & empty, us);
+        Bitboard r2 = fwd_right(fwd_right(qb, us) & empty, us);
+        if ((l2 | r2) & hl) return true;
+        Bitboard l3 = fwd_left(l2 & empty, us), r3 = fwd_right(r2 & empty, us);
+        if ((l3 | r3) & t[SC_L] & act) return true;
+    }
+    return false;
+}
+
+/* Own squares whose vacating could expose a monarch on q (superchess_gen.c unblock_mask):
+ * the single own blockers between q and an active enemy rider, and the lame squares of
+ * active enemy lame leaps onto q. */
+static FORCE_INLINE Bitboard unblock(const Position *p, int q, const int them, Bitboard act,
+                                     Bitboard own, Bitboard occ) {
+    const ScTables *tb = TB(p);
+    const Bitboard *t = BB(p).type;
+    const Bitboard qa = t[SC_Q] | t[SC_A] | t[SC_W];
+    Bitboard rb = rook_att8(q, occ) & own, bb = bishop_att8(q, occ) & own, mask = 0;
+    Bitboard pinners = (rook_att8(q, occ ^ rb) & (t[SC_R] | qa) & act) |
+                       (bishop_att8(q, occ ^ bb) & (t[SC_B] | qa) & act);
+    while (pinners) mask |= between8[q][bb_pop_lsb(&pinners)] & own;
+    static const uint8_t lame_types[] = {SC_E, SC_W, SC_D, SC_H, SC_L};
+    for (int i = 0; i < 5; i++) {
+        int ty = lame_types[i];
+        Bitboard pcs = t[ty] & act & tb->rev_lame_from[them][ty][q];
+        if (!pcs) continue;
+        for (uint32_t k = tb->rlame_at[them][ty][q]; k < tb->rlame_at[them][ty][q + 1]; k++)
+            if ((pcs >> tb->rlame[k].sq) & 1) mask |= tb->rlame[k].lame;
+    }
+    return mask;
+}
+
+/* Targets of the lame leaps of a piece of type ty on s from the variant's step list:
+ * moves onto empty squares, captures onto cap. */
+static FORCE_INLINE Bitboard lame_steps(const ScTables *tb, const int us, int ty, int s,
+                                        Bitboard occ, Bitboard empty, Bitboard cap) {
+    Bitboard to = 0;
+    for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++) {
+        const LameStep *e = &tb->lame[k];
+        if (occ & e->lame) continue;
+        Bitboard b = 1ull << e->sq;
+        if (e->mode & MM_MOVE) to |= b & empty;
+        if (e->mode & MM_CAPTURE) to |= b & cap;
+    }
+    return to;
+}
+
+/* Target squares of the piece of type ty (a constant) on s: moves onto empty squares,
+ * captures onto cap (0 when it may not capture). */
+static FORCE_INLINE Bitboard targets(const Position *p, const int us, const int ty, int s,
+                                     Bitboard occ, Bitboard empty, Bitboard cap) {
+    const ScTables *tb = TB(p);
+    const Bitboard dest = empty | cap;
+    switch (ty) {
+    case SC_N: return knight_att8[s] & dest;
+    case SC_B: return bishop_att8(s, occ) & dest;
+    case SC_R: return rook_att8(s, occ) & dest;
+    case SC_Q: return queen_att8(s, occ) & dest;
+    case SC_A: return (queen_att8(s, occ) | knight_att8[s]) & dest;
+    case SC_W: return (queen_att8(s, occ) | lame_w[s][nb_index(occ, s)]) & dest;
+    case SC_M: return (king_att8[s] | lame_d[s][nb_index(occ, s)]) & empty;
+    case SC_D: return (king_att8[s] | lame_d[s][nb_index(occ, s)]) & dest;
+    case SC_G: return (king_att8[s] | leap_two[s]) & dest;
+    case SC_O: return (knight_att8[s] | leap_two[s]) & dest;
+    default:
+        return (tb->leap_move[us][ty][s] & empty) | (tb->leap_cap[us][ty][s] & cap) |
+               lame_steps(tb, us, ty, s, occ, empty, cap);
+    }
+}
+
+/* Number of promotion choices of the side to move: pool types held, plus X while held. */
+static int promo_choices(const Position *p) {
+    int n = p->hand[p->side][SC_X] != 0;
+    for (const uint8_t *t = p->var->promo_types; *t; t++) n += p->pool[p->side][*t] != 0;
+    return n;
+}
+
+/* Legal moves among the board moves from s to the squares of `to`, each tested with
+ * sc_move_exposes (one test per promotion choice on the last rank). */
+static uint64_t count_tested(const Position *p, int s, Bitboard to, bool promotes, bool pawn) {
+    const int us = p->side;
+    uint64_t n = 0;
+    while (to) {
+        int d = bb_pop_lsb(&to);
+        if (promotes && ((last_rank[us] >> d) & 1)) {
+            for (const uint8_t *t = p->var->promo_types; *t; t++)
+                if (p->pool[us][*t])
+                    n += !sc_move_exposes(p, MOVE_MAKE(s, d, NO_SQ, *t, MK_NORMAL));
+            if (p->hand[us][SC_X])
+                n += !sc_move_exposes(p, MOVE_MAKE(s, d, NO_SQ, SC_X, MK_NORMAL));
+        } else {
+            int kind = pawn && (d - s == 16 || s - d == 16) ? MK_DOUBLE : MK_NORMAL;
+            n += !sc_move_exposes(p, MOVE_MAKE(s, d, NO_SQ, 0, kind));
+        }
+    }
+    return n;
+}
+
+/* Moves of the pieces of type ty (a constant) among the movers: counted for pieces off
+ * `special`, tested for those on it. */
+#define COUNT_TYPE(ty, promotes)                                                                   \
+    for (Bitboard b_ = t[ty] & movers; b_;) {                                                      \
+        int s_ = bb_pop_lsb(&b_);                                                                  \
+        Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                         \
+        Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                                   \
+        if ((special >> s_) & 1) {                                                                 \
+            n += count_tested(p, s_, to_, promotes, ty == SC_P);                                   \
+        } else if (promotes && (to_ & last)) {                                                     \
+            if (choices < 0) choices = promo_choices(p);                                           \
+            n += (uint64_t)bb_popcount(to_ & ~last) +                                              \
+                 (uint64_t)bb_popcount(to_ & last) * (uint64_t)choices;                            \
+        } else {                                                                                   \
+            n += (uint64_t)bb_popcount(to_);                                                       \
+        }                                                                                          \
+    }
+
+/* Number of legal moves of side us (the side to move). */
+static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
+    const ScTables *tb = TB(p);
+    const Bitboard *t = BB(p).type;
+    const int them = us ^ 1;
+    const Bitboard own = BB(p).color[us], foe = BB(p).color[them], occ = own | foe, empty = ~occ;
+    const Bitboard mf = t[SC_M] | t[SC_F], royal = t[SC_K] | t[SC_E];
+    const Bitboard exposed_foe = foe & ~(t[SC_D] & embassy_sq[them]);
+    const Bitboard exposed_own = own & ~(t[SC_D] & embassy_sq[us]);
+    /* the enemy pieces that attack: not M or F, not frozen or neutralised by ours */
+    const Bitboard act =
+        foe & ~mf & ~((spread(t[SC_M] & own) | spread(t[SC_F] & own)) & exposed_foe);
+    const Bitboard frozen = spread(t[SC_M] & foe) & exposed_own;
+    const Bitboard neutral = spread(t[SC_F] & foe) & exposed_own;
+    const Bitboard mon = royal & own;
+    Bitboard special = mon | (own & mf & spread(exposed_foe));
+    for (Bitboard m = mon; m;) {
+        int q = bb_pop_lsb(&m);
+        if (attacked(p, q, them, act, occ)) return sc_count_legal(p);
+        special |= unblock(p, q, them, act, own, occ);
+    }
+    const Bitboard victims = exposed_foe & ~royal, movers = own & ~frozen;
+    const Bitboard last = last_rank[us];
+    int choices = -1;
+    uint64_t n = 0;
+    COUNT_TYPE(SC_P, true)
+    COUNT_TYPE(SC_N, false)
+    COUNT_TYPE(SC_B, false)
+    COUNT_TYPE(SC_R, false)
+    COUNT_TYPE(SC_Q, false)
+    COUNT_TYPE(SC_K, false)
+    COUNT_TYPE(SC_E, false)
+    COUNT_TYPE(SC_A, false)
+    COUNT_TYPE(SC_W, false)
+    COUNT_TYPE(SC_M, false)
+    COUNT_TYPE(SC_F, false)
+    COUNT_TYPE(SC_D, false)
+    COUNT_TYPE(SC_G, false)
+    COUNT_TYPE(SC_O, false)
+    COUNT_TYPE(SC_H, true)
+    COUNT_TYPE(SC_T, true)
+    COUNT_TYPE(SC_L, true)
+    COUNT_TYPE(SC_X, false)
+    /* E.p. by an ordinary pawn that may capture: always tested. */
+    if (p->ep != NO_SQ)
+        for (Bitboard b = tb->rev_cap[us][SC_P][p->ep] & t[SC_P] & movers & ~neutral; b;)
+            n += !sc_move_exposes(p, MOVE_MAKE(bb_pop_lsb(&b), p->ep, NO_SQ, 0, MK_EP));
+    /* Castling: token, both pieces home and not frozen, path empty, three squares safe,
+     * then the move's own test. */
+    for (uint32_t rights = (p->castle >> (us * 4)) & 15; rights; rights &= rights - 1) {
+        const CastleDef *cd = &tb->castles[us * 4 + __builtin_ctz(rights)];
+        if (p->board[cd->mfrom] != PC_MAKE(us, cd->monarch) ||
+            p->board[cd->rfrom] != PC_MAKE(us, SC_R) || (occ & cd->between) ||
+            ((frozen >> cd->mfrom) & 1) || ((frozen >> cd->rfrom) & 1))
+            continue;
+        if (attacked(p, cd->mfrom, them, act, occ) || attacked(p, cd->crossed, them, act, occ) ||
+            attacked(p, cd->mto, them, act, occ))
+            continue;
+        n += !sc_move_exposes(p, MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE));
+    }
+    /* Drops only add a blocker: all legal out of check. */
+    if (p->hand[us][SC_L]) n += (uint64_t)bb_popcount(empty & first_rank[us]);
+    if (p->hand[us][SC_X]) n += (uint64_t)bb_popcount(empty);
+    return n;
+}
+
+/* Number of legal moves (perft's last ply), on the specialised path. */
+uint64_t sc_count_fast(Position *p) {
+    return p->side == WHITE ? count_side(p, WHITE) : count_side(p, BLACK);
+}
+
+/* Leaves of the legal-move tree of the given depth: the fast generator, make and unmake
+ * above the last ply, the specialised count at it. */
+uint64_t sc_perft(Position *p, int depth) {
+    if (depth <= 1) return depth <= 0 ? 1 : sc_count_fast(p);
+    Move list[MAX_MOVES];
+    int n = sc_gen_legal(p, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        sc_make(p, list[i]);
+        total += sc_perft(p, depth - 1);
+        sc_unmake(p);
+    }
+    return total;
+}
