@@ -30,6 +30,8 @@ static const Bitboard first_rank[2] = {0xffull, 0xffull << 56};
 static Bitboard lame_d[64][256], lame_w[64][256];
 /* Leaping 2-steps (Guard, Baron) from s. */
 static Bitboard leap_two[64];
+/* Origins of the lame captures of colour c onto q, over all types. */
+static Bitboard rev_lame_any[2][64];
 
 /* The occupancy of s's neighbours packed into 8 bits. */
 static FORCE_INLINE unsigned nb_index(Bitboard occ, int s) {
@@ -68,6 +70,9 @@ void perft_superchess_init(const ScTables *tb) {
     lame_table(tb, SC_D, lame_d);
     lame_table(tb, SC_W, lame_w);
     for (int s = 0; s < 64; s++) leap_two[s] = tb->leap_move[WHITE][SC_G][s] & ~king_att8[s];
+    for (int c = 0; c < 2; c++)
+        for (int q = 0; q < 64; q++)
+            for (int ty = 1; ty <= SC_NPT; ty++) rev_lame_any[c][q] |= tb->rev_lame_from[c][ty][q];
 }
 
 /* K-step neighbourhood of a set, the set itself included. */
@@ -83,6 +88,9 @@ static FORCE_INLINE Bitboard fwd_left(Bitboard b, const int c) {
 static FORCE_INLINE Bitboard fwd_right(Bitboard b, const int c) {
     return c == WHITE ? (b & ~FILE_H) << 9 : (b & ~FILE_H) >> 7;
 }
+
+/* One step forward for colour c. */
+static FORCE_INLINE Bitboard fwd(Bitboard b, const int c) { return c == WHITE ? b << 8 : b >> 8; }
 
 /* Whether square q is attacked by colour them's active pieces act under occupancy occ
  * (the same answer as sc_attacked, per type). */
@@ -131,6 +139,7 @@ static FORCE_INLINE Bitboard unblock(const Position *p, int q, const int them, B
     Bitboard pinners = (rook_att8(q, occ ^ rb) & (t[SC_R] | qa) & act) |
                        (bishop_att8(q, occ ^ bb) & (t[SC_B] | qa) & act);
     while (pinners) mask |= between8[q][bb_pop_lsb(&pinners)] & own;
+    if (!(rev_lame_any[them][q] & act)) return mask;
     static const uint8_t lame_types[] = {SC_E, SC_W, SC_D, SC_H, SC_L};
     for (int i = 0; i < 5; i++) {
         int ty = lame_types[i];
@@ -208,10 +217,10 @@ static uint64_t count_tested(const Position *p, int s, Bitboard to, bool promote
     return n;
 }
 
-/* Moves of the pieces of type ty (a constant) among the movers: counted for pieces off
+/* Moves of the pieces of type ty (a constant) among `rest`: counted for pieces off
  * `special`, tested for those on it. */
 #define COUNT_TYPE(ty, promotes)                                                                   \
-    for (Bitboard b_ = t[ty] & movers; b_;) {                                                      \
+    for (Bitboard b_ = t[ty] & rest; b_;) {                                                        \
         int s_ = bb_pop_lsb(&b_);                                                                  \
         Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                         \
         Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                                   \
@@ -242,22 +251,82 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
     const Bitboard neutral = spread(t[SC_F] & foe) & exposed_own;
     const Bitboard mon = royal & own;
     Bitboard special = mon | (own & mf & spread(exposed_foe));
-    for (Bitboard m = mon; m;) {
-        int q = bb_pop_lsb(&m);
-        if (attacked(p, q, them, act, occ)) return sc_count_legal(p);
-        special |= unblock(p, q, them, act, own, occ);
+    int q[2] = {0, 0};
+    Bitboard unb[2] = {0, 0};
+    int nmon = 0;
+    for (Bitboard m = mon; m; nmon++) {
+        q[nmon] = bb_pop_lsb(&m);
+        if (attacked(p, q[nmon], them, act, occ)) return sc_count_legal(p);
+        unb[nmon] = unblock(p, q[nmon], them, act, own, occ);
+        special |= unb[nmon];
     }
     const Bitboard victims = exposed_foe & ~royal, movers = own & ~frozen;
     const Bitboard last = last_rank[us];
     int choices = -1;
     uint64_t n = 0;
+    /* Monarch steps: the destination safe with the monarch lifted off (and a captured
+     * piece gone), the other monarch safe if the monarch was its only shield. */
+    for (int i = 0; i < nmon; i++) {
+        const int s = q[i];
+        if ((frozen >> s) & 1) continue;
+        const Bitboard sb = 1ull << s, cap = (neutral >> s) & 1 ? 0 : victims;
+        Bitboard to = king_att8[s] & (empty | cap);
+        if ((t[SC_E] >> s) & 1)
+            to |= ((((sb << 8) & empty) << 8) | (((sb >> 8) & empty) >> 8)) & (empty | cap);
+        const bool shield = nmon == 2 && ((unb[i ^ 1] >> s) & 1);
+        while (to) {
+            int d = bb_pop_lsb(&to);
+            Bitboard occ2 = (occ ^ sb) | (1ull << d), act2 = act & ~(1ull << d);
+            n += !attacked(p, d, them, act2, occ2) &&
+                 !(shield && attacked(p, q[i ^ 1], them, act2, occ2));
+        }
+    }
+    /* Pawn pieces off `special`, set-wise: each shift is one move per piece. */
+#define COUNT_PROMO(x)                                                                             \
+    do {                                                                                           \
+        Bitboard x_ = (x);                                                                         \
+        n += (uint64_t)bb_popcount(x_ & ~last);                                                    \
+        if (x_ & last) {                                                                           \
+            if (choices < 0) choices = promo_choices(p);                                           \
+            n += (uint64_t)bb_popcount(x_ & last) * (uint64_t)choices;                             \
+        }                                                                                          \
+    } while (0)
+    const Bitboard bulk = movers & ~special, capturers = bulk & ~neutral;
+    {
+        const Bitboard pw = t[SC_P] & bulk, pc = pw & capturers;
+        const Bitboard start = 0xffull << (8 * p->var->pawn_start_rank[us]);
+        const Bitboard one = fwd(pw, us) & empty;
+        COUNT_PROMO(one);
+        n += (uint64_t)bb_popcount(fwd(fwd(pw & start, us) & empty, us) & empty);
+        COUNT_PROMO(fwd_left(pc, us) & victims);
+        COUNT_PROMO(fwd_right(pc, us) & victims);
+    }
+    {
+        const Bitboard h = t[SC_H] & bulk, hc = h & capturers;
+        const Bitboard one = fwd(h, us) & empty;
+        COUNT_PROMO(one);
+        COUNT_PROMO(fwd(one, us) & empty);
+        const Bitboard l1 = fwd_left(hc, us), r1 = fwd_right(hc, us);
+        COUNT_PROMO(l1 & victims);
+        COUNT_PROMO(r1 & victims);
+        COUNT_PROMO(fwd_left(l1 & empty, us) & victims);
+        COUNT_PROMO(fwd_right(r1 & empty, us) & victims);
+    }
+    {
+        const Bitboard tp = t[SC_T] & bulk, tc = tp & capturers;
+        COUNT_PROMO(fwd(tp, us) & empty);
+        COUNT_PROMO(fwd(fwd(tp, us), us) & empty);
+        COUNT_PROMO(((tc & ~FILE_A) >> 1) & victims);
+        COUNT_PROMO(((tc & ~FILE_H) << 1) & victims);
+    }
+#undef COUNT_PROMO
+    /* The other pieces one by one; the pawn pieces on `special` too. */
+    const Bitboard rest = movers & ~(mon | ((t[SC_P] | t[SC_H] | t[SC_T]) & bulk));
     COUNT_TYPE(SC_P, true)
     COUNT_TYPE(SC_N, false)
     COUNT_TYPE(SC_B, false)
     COUNT_TYPE(SC_R, false)
     COUNT_TYPE(SC_Q, false)
-    COUNT_TYPE(SC_K, false)
-    COUNT_TYPE(SC_E, false)
     COUNT_TYPE(SC_A, false)
     COUNT_TYPE(SC_W, false)
     COUNT_TYPE(SC_M, false)

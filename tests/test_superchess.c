@@ -150,10 +150,19 @@ static int compare_lean_along_game(const char *fen, uint64_t seed, int plies) {
 
 Test(superchess, lean_perft_equals_generic_perft) {
     int checked = 0;
-    for (uint64_t g = 0; g < 12; g++) {
-        checked += compare_lean_along_game(variant_start(sc(), "p0"), 3 + g, 160);
-        checked += compare_lean_along_game(variant_start(sc(), "p1"), 303 + g, 160);
-    }
+    const char *starts[] = {
+        variant_start(sc(), "p0"),
+        variant_start(sc(), "p1"),
+        /* pawn pieces near promotion with a small pool, both hands full */
+        "4k3/1P1T2H1/8/2m5/5F2/8/1t1h1p2/R2EK2R[LXlx] w Kh,Ea - 0 1 QN/r",
+        /* both monarchs of both sides at home with rooks: castling of every kind */
+        "r2ek2r/pppppppp/8/8/8/8/PPPPPPPP/R2EK2R[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1",
+        /* monarchs shielding each other from sliders, Ministers and Ambassadors about */
+        "3ek3/2w2d2/8/1b5r/8/8/2W1D3/R2EK2Q[LXlx] w Ea - 0 1",
+    };
+    for (uint64_t g = 0; g < 16; g++)
+        for (int s = 0; s < 5; s++)
+            checked += compare_lean_along_game(starts[s], 3 + 100 * (uint64_t)s + g, 160);
     PreludeParams pp;
     prelude_defaults(&pp);
     for (uint64_t g = 0; g < 12; g++) {
