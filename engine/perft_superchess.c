@@ -30,6 +30,9 @@ static const Bitboard first_rank[2] = {0xffull, 0xffull << 56};
 static Bitboard lame_d[64][256], lame_w[64][256];
 /* Leaping 2-steps (Guard, Baron) from s. */
 static Bitboard leap_two[64];
+/* Promotion-pool types (bit t = type t): a capture of one returns it to its owner's pool. */
+static uint32_t pool_types;
+
 /* Origins of the lame captures of colour c onto q, over all types. */
 static Bitboard rev_lame_any[2][64];
 
@@ -66,7 +69,8 @@ static void lame_table(const ScTables *tb, int ty, Bitboard table[64][256]) {
 }
 
 /* Builds the tables of the specialised path from the variant's tables (sc_init). */
-void perft_superchess_init(const ScTables *tb) {
+void perft_superchess_init(const Variant *v, const ScTables *tb) {
+    for (const uint8_t *t = v->promo_types; *t; t++) pool_types |= 1u << *t;
     lame_table(tb, SC_D, lame_d);
     lame_table(tb, SC_W, lame_w);
     for (int s = 0; s < 64; s++) leap_two[s] = tb->leap_move[WHITE][SC_G][s] & ~king_att8[s];
@@ -217,14 +221,30 @@ static uint64_t count_tested(const Position *p, int s, Bitboard to, bool promote
     return n;
 }
 
+/* Whether every move of the piece of type ty on s keeps the monarchs on q[0..nmon) safe:
+ * true if they stay safe with s emptied and, for a Magician or Femme Fatale, every enemy
+ * next to it released (xfoe: the enemies that can be disabled). A move can harm only by
+ * emptying s and by releasing enemies: its landing square only blocks, its capture only
+ * removes an attacker, a promotion or a landing Magician or Femme Fatale only disables. */
+static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty, const int *q,
+                                          int nmon, const int them, Bitboard act, Bitboard occ,
+                                          Bitboard xfoe) {
+    const Bitboard sb = 1ull << s;
+    if (ty == SC_M || ty == SC_F) act |= spread(sb) & xfoe & ~(BB(p).type[SC_M] | BB(p).type[SC_F]);
+    for (int i = 0; i < nmon; i++)
+        if (attacked(p, q[i], them, act, occ ^ sb)) return false;
+    return true;
+}
+
 /* Moves of the pieces of type ty (a constant) among `rest`: counted for pieces off
- * `special`, tested for those on it. */
+ * `special` and for those on it that vacating_is_safe clears, tested for the others. */
 #define COUNT_TYPE(ty, promotes)                                                                   \
     for (Bitboard b_ = t[ty] & rest; b_;) {                                                        \
         int s_ = bb_pop_lsb(&b_);                                                                  \
         Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                         \
         Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                                   \
-        if ((special >> s_) & 1) {                                                                 \
+        if (((special >> s_) & 1) &&                                                               \
+            !vacating_is_safe(p, s_, ty, q, nmon, them, act, occ, exposed_foe)) {                  \
             n += count_tested(p, s_, to_, promotes, ty == SC_P);                                   \
         } else if (promotes && (to_ & last)) {                                                     \
             if (choices < 0) choices = promo_choices(p);                                           \
@@ -366,17 +386,134 @@ uint64_t sc_count_fast(Position *p) {
     return p->side == WHITE ? count_side(p, WHITE) : count_side(p, BLACK);
 }
 
-/* Leaves of the legal-move tree of the given depth: the fast generator, make and unmake
- * above the last ply, the specialised count at it. */
-uint64_t sc_perft(Position *p, int depth) {
-    if (depth <= 1) return depth <= 0 ? 1 : sc_count_fast(p);
+/* ---------------------------------------------------------------- lean make / unmake */
+
+/* What lean_unmake restores: the rights, the e.p. square and the pieces involved. */
+typedef struct LeanUndo {
+    uint32_t castle;
+    uint8_t ep, captured, moved;
+} LeanUndo;
+
+/* Puts piece pc on the empty square sq: board and bitboards only (no key, no counts). */
+static FORCE_INLINE void lean_put(Position *p, int sq, int pc) {
+    const Bitboard b = 1ull << sq;
+    p->board[sq] = (uint8_t)pc;
+    p->bb.b8.type[PC_TYPE(pc)] |= b;
+    p->bb.b8.color[PC_COLOR(pc)] |= b;
+}
+/* Removes the piece pc from square sq. */
+static FORCE_INLINE void lean_remove(Position *p, int sq, int pc) {
+    const Bitboard b = 1ull << sq;
+    p->board[sq] = PC_EMPTY;
+    p->bb.b8.type[PC_TYPE(pc)] ^= b;
+    p->bb.b8.color[PC_COLOR(pc)] ^= b;
+}
+/* Moves the piece on from to the empty square to. */
+static FORCE_INLINE void lean_move(Position *p, int from, int to) {
+    const int pc = p->board[from];
+    const Bitboard b = (1ull << from) | (1ull << to);
+    p->board[from] = PC_EMPTY;
+    p->board[to] = (uint8_t)pc;
+    p->bb.b8.type[PC_TYPE(pc)] ^= b;
+    p->bb.b8.color[PC_COLOR(pc)] ^= b;
+}
+
+/* Plays m as sc_make does for everything a count reads (board, bitboards, hand, pool,
+ * rights, e.p., side), but leaves the key, the counters, the piece counts and the undo
+ * stack alone: the position is only valid for counting until lean_unmake. The e.p.
+ * square is kept after every double step (sc_make keeps it only when a capture is
+ * possible); the generators test the capture themselves. */
+static void lean_make(Position *p, Move m, LeanUndo *u) {
+    const ScTables *tb = TB(p);
+    const int us = p->side, them = us ^ 1;
+    const int from = MOVE_FROM(m), to = MOVE_TO(m), promo = MOVE_PROMO(m), kind = MOVE_KIND(m);
+    uint32_t castle = p->castle;
+    u->castle = castle;
+    u->ep = p->ep;
+    u->captured = u->moved = 0;
+    p->ep = NO_SQ;
+    if (kind == MK_DROP) {
+        p->hand[us][promo]--;
+        lean_put(p, to, PC_MAKE(us, promo));
+    } else if (kind == MK_CASTLE) {
+        const CastleDef *cd =
+            &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
+        lean_move(p, from, to);
+        lean_move(p, cd->rfrom, cd->rto);
+        castle &= ~(tb->castle_clear_type[us][cd->monarch] | tb->castle_clear_sq[cd->rfrom]);
+    } else {
+        const int pc = p->board[from];
+        u->moved = (uint8_t)pc;
+        const int capsq = kind == MK_EP ? (us == WHITE ? to - 8 : to + 8) : to;
+        const int cap = p->board[capsq];
+        if (cap) {
+            lean_remove(p, capsq, cap);
+            u->captured = (uint8_t)cap;
+            if ((pool_types >> PC_TYPE(cap)) & 1) p->pool[them][PC_TYPE(cap)]++;
+        }
+        lean_move(p, from, to);
+        if (promo) {
+            lean_remove(p, to, pc);
+            lean_put(p, to, PC_MAKE(us, promo));
+            if (promo == SC_X) p->hand[us][SC_X]--;
+            else p->pool[us][promo]--;
+        }
+        castle &= ~(tb->castle_clear_type[us][PC_TYPE(pc)] | tb->castle_clear_sq[from] |
+                    tb->castle_clear_sq[to]);
+        if (kind == MK_DOUBLE) p->ep = (uint8_t)((from + to) / 2);
+    }
+    p->castle = castle;
+    p->side = (uint8_t)them;
+}
+
+/* Takes back lean_make(p, m, u). */
+static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
+    const ScTables *tb = TB(p);
+    const int us = p->side ^ 1, them = p->side;
+    const int from = MOVE_FROM(m), to = MOVE_TO(m), promo = MOVE_PROMO(m), kind = MOVE_KIND(m);
+    p->side = (uint8_t)us;
+    if (kind == MK_DROP) {
+        lean_remove(p, to, PC_MAKE(us, promo));
+        p->hand[us][promo]++;
+    } else if (kind == MK_CASTLE) {
+        const CastleDef *cd =
+            &tb->castles[us * 4 + (PC_TYPE(p->board[to]) == SC_E ? 2 : 0) + (to > from)];
+        lean_move(p, cd->rto, cd->rfrom);
+        lean_move(p, to, from);
+    } else {
+        if (promo) {
+            lean_remove(p, to, PC_MAKE(us, promo));
+            lean_put(p, to, u->moved);
+            if (promo == SC_X) p->hand[us][SC_X]++;
+            else p->pool[us][promo]++;
+        }
+        lean_move(p, to, from);
+        if (u->captured) {
+            lean_put(p, kind == MK_EP ? (us == WHITE ? to - 8 : to + 8) : to, u->captured);
+            if ((pool_types >> PC_TYPE(u->captured)) & 1) p->pool[them][PC_TYPE(u->captured)]--;
+        }
+    }
+    p->castle = u->castle;
+    p->ep = u->ep;
+}
+
+/* Leaves below p at depth >= 2: the fast generator and the lean make above the last ply,
+ * the specialised count at it. */
+static uint64_t lean_perft(Position *p, int depth) {
     Move list[MAX_MOVES];
-    int n = sc_gen_legal(p, list);
+    const int n = sc_gen_legal(p, list);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        sc_make(p, list[i]);
-        total += sc_perft(p, depth - 1);
-        sc_unmake(p);
+        LeanUndo u;
+        lean_make(p, list[i], &u);
+        total += depth == 2 ? sc_count_fast(p) : lean_perft(p, depth - 1);
+        lean_unmake(p, list[i], &u);
     }
     return total;
+}
+
+/* Leaves of the legal-move tree of the given depth on the specialised path. */
+uint64_t sc_perft(Position *p, int depth) {
+    if (depth <= 1) return depth <= 0 ? 1 : sc_count_fast(p);
+    return lean_perft(p, depth);
 }

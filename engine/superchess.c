@@ -157,7 +157,7 @@ static void sc_init(Variant *v) {
         tb->castle_clear_sq[c == WHITE ? 0 : 56] = (uint32_t)(CT_KA | CT_EA) << sh;
         tb->castle_clear_sq[c == WHITE ? 7 : 63] = (uint32_t)(CT_KH | CT_EH) << sh;
     }
-    perft_superchess_init(tb);
+    perft_superchess_init(v, tb);
     v->tables = tb;
 }
 

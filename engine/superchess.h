@@ -121,7 +121,7 @@ uint64_t sc_count_legal(Position *p);
 int sc_gen_reference(Position *p, Move *list);
 
 /* Builds the tables of the specialised perft path (perft_superchess.c), from sc_init. */
-void perft_superchess_init(const ScTables *tb);
+void perft_superchess_init(const Variant *v, const ScTables *tb);
 /* Number of legal moves on the specialised path: the same count as sc_count_legal. */
 uint64_t sc_count_fast(Position *p);
 /* Perft on the specialised path: the same counts as perft_generic. */

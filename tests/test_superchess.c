@@ -138,6 +138,11 @@ static int compare_lean_along_game(const char *fen, uint64_t seed, int plies) {
             cr_assert_eq(a, b, "%s depth %d: lean %llu, generic %llu", now, d,
                          (unsigned long long)a, (unsigned long long)b);
         }
+        char why[256];
+        cr_assert(pos_is_consistent(p, why, sizeof why), "%s after perft: %s", now, why);
+        char after[256];
+        pos_to_fen(p, after, sizeof after);
+        cr_assert_str_eq(after, now, "perft left the position changed");
         checked++;
         Move list[MAX_MOVES];
         int n = pos_legal_moves(p, list);
