@@ -315,9 +315,15 @@ static int supremo_move_to_str(const Position *pos, Move m, char *buf) {
     return len;
 }
 
+/* Supremo's tables, and those of its lean perft, which knows only Supremo's pieces. */
+static void supremo_init_with_perft(Variant *v) {
+    supremo_init(v);
+    supremo_perft_init(v->tables);
+}
+
 /* The operations of Supremo: bare Kings draw (the rules know no other insufficient material). */
 static const VariantOps supremo_ops = {
-    .init = supremo_init,
+    .init = supremo_init_with_perft,
     .gen_legal = supremo_gen_legal,
     .count_legal = supremo_count_legal,
     .gen_reference = supremo_gen_reference,
@@ -327,6 +333,7 @@ static const VariantOps supremo_ops = {
     .royal_attacked = supremo_royal_attacked,
     .validate = supremo_validate,
     .move_to_str = supremo_move_to_str,
+    .perft = supremo_perft,
     .insufficient_material = pos_bare_royals,
 };
 

@@ -167,4 +167,10 @@ int supremo_pseudo_fast(Position *pos, Move *list);
 /* Pseudo-legal moves of `side` from the literal mailbox walker (deduplicated). */
 int supremo_pseudo_reference(const Position *pos, int side, Move *list);
 
+/* Builds the tables of Supremo's lean perft from Supremo's own tables (perft_supremo.c). */
+void supremo_perft_init(const SupTables *T);
+/* Leaves of the legal-move tree of a Supremo position (Supremo's pieces only): the last
+ * ply counted on the bitboards by a counter written for those pieces. */
+uint64_t supremo_perft(Position *pos, int depth);
+
 #endif

@@ -372,3 +372,43 @@ Test(supremo, crowded_walks_fast_equals_reference) {
     cr_assert_gt(seen, 40);
     free(p);
 }
+
+/* The lean perft (Supremo's own counter at the last ply) counts exactly what gen_legal,
+ * make and unmake count: depth 1 and 2 at every ply of seeded random games from the
+ * start, from every position of the suite and from crowded positions (checks, blasts,
+ * double captures, promotions and Protector walks among them), depth 3 now and then. */
+Test(supremo, lean_perft_equals_generic_perft) {
+    const char *extra[] = {
+        "s2k2s3/2s1q1s3/3rbbr3/10/2ssSS4/10/3RBBR3/2S1Q1S3/10/S3K2S2 w - - 0 1",
+        "3k6/1P1P1P1P2/10/2t1c1n3/10/10/3T1C1N2/10/1p1p1p1p2/4K5 w - - 0 1",
+        "r2tqk1bnr/c1rnb1nrsc/pp1p2p1pp/2p1p2p2/3T1NC3/5Bt3/10/PPPP1PPP1P/CSRN1B1RSC/RNB1QK1BNR b "
+        "- - 0 1",
+    };
+    int ne = 0;
+    EpdEntry *e = tu_load_epd("supremo.epd", &ne);
+    int nstarts = ne + 1 + (int)(sizeof extra / sizeof *extra);
+    Position *p = malloc(sizeof *p);
+    uint64_t seed = 777, checked = 0;
+    for (int g = 0; g < 2 * nstarts; g++) {
+        int i = g % nstarts;
+        const char *fen = i < ne ? e[i].fen : i == ne ? sup()->start_fen : extra[i - ne - 1];
+        tu_fen(p, sup(), fen);
+        for (int ply = 0; ply < 100; ply++) {
+            for (int d = 1; d <= (ply % 10 == 5 ? 3 : 2); d++) {
+                uint64_t a = perft(p, d), b = perft_generic(p, d);
+                char buf[512];
+                pos_to_fen(p, buf, sizeof buf);
+                cr_assert_eq(a, b, "%s depth %d: lean %llu, generic %llu", buf, d,
+                             (unsigned long long)a, (unsigned long long)b);
+                checked++;
+            }
+            Move list[MAX_MOVES];
+            int n = pos_legal_moves(p, list);
+            if (!n) break;
+            pos_make(p, list[tu_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(checked, 5000);
+    free(e);
+    free(p);
+}

@@ -1,0 +1,365 @@
+/* perft_supremo.c - Supremo perft with a last-ply counter written for Supremo's own pieces.
+ *
+ * perft spends nearly all its time counting the legal moves of the positions one ply above
+ * the leaves. This counter does it on the bitboards alone (no mailbox, no key, no undo
+ * record, no move encoding): each piece's destinations are a set, counted by popcount,
+ * and only the moves that may expose the King are played on a copy of the bitboards and
+ * followed by an attack test written for the Supremo pieces.
+ *
+ * Which moves may expose the King, when it is not in check (in check every move is
+ * tested by the general generator): a move vacates squares (origin, intermediate
+ * victim, blast victims), fills its destination, or turns an enemy piece there into one
+ * of ours. Slides and hops along a King's line are opened only by vacating, and only
+ * when an enemy slider of the line's kind stands 3rd to 5th from the King (one move
+ * vacates at most three squares of a line). A double leap is opened by vacating or
+ * capturing on a blocked intermediate square; a blast or a Commando walk by any change in
+ * the few squares between the enemy piece and the King. */
+#include "lines10.h"
+#include "supremo.h"
+
+#define FORCE_INLINE inline __attribute__((always_inline))
+
+/* The bitboards a count needs: by type id (both colours) and by colour. */
+typedef struct SupBoard {
+    u128 pc[SUP_PROTECTOR + 1];
+    u128 col[2];
+} SupBoard;
+
+/* Per line position and 10-bit occupancy: every destination of a slide-and-hop piece
+ * (the four fields of line10_table folded), and the first and second pieces only. */
+static uint16_t line_all[10][1024];
+static uint16_t line_hit[10][1024];
+static u128 knight2[MAX_SQ];       /* squares two knight leaps away */
+static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
+
+/* Builds the counter's tables (from supremo_init, after lines10_init). */
+void supremo_perft_init(const SupTables *T) {
+    for (int pos = 0; pos < 10; pos++)
+        for (int occ = 0; occ < 1024; occ++) {
+            uint64_t x = line10_table[pos][occ];
+            line_all[pos][occ] = (uint16_t)((x | x >> 10 | x >> 20 | x >> 30) & 0x3FF);
+            line_hit[pos][occ] = (uint16_t)((x >> 10 | x >> 30) & 0x3FF);
+        }
+    for (int s = 0; s < 100; s++) {
+        knight2[s] = 0;
+        for (u128 m = T->leap_cp[SUP_KNIGHT][WHITE][s]; m;)
+            knight2[s] |= T->leap_cp[SUP_KNIGHT][WHITE][bb128_pop_lsb(&m)];
+        for (int d = 0; d < 8; d++)
+            if (T->over[s][d] != NO_SQ && T->land[s][d] != NO_SQ)
+                jump_land[s][T->over[s][d] - s + 11] = sup_bit(T->land[s][d]);
+    }
+}
+
+/* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
+ * any contents. */
+static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
+    u128 d = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!((kinds >> k) & 1)) continue;
+        int id = line10_id[k][s];
+        d |= line10_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
+    }
+    return d;
+}
+
+/* The first and second pieces from s along the lines of `kinds`. */
+static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
+    u128 d = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!((kinds >> k) & 1)) continue;
+        int id = line10_id[k][s];
+        d |= line10_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
+    }
+    return d;
+}
+
+/* Squares one K or jK step (over a square of occ) from any square of x, any contents. */
+static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
+    const u128 A = T->not_file_a, J = T->not_file_j, F = T->full;
+    u128 r, o;
+    o = (x << 1) & A;
+    r = o | (((o & occ) << 1) & A);
+    o = (x << 10) & F;
+    r |= o | (((o & occ) << 10) & F);
+    o = (x << 11) & A;
+    r |= o | (((o & occ) << 11) & A);
+    o = (x << 9) & J;
+    r |= o | (((o & occ) << 9) & J);
+    o = (x >> 1) & J;
+    r |= o | (((o & occ) >> 1) & J);
+    o = x >> 10;
+    r |= o | ((o & occ) >> 10);
+    o = (x >> 11) & J;
+    r |= o | (((o & occ) >> 11) & J);
+    o = (x >> 9) & A;
+    r |= o | (((o & occ) >> 9) & A);
+    return r;
+}
+
+/* Squares one K or jK step from the single square s, any contents. */
+static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
+    u128 r = T->kmask[s];
+    for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
+    return r;
+}
+
+/* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
+static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
+    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
+    if (((T->leap_from[SUP_PAWN][by][k] & b->pc[SUP_PAWN]) | (T->kmask[k] & b->pc[SUP_KING]) |
+         (T->leap_cp[SUP_KNIGHT][by][k] & b->pc[SUP_KNIGHT])) &
+        x)
+        return true;
+    const u128 q = b->pc[SUP_QUEEN] & x, rq = (b->pc[SUP_ROOK] & x) | q;
+    const u128 bq = (b->pc[SUP_BISHOP] & x) | q;
+    if ((T->lines[k] & (rq | bq)) && ((lines_hit(k, occ, 3) & rq) || (lines_hit(k, occ, 12) & bq)))
+        return true;
+    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
+    u128 n2 = b->pc[SUP_KNIGHT] & x & knight2[k];
+    if (n2) {
+        u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | capt);
+        while (mids)
+            if (T->leap_cp[SUP_KNIGHT][by][bb128_pop_lsb(&mids)] & n2) return true;
+    }
+    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
+        int t = bb128_pop_lsb(&ts);
+        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return true;
+    }
+    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
+        int s = bb128_pop_lsb(&cs);
+        u128 occ0 = occ & ~sup_bit(s);
+        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
+        if ((land1 & sup_bit(k)) || (step_any(T, land1, occ0) & sup_bit(k))) return true;
+    }
+    return false;
+}
+
+/* State of one count: the board, the side, its King and the squares that make a move
+ * risky (see the top of the file). */
+typedef struct CountCtx {
+    const SupTables *T;
+    const SupBoard *b;
+    int us, k;
+    u128 vac;   /* vacating one of these may expose the King */
+    u128 fill;  /* filling one of these, or capturing on it, may */
+    u128 blast; /* landings next to an enemy on a square of vac */
+} CountCtx;
+
+/* Whether the move of the type-t piece from `from` to `to` (through the intermediate
+ * victim mid, becoming type nt) leaves the King unattacked. */
+static bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
+    const SupTables *T = x->T;
+    const int us = x->us, them = us ^ 1;
+    SupBoard c = *x->b;
+    u128 fb = sup_bit(from), tb = sup_bit(to);
+    u128 gone = (tb | (mid != NO_SQ ? sup_bit(mid) : 0)) & c.col[them];
+    if (t == SUP_TERMINATOR) gone |= T->kmask[to] & c.col[them] & ~c.pc[SUP_PROTECTOR];
+    if (gone) {
+        for (int i = SUP_PAWN; i <= SUP_PROTECTOR; i++) c.pc[i] &= ~gone;
+        c.col[them] &= ~gone;
+    }
+    c.pc[t] &= ~fb;
+    c.col[us] &= ~fb;
+    c.pc[nt] |= tb;
+    c.col[us] |= tb;
+    return !sb_attacked(T, &c, t == SUP_KING ? to : x->k, them);
+}
+
+/* Number of legal moves of the type-t piece from `from` to the squares of dests, through
+ * the intermediate victim mid; promotions (on pz) count once per type. */
+static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u128 dests, int mid,
+                                         u128 pz) {
+    if (!dests) return 0;
+    u128 touched = sup_bit(from) | (mid != NO_SQ ? sup_bit(mid) : 0);
+    u128 risky =
+        (touched & x->vac) ? dests : dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
+    u128 safe = dests & ~risky;
+    uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
+    while (risky) {
+        int to = bb128_pop_lsb(&risky);
+        if (pz & sup_bit(to))
+            n += 6 * (uint64_t)move_safe(x, t, from, to, mid, SUP_QUEEN) +
+                 move_safe(x, t, from, to, mid, SUP_PROTECTOR);
+        else n += move_safe(x, t, from, to, mid, t);
+    }
+    return n;
+}
+
+/* The same for pawn moves onto the squares of dests from `back` squares behind; the pawns
+ * on vac (their targets shifted into risky_src) are tested one by one. */
+static FORCE_INLINE uint64_t count_pawns(const CountCtx *x, u128 dests, int back, u128 risky_src,
+                                         u128 pz) {
+    u128 risky = dests & (x->fill | risky_src), safe = dests & ~risky;
+    uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
+    while (risky) {
+        int to = bb128_pop_lsb(&risky);
+        if (pz & sup_bit(to))
+            n += 6 * (uint64_t)move_safe(x, SUP_PAWN, to - back, to, NO_SQ, SUP_QUEEN) +
+                 move_safe(x, SUP_PAWN, to - back, to, NO_SQ, SUP_PROTECTOR);
+        else n += move_safe(x, SUP_PAWN, to - back, to, NO_SQ, SUP_PAWN);
+    }
+    return n;
+}
+
+/* Shifts a square set `n` squares up (n > 0) or down. */
+static FORCE_INLINE u128 shift_by(u128 x, int n) { return n >= 0 ? x << n : x >> -n; }
+
+/* Marks what may expose the King on k (not in check) in x->vac, x->fill and x->blast. */
+static void count_prepare(CountCtx *x) {
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int k = x->k, them = x->us ^ 1;
+    const u128 opp = b->col[them], occ = b->col[0] | b->col[1];
+    const u128 q = b->pc[SUP_QUEEN] & opp, rq = (b->pc[SUP_ROOK] & opp) | q;
+    const u128 bq = (b->pc[SUP_BISHOP] & opp) | q;
+    u128 vac = 0, fill = 0;
+    if (T->lines[k] & (rq | bq))
+        for (int d = 0; d < 8; d++) {
+            u128 ray = T->ray[d][k], fam = (SUP_ORTH_DIRS >> d) & 1 ? rq : bq;
+            if (!(ray & fam)) continue;
+            u128 blk = ray & occ;
+            int far = NO_SQ;
+            for (int i = 1; i <= 5 && blk; i++) {
+                int sq = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
+                blk &= ~sup_bit(sq);
+                if (fam & sup_bit(sq)) far = sq;
+            }
+            if (far != NO_SQ) vac |= ray & ~T->ray[d][far];
+        }
+    u128 en = b->pc[SUP_KNIGHT] & opp & knight2[k];
+    if (en) {
+        u128 reach = 0;
+        while (en) reach |= T->leap_cp[SUP_KNIGHT][them][bb128_pop_lsb(&en)];
+        u128 blocked = T->leap_cp[SUP_KNIGHT][them][k] & reach & (opp | b->pc[SUP_PROTECTOR]);
+        vac |= blocked;
+        fill |= blocked;
+    }
+    for (u128 et = b->pc[SUP_TERMINATOR] & opp & T->box[3][k]; et;) {
+        int t = bb128_pop_lsb(&et);
+        vac |= T->box[2][t] & T->kmask[k];
+        fill |= T->kmask[t];
+    }
+    for (u128 ec = b->pc[SUP_COMMANDO] & opp & T->box[4][k]; ec;) {
+        int c = bb128_pop_lsb(&ec);
+        u128 z = (T->box[2][c] & T->box[3][k]) | (T->kmask[k] & T->box[3][c]);
+        vac |= z;
+        fill |= z;
+    }
+    u128 blast = 0;
+    for (u128 v = opp & ~b->pc[SUP_PROTECTOR] & vac; v;) blast |= T->kmask[bb128_pop_lsb(&v)];
+    x->vac = vac;
+    x->fill = fill;
+    x->blast = blast;
+}
+
+/* Number of legal moves of the side to move, or -1 when the general generator must count
+ * (no King, or in check). */
+static int64_t count_lean(const Variant *v, const SupBoard *b, int us) {
+    const SupTables *T = v->tables;
+    const int them = us ^ 1;
+    const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
+    const u128 empty = T->full & ~occ, capt = opp & ~b->pc[SUP_PROTECTOR], open = empty | capt;
+    u128 kb = b->pc[SUP_KING] & own;
+    if (!kb) return -1;
+    CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
+    if (sb_attacked(T, b, x.k, them)) return -1;
+    count_prepare(&x);
+    uint64_t n = 0;
+
+    /* Pawns, set-wise: pushes, double steps from the start rank, captures. */
+    {
+        const u128 p = b->pc[SUP_PAWN] & own, pr = p & x.vac, pz = T->last_rank[us];
+        const int up = us == WHITE ? 10 : -10;
+        u128 start_next = shift_by(p & ((u128)0x3FF << (10 * v->pawn_start_rank[us])), up);
+        u128 one = shift_by(p, up) & empty;
+        u128 two = shift_by(one & start_next, up) & empty;
+        n += count_pawns(&x, one, up, shift_by(pr, up), pz);
+        n += count_pawns(&x, two, 2 * up, shift_by(pr, 2 * up), pz);
+        u128 pa = p & T->not_file_a, pj = p & T->not_file_j;
+        n += count_pawns(&x, shift_by(pa, up - 1) & capt, up - 1, shift_by(pr, up - 1), pz);
+        n += count_pawns(&x, shift_by(pj, up + 1) & capt, up + 1, shift_by(pr, up + 1), pz);
+    }
+    /* Super Knights: single leaps, quiet double leaps, double leaps through a victim. */
+    for (u128 ps = b->pc[SUP_KNIGHT] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        u128 single = T->leap_cp[SUP_KNIGHT][us][s] & open, quiet = 0;
+        u128 open_after = open | sup_bit(s);
+        for (u128 f = single; f;) {
+            int m = bb128_pop_lsb(&f);
+            u128 sec = T->leap_cp[SUP_KNIGHT][us][m] & open_after;
+            if (empty & sup_bit(m)) quiet |= sec;
+            else n += count_dests(&x, SUP_KNIGHT, s, sec, m, 0);
+        }
+        n += count_dests(&x, SUP_KNIGHT, s, single | (quiet & ~sup_bit(s)), NO_SQ, 0);
+    }
+    /* Slides and hops. */
+    for (u128 ps = b->pc[SUP_BISHOP] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        n += count_dests(&x, SUP_BISHOP, s, lines_dest(s, occ, 12) & open, NO_SQ, 0);
+    }
+    for (u128 ps = b->pc[SUP_ROOK] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        n += count_dests(&x, SUP_ROOK, s, lines_dest(s, occ, 3) & open, NO_SQ, 0);
+    }
+    for (u128 ps = b->pc[SUP_QUEEN] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        n += count_dests(&x, SUP_QUEEN, s, lines_dest(s, occ, 15) & open, NO_SQ, 0);
+    }
+    /* King steps, each tested. */
+    for (u128 t = T->kmask[x.k] & open; t;)
+        n += move_safe(&x, SUP_KING, x.k, bb128_pop_lsb(&t), NO_SQ, SUP_KING);
+    /* Terminators: a K step onto an empty square or a jK step, then the blast. */
+    for (u128 ps = b->pc[SUP_TERMINATOR] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        n += count_dests(&x, SUP_TERMINATOR, s, step_one(T, s, occ) & empty, NO_SQ, 0);
+    }
+    /* Commandos: two steps, capturing on either landing. */
+    for (u128 ps = b->pc[SUP_COMMANDO] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        u128 occ0 = occ & ~sup_bit(s), open0 = open | sup_bit(s);
+        u128 land1 = step_one(T, s, occ0) & open0, c1 = land1 & capt;
+        u128 quiet = step_any(T, land1 & ~capt, occ0) & open0 & ~sup_bit(s);
+        n += count_dests(&x, SUP_COMMANDO, s, quiet, NO_SQ, 0);
+        while (c1) {
+            int m = bb128_pop_lsb(&c1);
+            n += count_dests(&x, SUP_COMMANDO, s, step_one(T, m, occ0) & open0, m, 0);
+        }
+    }
+    /* Protectors: three steps onto empty squares. */
+    for (u128 ps = b->pc[SUP_PROTECTOR] & own; ps;) {
+        int s = bb128_pop_lsb(&ps);
+        u128 occ0 = occ & ~sup_bit(s), empty0 = empty | sup_bit(s);
+        u128 r = step_one(T, s, occ0) & empty0;
+        r = step_any(T, r, occ0) & empty0;
+        r = step_any(T, r, occ0) & empty0 & ~sup_bit(s);
+        n += count_dests(&x, SUP_PROTECTOR, s, r, NO_SQ, 0);
+    }
+    return (int64_t)n;
+}
+
+/* Number of legal moves of pos's side to move: the lean count, or the general one. */
+static uint64_t count_position(Position *pos) {
+    SupBoard b;
+    for (int t = SUP_PAWN; t <= SUP_PROTECTOR; t++) b.pc[t] = pos->bb.b10.type[t];
+    b.pc[0] = 0;
+    b.col[WHITE] = pos->bb.b10.color[WHITE];
+    b.col[BLACK] = pos->bb.b10.color[BLACK];
+    int64_t n = count_lean(pos->var, &b, pos->side);
+    return n >= 0 ? (uint64_t)n : supremo_count_legal(pos);
+}
+
+/* Leaves of the legal-move tree of a Supremo position, depth >= 0: the general generator,
+ * make and unmake above the last ply, the lean count at it. */
+uint64_t supremo_perft(Position *pos, int depth) {
+    if (depth <= 0) return 1;
+    if (depth == 1) return count_position(pos);
+    Move list[MAX_MOVES];
+    int n = supremo_gen_legal(pos, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        supremo_make(pos, list[i]);
+        total += supremo_perft(pos, depth - 1);
+        supremo_unmake(pos);
+    }
+    return total;
+}
