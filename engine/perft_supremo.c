@@ -31,6 +31,13 @@ static uint16_t line_all[10][1024];
 static uint16_t line_hit[10][1024];
 static u128 knight2[MAX_SQ];       /* squares two knight leaps away */
 static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
+#if CHESSVAR_PEXT
+/* The 3x3 window around a square s, as bits from s - 11 (row pitch 10), and per pattern of
+ * occupied neighbours in it (PEXT order) the jK landings as bits from s - 22. */
+#define WINDOW3 0x701407ULL
+static uint64_t jump_pattern[256];
+static u128 jump_valid[MAX_SQ]; /* every jK landing of s that lies on the board */
+#endif
 
 /* Builds the counter's tables (from supremo_init, after lines10_init). */
 void supremo_perft_init(const SupTables *T) {
@@ -45,9 +52,21 @@ void supremo_perft_init(const SupTables *T) {
         for (u128 m = T->leap_cp[SUP_KNIGHT][WHITE][s]; m;)
             knight2[s] |= T->leap_cp[SUP_KNIGHT][WHITE][bb128_pop_lsb(&m)];
         for (int d = 0; d < 8; d++)
-            if (T->over[s][d] != NO_SQ && T->land[s][d] != NO_SQ)
+            if (T->over[s][d] != NO_SQ && T->land[s][d] != NO_SQ) {
                 jump_land[s][T->over[s][d] - s + 11] = sup_bit(T->land[s][d]);
+#if CHESSVAR_PEXT
+                jump_valid[s] |= sup_bit(T->land[s][d]);
+#endif
+            }
     }
+#if CHESSVAR_PEXT
+    static const int delta[8] = {-11, -10, -9, -1, 1, 9, 10, 11}; /* WINDOW3's bits in order */
+    for (int idx = 0; idx < 256; idx++) {
+        jump_pattern[idx] = 0;
+        for (int i = 0; i < 8; i++)
+            if (idx & (1 << i)) jump_pattern[idx] |= 1ULL << (2 * delta[i] + 22);
+    }
+#endif
 }
 
 /* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
@@ -98,9 +117,15 @@ static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
 
 /* Squares one K or jK step from the single square s, any contents. */
 static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
+#if CHESSVAR_PEXT
+    /* landings off the board (a wrap past a file edge among them) fall outside jump_valid */
+    unsigned idx = (unsigned)_pext_u64((uint64_t)(((T->kmask[s] & occ) << 11) >> s), WINDOW3);
+    return T->kmask[s] | ((((u128)jump_pattern[idx] << s) >> 22) & jump_valid[s]);
+#else
     u128 r = T->kmask[s];
     for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
     return r;
+#endif
 }
 
 /* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
@@ -143,6 +168,10 @@ typedef struct CountCtx {
     u128 vac;   /* vacating one of these may expose the King */
     u128 fill;  /* filling one of these, or capturing on it, may */
     u128 blast; /* landings next to an enemy on a square of vac */
+    bool check;
+    /* In check, the moves that may be legal (then each is tested): the King's, and those
+     * that land on chk_to, capture on chk_mid on the way or blast next to chk_mid. */
+    u128 chk_to, chk_mid, chk_blast;
 } CountCtx;
 
 /* Whether the move of the type-t piece from `from` to `to` (through the intermediate
@@ -170,10 +199,18 @@ static bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int n
 static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u128 dests, int mid,
                                          u128 pz) {
     if (!dests) return 0;
-    u128 touched = sup_bit(from) | (mid != NO_SQ ? sup_bit(mid) : 0);
-    u128 risky =
-        (touched & x->vac) ? dests : dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
-    u128 safe = dests & ~risky;
+    u128 risky, safe;
+    if (x->check) {
+        risky = mid != NO_SQ && (sup_bit(mid) & x->chk_mid)
+                    ? dests
+                    : dests & (x->chk_to | (t == SUP_TERMINATOR ? x->chk_blast : 0));
+        safe = 0;
+    } else {
+        u128 touched = sup_bit(from) | (mid != NO_SQ ? sup_bit(mid) : 0);
+        risky =
+            (touched & x->vac) ? dests : dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
+        safe = dests & ~risky;
+    }
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
     while (risky) {
         int to = bb128_pop_lsb(&risky);
@@ -189,7 +226,8 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
  * on vac (their targets shifted into risky_src) are tested one by one. */
 static FORCE_INLINE uint64_t count_pawns(const CountCtx *x, u128 dests, int back, u128 risky_src,
                                          u128 pz) {
-    u128 risky = dests & (x->fill | risky_src), safe = dests & ~risky;
+    u128 risky = dests & (x->check ? x->chk_to : x->fill | risky_src);
+    u128 safe = x->check ? 0 : dests & ~risky;
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
     while (risky) {
         int to = bb128_pop_lsb(&risky);
@@ -252,8 +290,42 @@ static void count_prepare(CountCtx *x) {
     x->blast = blast;
 }
 
+/* In check, the squares where a move other than the King's must land, capture or blast
+ * to remove or block every checker that a move can only answer so: pawns, Knights on a
+ * single leap, sliders and hoppers. (Double leaps, blasts and walks give no such set; with
+ * only those checking, every move is tested.) */
+static void check_prepare(CountCtx *x) {
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int k = x->k, them = x->us ^ 1;
+    const u128 opp = b->col[them], occ = b->col[0] | b->col[1];
+    const u128 q = b->pc[SUP_QUEEN] & opp, rq = (b->pc[SUP_ROOK] & opp) | q;
+    const u128 bq = (b->pc[SUP_BISHOP] & opp) | q;
+    u128 simple =
+        ((T->leap_from[SUP_PAWN][them][k] & b->pc[SUP_PAWN]) | (T->kmask[k] & b->pc[SUP_KING]) |
+         (T->leap_cp[SUP_KNIGHT][them][k] & b->pc[SUP_KNIGHT])) &
+        opp;
+    u128 to = simple;
+    u128 lines = (lines_hit(k, occ, 3) & rq) | (lines_hit(k, occ, 12) & bq);
+    simple |= lines;
+    while (lines) {
+        int a = bb128_pop_lsb(&lines);
+        for (int d = 0; d < 8; d++)
+            if (T->ray[d][k] & sup_bit(a)) to |= T->ray[d][k] & ~T->ray[d][a];
+    }
+    x->check = true;
+    if (!simple) {
+        x->chk_to = x->chk_mid = x->chk_blast = T->full;
+        return;
+    }
+    x->chk_to = to;
+    x->chk_mid = simple;
+    x->chk_blast = 0;
+    for (u128 s = simple; s;) x->chk_blast |= T->kmask[bb128_pop_lsb(&s)];
+}
+
 /* Number of legal moves of the side to move, or -1 when the general generator must count
- * (no King, or in check). */
+ * (no King). */
 static int64_t count_lean(const Variant *v, const SupBoard *b, int us) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
@@ -262,8 +334,8 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us) {
     u128 kb = b->pc[SUP_KING] & own;
     if (!kb) return -1;
     CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
-    if (sb_attacked(T, b, x.k, them)) return -1;
-    count_prepare(&x);
+    if (sb_attacked(T, b, x.k, them)) check_prepare(&x);
+    else count_prepare(&x);
     uint64_t n = 0;
 
     /* Pawns, set-wise: pushes, double steps from the start rank, captures. */
