@@ -92,26 +92,17 @@ static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
     return d;
 }
 
-/* Squares one K or jK step (over a square of occ) from any square of x, any contents. */
+/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
+ * some squares off the board (above square 99), which the callers mask. The diagonal steps
+ * are the horizontal ones moved a rank, so only the horizontal ones need a file mask. */
 static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
-    const u128 A = T->not_file_a, J = T->not_file_j, F = T->full;
-    u128 r, o;
-    o = (x << 1) & A;
-    r = o | (((o & occ) << 1) & A);
-    o = (x << 10) & F;
-    r |= o | (((o & occ) << 10) & F);
-    o = (x << 11) & A;
-    r |= o | (((o & occ) << 11) & A);
-    o = (x << 9) & J;
-    r |= o | (((o & occ) << 9) & J);
-    o = (x >> 1) & J;
-    r |= o | (((o & occ) >> 1) & J);
-    o = x >> 10;
-    r |= o | ((o & occ) >> 10);
-    o = (x >> 11) & J;
-    r |= o | (((o & occ) >> 11) & J);
-    o = (x >> 9) & A;
-    r |= o | (((o & occ) >> 9) & A);
+    const u128 A = T->not_file_a, J = T->not_file_j;
+    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
+    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
+    u128 r = e | w | n | s | ne | nw | se | sw;
+    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
+    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
+    r |= ((n & occ) << 10) | ((s & occ) >> 10);
     return r;
 }
 
@@ -126,6 +117,23 @@ static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
     for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
     return r;
 #endif
+}
+
+/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
+static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
+    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
+    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
+        int t = bb128_pop_lsb(&ts);
+        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return true;
+    }
+    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
+    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
+        int s = bb128_pop_lsb(&cs);
+        u128 occ0 = occ & ~sup_bit(s);
+        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
+        if ((land1 & sup_bit(k)) || (step_any(T, land1, occ0) & sup_bit(k))) return true;
+    }
+    return false;
 }
 
 /* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
@@ -146,17 +154,7 @@ static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
         while (mids)
             if (T->leap_cp[SUP_KNIGHT][by][bb128_pop_lsb(&mids)] & n2) return true;
     }
-    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
-        int t = bb128_pop_lsb(&ts);
-        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return true;
-    }
-    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
-        int s = bb128_pop_lsb(&cs);
-        u128 occ0 = occ & ~sup_bit(s);
-        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        if ((land1 & sup_bit(k)) || (step_any(T, land1, occ0) & sup_bit(k))) return true;
-    }
-    return false;
+    return walks_attack(T, b, k, by);
 }
 
 /* State of one count: the board, the side, its King and the squares that make a move
@@ -291,9 +289,9 @@ static void count_prepare(CountCtx *x) {
 }
 
 /* In check, the squares where a move other than the King's must land, capture or blast
- * to remove or block every checker that a move can only answer so: pawns, Knights on a
- * single leap, sliders and hoppers. (Double leaps, blasts and walks give no such set; with
- * only those checking, every move is tested.) */
+ * to remove or block every checker that a move can only answer so: pawns, Knights,
+ * sliders and hoppers. (Blasts and walks give no such set; when one of them checks, every
+ * move is tested.) */
 static void check_prepare(CountCtx *x) {
     const SupTables *T = x->T;
     const SupBoard *b = x->b;
@@ -313,8 +311,19 @@ static void check_prepare(CountCtx *x) {
         for (int d = 0; d < 8; d++)
             if (T->ray[d][k] & sup_bit(a)) to |= T->ray[d][k] & ~T->ray[d][a];
     }
+    /* a double leap is answered by taking the Knight or by a Protector on its route */
+    const u128 kk = T->leap_cp[SUP_KNIGHT][them][k];
+    const u128 pass = (T->full & ~occ) | (b->col[x->us] & ~b->pc[SUP_PROTECTOR]);
+    for (u128 en = b->pc[SUP_KNIGHT] & opp & knight2[k]; en;) {
+        int n = bb128_pop_lsb(&en);
+        u128 mids = T->leap_cp[SUP_KNIGHT][them][n] & kk;
+        if (mids & pass) {
+            simple |= sup_bit(n);
+            to |= sup_bit(n) | mids;
+        }
+    }
     x->check = true;
-    if (!simple) {
+    if (!simple || walks_attack(T, b, k, them)) {
         x->chk_to = x->chk_mid = x->chk_blast = T->full;
         return;
     }
