@@ -497,17 +497,74 @@ static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
     p->ep = u->ep;
 }
 
+/* The empty squares where a Paratrooper dropped by the side to move changes none of the
+ * opponent's moves but its own drops: no opponent piece reaches, rides through or needs
+ * empty (lame square) such a square, it lies off the lines and lame squares of the
+ * mover's captures (a blocker there would shield), and off the K-step neighbourhood of
+ * the opponent's monarchs and their moves (a Paratrooper attacks its diagonal
+ * neighbours) and of the opponent's first rank while it may castle. */
+static Bitboard quiet_x_drops(const Position *p) {
+    const ScTables *tb = TB(p);
+    const int us = p->side, them = us ^ 1;
+    const Bitboard occ = BB(p).color[WHITE] | BB(p).color[BLACK];
+    Bitboard reach = 0, mon_reach = 0;
+    for (Bitboard b = BB(p).color[them]; b;) {
+        const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
+        Bitboard r = tb->leap_move[them][ty][s] | tb->leap_cap[them][ty][s];
+        if (tb->orth_rider[ty]) r |= rook_att8(s, occ);
+        if (tb->diag_rider[ty]) r |= bishop_att8(s, occ);
+        for (uint32_t k = tb->lame_at[them][ty][s]; k < tb->lame_at[them][ty][s + 1]; k++)
+            r |= tb->lame[k].lame | 1ull << tb->lame[k].sq;
+        reach |= r;
+        if ((tb->royal >> ty) & 1) mon_reach |= r | 1ull << s;
+    }
+    for (Bitboard b = BB(p).color[us]; b;) {
+        const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
+        if (tb->orth_rider[ty]) reach |= rook_att8(s, occ);
+        if (tb->diag_rider[ty]) reach |= bishop_att8(s, occ);
+        for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++)
+            if (tb->lame[k].mode & MM_CAPTURE) reach |= tb->lame[k].lame;
+    }
+    reach |= spread(mon_reach);
+    if ((p->castle >> (them * 4)) & 15) reach |= spread(first_rank[them]);
+    return ~occ & ~reach;
+}
+
+/* The opponent's number of legal moves with the turn passed (e.p. square cleared). */
+static uint64_t count_passed(Position *p) {
+    const uint8_t ep = p->ep;
+    p->ep = NO_SQ;
+    p->side ^= 1;
+    const uint64_t n = sc_count_fast(p);
+    p->side ^= 1;
+    p->ep = ep;
+    return n;
+}
+
 /* Leaves below p at depth >= 2: the fast generator and the lean make above the last ply,
- * the specialised count at it. */
+ * the specialised count at it. At depth 2 a Paratrooper drop on a quiet square (see
+ * quiet_x_drops) leaves the opponent the moves it has with the turn passed, less its own
+ * drops onto that square: those children are counted without being made. */
 static uint64_t lean_perft(Position *p, int depth) {
     Move list[MAX_MOVES];
     const int n = sc_gen_legal(p, list);
-    uint64_t total = 0;
+    const int them = p->side ^ 1;
+    Bitboard quiet = 0;
+    uint64_t total = 0, base = 0;
+    if (depth == 2 && p->hand[p->side][SC_X] && (quiet = quiet_x_drops(p)) != 0)
+        base = count_passed(p);
     for (int i = 0; i < n; i++) {
+        const Move m = list[i];
+        const int to = MOVE_TO(m);
+        if (MOVE_KIND(m) == MK_DROP && MOVE_PROMO(m) == SC_X && ((quiet >> to) & 1)) {
+            total += base - (p->hand[them][SC_X] != 0) -
+                     (p->hand[them][SC_L] != 0 && ((first_rank[them] >> to) & 1));
+            continue;
+        }
         LeanUndo u;
-        lean_make(p, list[i], &u);
+        lean_make(p, m, &u);
         total += depth == 2 ? sc_count_fast(p) : lean_perft(p, depth - 1);
-        lean_unmake(p, list[i], &u);
+        lean_unmake(p, m, &u);
     }
     return total;
 }

@@ -164,9 +164,14 @@ Test(superchess, lean_perft_equals_generic_perft) {
         "r2ek2r/pppppppp/8/8/8/8/PPPPPPPP/R2EK2R[LXlx] w Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1",
         /* monarchs shielding each other from sliders, Ministers and Ambassadors about */
         "3ek3/2w2d2/8/1b5r/8/8/2W1D3/R2EK2Q[LXlx] w Ea - 0 1",
+        /* open castling rows with Paratroopers in hand: drops that attack or block them */
+        "r3k2r/3p4/8/8/8/8/3P4/R3K2R[Xx] w Ka,Kh,ka,kh - 0 1",
+        "r2ek2r/2l5/8/8/8/8/4L3/R2EK2R[Xx] b Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1",
+        /* a mobilisation pawn's 3-step capture guarding a monarch's flight square */
+        "7k/8/8/3L4/8/8/8/K7[Xx] w - - 0 1",
     };
     for (uint64_t g = 0; g < 16; g++)
-        for (int s = 0; s < 5; s++)
+        for (int s = 0; s < 8; s++)
             checked += compare_lean_along_game(starts[s], 3 + 100 * (uint64_t)s + g, 160);
     PreludeParams pp;
     prelude_defaults(&pp);
