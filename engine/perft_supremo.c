@@ -14,6 +14,8 @@
  * vacates at most three squares of a line). A double leap is opened by vacating or
  * capturing on a blocked intermediate square; a blast or a Commando walk by any change in
  * the few squares between the enemy piece and the King. */
+#include <stdlib.h>
+
 #include "lines10.h"
 #include "supremo.h"
 
@@ -333,9 +335,118 @@ static void check_prepare(CountCtx *x) {
     for (u128 s = simple; s;) x->chk_blast |= T->kmask[bb128_pop_lsb(&s)];
 }
 
+/* Destinations of one piece's moves that share an origin and an intermediate victim. */
+typedef struct Group {
+    u128 dests;
+    uint8_t from, mid, type;
+} Group;
+
+/* The groups of every piece of one side but its pawns and King, on one board, with the
+ * squares each piece's groups depend on: siblings in the tree (the children of one node)
+ * differ from that board only on a few squares, so most pieces keep their groups. */
+typedef struct PieceCache {
+    int npieces, ngroups;
+    struct {
+        u128 dep; /* a change here (or the piece's capture) calls for new groups */
+        uint8_t sq, type;
+        uint16_t first, count;
+    } piece[MAX_SQ];
+    Group group[16 * MAX_SQ];
+} PieceCache;
+
+/* Writes the groups of the type-t piece of side us on s into g (empty ones left out);
+ * returns how many, and in *dep the squares whose contents they depend on: every square
+ * a step, leap or ray looked at (a jK landing only where the jumped square is occupied; a
+ * change of that square is seen on it). */
+static int piece_groups(const SupTables *T, const SupBoard *b, int us, int s, int t, Group *g,
+                        u128 *dep) {
+    const u128 own = b->col[us], opp = b->col[us ^ 1], occ = own | opp;
+    const u128 empty = T->full & ~occ, capt = opp & ~b->pc[SUP_PROTECTOR], open = empty | capt;
+    const u128 sb = sup_bit(s);
+    int n = 0;
+    u128 d = 0;
+    switch (t) {
+    case SUP_KNIGHT: {
+        /* single leaps, quiet double leaps, double leaps through a victim */
+        u128 single = T->leap_cp[SUP_KNIGHT][us][s] & open, quiet = 0;
+        *dep = T->leap_cp[SUP_KNIGHT][us][s];
+        for (u128 f = single; f;) {
+            int m = bb128_pop_lsb(&f);
+            *dep |= T->leap_cp[SUP_KNIGHT][us][m];
+            u128 sec = T->leap_cp[SUP_KNIGHT][us][m] & (open | sb);
+            if (empty & sup_bit(m)) quiet |= sec;
+            else if (sec) g[n++] = (Group){sec, (uint8_t)s, (uint8_t)m, (uint8_t)t};
+        }
+        d = single | (quiet & ~sb);
+        break;
+    }
+    case SUP_BISHOP:
+    case SUP_ROOK:
+    case SUP_QUEEN: {
+        /* slides and hops; nothing beyond the second piece of a ray matters */
+        u128 all = t == SUP_BISHOP ? lines_dest(s, occ, 12)
+                   : t == SUP_ROOK ? lines_dest(s, occ, 3)
+                                   : lines_dest(s, occ, 15);
+        d = all & open;
+        *dep = all;
+        break;
+    }
+    case SUP_TERMINATOR:
+        /* a K step onto an empty square or a jK step (the blast is the legality test's) */
+        *dep = step_one(T, s, occ);
+        d = *dep & empty;
+        break;
+    case SUP_COMMANDO: {
+        /* two steps, capturing on either landing */
+        u128 occ0 = occ & ~sb, open0 = open | sb, reach = step_one(T, s, occ0);
+        u128 land1 = reach & open0, c1 = land1 & capt, step2 = step_any(T, land1 & ~capt, occ0);
+        d = step2 & open0 & ~sb;
+        reach |= step2;
+        while (c1) {
+            int m = bb128_pop_lsb(&c1);
+            u128 r = step_one(T, m, occ0), sec = r & open0;
+            reach |= r;
+            if (sec) g[n++] = (Group){sec, (uint8_t)s, (uint8_t)m, (uint8_t)t};
+        }
+        *dep = reach;
+        break;
+    }
+    default: {
+        /* Protector: three steps onto empty squares */
+        u128 occ0 = occ & ~sb, empty0 = empty | sb;
+        u128 a1 = step_one(T, s, occ0), a2 = step_any(T, a1 & empty0, occ0);
+        u128 a3 = step_any(T, a2 & empty0, occ0);
+        d = a3 & empty0 & ~sb;
+        *dep = a1 | a2 | a3;
+        break;
+    }
+    }
+    if (d) g[n++] = (Group){d, (uint8_t)s, NO_SQ, (uint8_t)t};
+    return n;
+}
+
+/* Fills c with the groups of side us's pieces on b. */
+static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCache *c) {
+    c->npieces = c->ngroups = 0;
+    for (int t = SUP_KNIGHT; t <= SUP_PROTECTOR; t++) {
+        if (t == SUP_KING) continue;
+        for (u128 ps = b->pc[t] & b->col[us]; ps;) {
+            int s = bb128_pop_lsb(&ps), i = c->npieces++;
+            c->piece[i].sq = (uint8_t)s;
+            c->piece[i].type = (uint8_t)t;
+            c->piece[i].first = (uint16_t)c->ngroups;
+            int n = piece_groups(T, b, us, s, t, c->group + c->ngroups, &c->piece[i].dep);
+            c->piece[i].count = (uint16_t)n;
+            c->ngroups += n;
+        }
+    }
+}
+
 /* Number of legal moves of the side to move, or -1 when the general generator must count
- * (no King). */
-static int64_t count_lean(const Variant *v, const SupBoard *b, int us) {
+ * (no King). The pieces other than pawns and King come from c, built for this side on a
+ * board that differs from b only on the squares of delta. */
+static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
+                          u128 delta) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -360,73 +471,80 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us) {
         n += count_pawns(&x, shift_by(pa, up - 1) & capt, up - 1, shift_by(pr, up - 1), pz);
         n += count_pawns(&x, shift_by(pj, up + 1) & capt, up + 1, shift_by(pr, up + 1), pz);
     }
-    /* Super Knights: single leaps, quiet double leaps, double leaps through a victim. */
-    for (u128 ps = b->pc[SUP_KNIGHT] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        u128 single = T->leap_cp[SUP_KNIGHT][us][s] & open, quiet = 0;
-        u128 open_after = open | sup_bit(s);
-        for (u128 f = single; f;) {
-            int m = bb128_pop_lsb(&f);
-            u128 sec = T->leap_cp[SUP_KNIGHT][us][m] & open_after;
-            if (empty & sup_bit(m)) quiet |= sec;
-            else n += count_dests(&x, SUP_KNIGHT, s, sec, m, 0);
-        }
-        n += count_dests(&x, SUP_KNIGHT, s, single | (quiet & ~sup_bit(s)), NO_SQ, 0);
-    }
-    /* Slides and hops. */
-    for (u128 ps = b->pc[SUP_BISHOP] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        n += count_dests(&x, SUP_BISHOP, s, lines_dest(s, occ, 12) & open, NO_SQ, 0);
-    }
-    for (u128 ps = b->pc[SUP_ROOK] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        n += count_dests(&x, SUP_ROOK, s, lines_dest(s, occ, 3) & open, NO_SQ, 0);
-    }
-    for (u128 ps = b->pc[SUP_QUEEN] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        n += count_dests(&x, SUP_QUEEN, s, lines_dest(s, occ, 15) & open, NO_SQ, 0);
-    }
     /* King steps, each tested. */
     for (u128 t = T->kmask[x.k] & open; t;)
         n += move_safe(&x, SUP_KING, x.k, bb128_pop_lsb(&t), NO_SQ, SUP_KING);
-    /* Terminators: a K step onto an empty square or a jK step, then the blast. */
-    for (u128 ps = b->pc[SUP_TERMINATOR] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        n += count_dests(&x, SUP_TERMINATOR, s, step_one(T, s, occ) & empty, NO_SQ, 0);
-    }
-    /* Commandos: two steps, capturing on either landing. */
-    for (u128 ps = b->pc[SUP_COMMANDO] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        u128 occ0 = occ & ~sup_bit(s), open0 = open | sup_bit(s);
-        u128 land1 = step_one(T, s, occ0) & open0, c1 = land1 & capt;
-        u128 quiet = step_any(T, land1 & ~capt, occ0) & open0 & ~sup_bit(s);
-        n += count_dests(&x, SUP_COMMANDO, s, quiet, NO_SQ, 0);
-        while (c1) {
-            int m = bb128_pop_lsb(&c1);
-            n += count_dests(&x, SUP_COMMANDO, s, step_one(T, m, occ0) & open0, m, 0);
+    /* The other pieces: their groups from the cache, or new ones where the board changed
+     * around them; a piece on delta was taken. */
+    Group fresh[16];
+    for (int i = 0; i < c->npieces; i++) {
+        const Group *g = c->group + c->piece[i].first;
+        int ng = c->piece[i].count;
+        if (delta & (sup_bit(c->piece[i].sq) | c->piece[i].dep)) {
+            if (delta & sup_bit(c->piece[i].sq)) continue;
+            u128 dep;
+            g = fresh;
+            ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
         }
-    }
-    /* Protectors: three steps onto empty squares. */
-    for (u128 ps = b->pc[SUP_PROTECTOR] & own; ps;) {
-        int s = bb128_pop_lsb(&ps);
-        u128 occ0 = occ & ~sup_bit(s), empty0 = empty | sup_bit(s);
-        u128 r = step_one(T, s, occ0) & empty0;
-        r = step_any(T, r, occ0) & empty0;
-        r = step_any(T, r, occ0) & empty0 & ~sup_bit(s);
-        n += count_dests(&x, SUP_PROTECTOR, s, r, NO_SQ, 0);
+        for (int j = 0; j < ng; j++)
+            n += count_dests(&x, g[j].type, g[j].from, g[j].dests, g[j].mid, 0);
     }
     return (int64_t)n;
+}
+
+/* The bitboards of pos. */
+static FORCE_INLINE void board_of(const Position *pos, SupBoard *b) {
+    for (int t = SUP_PAWN; t <= SUP_PROTECTOR; t++) b->pc[t] = pos->bb.b10.type[t];
+    b->pc[0] = 0;
+    b->col[WHITE] = pos->bb.b10.color[WHITE];
+    b->col[BLACK] = pos->bb.b10.color[BLACK];
 }
 
 /* Number of legal moves of pos's side to move: the lean count, or the general one. */
 static uint64_t count_position(Position *pos) {
     SupBoard b;
-    for (int t = SUP_PAWN; t <= SUP_PROTECTOR; t++) b.pc[t] = pos->bb.b10.type[t];
-    b.pc[0] = 0;
-    b.col[WHITE] = pos->bb.b10.color[WHITE];
-    b.col[BLACK] = pos->bb.b10.color[BLACK];
-    int64_t n = count_lean(pos->var, &b, pos->side);
+    board_of(pos, &b);
+    PieceCache *c = malloc(sizeof *c);
+    if (!c) return supremo_count_legal(pos);
+    cache_build(pos->var->tables, &b, pos->side, c);
+    int64_t n = count_lean(pos->var, &b, pos->side, c, 0);
+    free(c);
     return n >= 0 ? (uint64_t)n : supremo_count_legal(pos);
+}
+
+/* Leaves two plies below pos: every child counted with the groups of the opponent's pieces
+ * built once on pos. */
+static uint64_t perft2(Position *pos, PieceCache *c) {
+    SupBoard b0, b1;
+    board_of(pos, &b0);
+    cache_build(pos->var->tables, &b0, pos->side ^ 1, c);
+    Move list[MAX_MOVES];
+    int n = supremo_gen_legal(pos, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        supremo_make(pos, list[i]);
+        board_of(pos, &b1);
+        u128 delta = (b0.col[WHITE] ^ b1.col[WHITE]) | (b0.col[BLACK] ^ b1.col[BLACK]);
+        int64_t k = count_lean(pos->var, &b1, pos->side, c, delta);
+        total += k >= 0 ? (uint64_t)k : supremo_count_legal(pos);
+        supremo_unmake(pos);
+    }
+    return total;
+}
+
+/* perft below the root: the general generator, make and unmake down to two plies above
+ * the leaves. */
+static uint64_t perft_node(Position *pos, int depth, PieceCache *c) {
+    if (depth == 2) return perft2(pos, c);
+    Move list[MAX_MOVES];
+    int n = supremo_gen_legal(pos, list);
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        supremo_make(pos, list[i]);
+        total += perft_node(pos, depth - 1, c);
+        supremo_unmake(pos);
+    }
+    return total;
 }
 
 /* Leaves of the legal-move tree of a Supremo position, depth >= 0: the general generator,
@@ -434,13 +552,9 @@ static uint64_t count_position(Position *pos) {
 uint64_t supremo_perft(Position *pos, int depth) {
     if (depth <= 0) return 1;
     if (depth == 1) return count_position(pos);
-    Move list[MAX_MOVES];
-    int n = supremo_gen_legal(pos, list);
-    uint64_t total = 0;
-    for (int i = 0; i < n; i++) {
-        supremo_make(pos, list[i]);
-        total += supremo_perft(pos, depth - 1);
-        supremo_unmake(pos);
-    }
-    return total;
+    PieceCache *c = malloc(sizeof *c);
+    if (!c) return perft_generic(pos, depth);
+    uint64_t n = perft_node(pos, depth, c);
+    free(c);
+    return n;
 }
