@@ -347,9 +347,11 @@ typedef struct Group {
 typedef struct PieceCache {
     int npieces, ngroups;
     struct {
-        u128 dep; /* a change here (or the piece's capture) calls for new groups */
+        u128 dep;     /* a change here (or the piece's capture) calls for new groups */
+        u128 touched; /* origin and intermediate victims of its groups */
+        u128 dests;   /* union of their destinations */
         uint8_t sq, type;
-        uint16_t first, count;
+        uint16_t first, count, moves;
     } piece[MAX_SQ];
     Group group[16 * MAX_SQ];
 } PieceCache;
@@ -435,8 +437,18 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             c->piece[i].sq = (uint8_t)s;
             c->piece[i].type = (uint8_t)t;
             c->piece[i].first = (uint16_t)c->ngroups;
-            int n = piece_groups(T, b, us, s, t, c->group + c->ngroups, &c->piece[i].dep);
+            Group *g = c->group + c->ngroups;
+            int n = piece_groups(T, b, us, s, t, g, &c->piece[i].dep);
             c->piece[i].count = (uint16_t)n;
+            c->piece[i].touched = sup_bit(s);
+            c->piece[i].dests = 0;
+            int moves = 0;
+            for (int j = 0; j < n; j++) {
+                if (g[j].mid != NO_SQ) c->piece[i].touched |= sup_bit(g[j].mid);
+                c->piece[i].dests |= g[j].dests;
+                moves += bb128_popcount(g[j].dests);
+            }
+            c->piece[i].moves = (uint16_t)moves;
             c->ngroups += n;
         }
     }
@@ -477,6 +489,7 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
     /* The other pieces: their groups from the cache, or new ones where the board changed
      * around them; a piece on delta was taken. */
     Group fresh[16];
+    const u128 fill_blast = x.fill | x.blast;
     for (int i = 0; i < c->npieces; i++) {
         const Group *g = c->group + c->piece[i].first;
         int ng = c->piece[i].count;
@@ -485,6 +498,11 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
             u128 dep;
             g = fresh;
             ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+        } else if (!x.check && !(c->piece[i].touched & x.vac) &&
+                   !(c->piece[i].dests & fill_blast)) {
+            /* no move of the piece can expose the King: all of them count */
+            n += c->piece[i].moves;
+            continue;
         }
         for (int j = 0; j < ng; j++)
             n += count_dests(&x, g[j].type, g[j].from, g[j].dests, g[j].mid, 0);
