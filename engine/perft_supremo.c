@@ -174,24 +174,31 @@ typedef struct CountCtx {
     u128 chk_to, chk_mid, chk_blast;
 } CountCtx;
 
+/* c = b after side us's type-t piece moves from `from` to `to` (through the intermediate
+ * victim mid, becoming type nt; a Terminator that stays one blasts). */
+static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard *b, int us, int t,
+                                 int from, int to, int mid, int nt) {
+    const int them = us ^ 1;
+    *c = *b;
+    u128 fb = sup_bit(from), tb = sup_bit(to);
+    u128 gone = (tb | (mid != NO_SQ ? sup_bit(mid) : 0)) & c->col[them];
+    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & c->col[them] & ~c->pc[SUP_PROTECTOR];
+    if (gone) {
+        for (int i = SUP_PAWN; i <= SUP_PROTECTOR; i++) c->pc[i] &= ~gone;
+        c->col[them] &= ~gone;
+    }
+    c->pc[t] &= ~fb;
+    c->col[us] &= ~fb;
+    c->pc[nt] |= tb;
+    c->col[us] |= tb;
+}
+
 /* Whether the move of the type-t piece from `from` to `to` (through the intermediate
  * victim mid, becoming type nt) leaves the King unattacked. */
 static bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
-    const SupTables *T = x->T;
-    const int us = x->us, them = us ^ 1;
-    SupBoard c = *x->b;
-    u128 fb = sup_bit(from), tb = sup_bit(to);
-    u128 gone = (tb | (mid != NO_SQ ? sup_bit(mid) : 0)) & c.col[them];
-    if (t == SUP_TERMINATOR) gone |= T->kmask[to] & c.col[them] & ~c.pc[SUP_PROTECTOR];
-    if (gone) {
-        for (int i = SUP_PAWN; i <= SUP_PROTECTOR; i++) c.pc[i] &= ~gone;
-        c.col[them] &= ~gone;
-    }
-    c.pc[t] &= ~fb;
-    c.col[us] &= ~fb;
-    c.pc[nt] |= tb;
-    c.col[us] |= tb;
-    return !sb_attacked(T, &c, t == SUP_KING ? to : x->k, them);
+    SupBoard c;
+    sb_play(x->T, &c, x->b, x->us, t, from, to, mid, nt);
+    return !sb_attacked(x->T, &c, t == SUP_KING ? to : x->k, x->us ^ 1);
 }
 
 /* Number of legal moves of the type-t piece from `from` to the squares of dests, through
@@ -540,12 +547,18 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
     int n = supremo_gen_legal(pos, list);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
-        supremo_make(pos, list[i]);
-        board_of(pos, &b1);
+        Move m = list[i];
+        int from = MOVE_FROM(m), t = PC_TYPE(pos->board[from]), promo = MOVE_PROMO(m);
+        sb_play(pos->var->tables, &b1, &b0, pos->side, t, from, MOVE_TO(m), MOVE_MID(m),
+                promo ? promo : t);
         u128 delta = (b0.col[WHITE] ^ b1.col[WHITE]) | (b0.col[BLACK] ^ b1.col[BLACK]);
-        int64_t k = count_lean(pos->var, &b1, pos->side, c, delta);
-        total += k >= 0 ? (uint64_t)k : supremo_count_legal(pos);
-        supremo_unmake(pos);
+        int64_t k = count_lean(pos->var, &b1, pos->side ^ 1, c, delta);
+        if (k < 0) {
+            supremo_make(pos, m);
+            k = (int64_t)supremo_count_legal(pos);
+            supremo_unmake(pos);
+        }
+        total += (uint64_t)k;
     }
     return total;
 }
