@@ -96,37 +96,55 @@ static FORCE_INLINE Bitboard fwd_right(Bitboard b, const int c) {
 /* One step forward for colour c. */
 static FORCE_INLINE Bitboard fwd(Bitboard b, const int c) { return c == WHITE ? b << 8 : b >> 8; }
 
-/* Whether square q is attacked by colour them's active pieces act under occupancy occ
- * (the same answer as sc_attacked, per type). */
-static FORCE_INLINE bool attacked(const Position *p, int q, const int them, Bitboard act,
-                                  Bitboard occ) {
+/* The attacking enemy pieces (active: not M or F, neither frozen nor neutralised) grouped
+ * by the geometry they capture with. */
+typedef struct Foe {
+    Bitboard orth, diag, knight, king, two, pawn, side, ferz, emp, lamed, lamew, hl, l;
+} Foe;
+
+/* Groups the active pieces act by geometry. */
+static FORCE_INLINE void foe_make(Foe *f, const Bitboard *t, Bitboard act) {
+    const Bitboard qa = (t[SC_Q] | t[SC_A] | t[SC_W]) & act;
+    f->orth = (t[SC_R] & act) | qa;
+    f->diag = (t[SC_B] & act) | qa;
+    f->knight = (t[SC_N] | t[SC_A] | t[SC_O]) & act;
+    f->king = (t[SC_K] | t[SC_E] | t[SC_D] | t[SC_G]) & act;
+    f->two = (t[SC_G] | t[SC_O]) & act;
+    f->pawn = (t[SC_P] | t[SC_H] | t[SC_L]) & act;
+    f->side = t[SC_T] & act;
+    f->ferz = t[SC_X] & act;
+    f->emp = t[SC_E] & act;
+    f->lamed = t[SC_D] & act;
+    f->lamew = t[SC_W] & act;
+    f->hl = (t[SC_H] | t[SC_L]) & act;
+    f->l = t[SC_L] & act;
+}
+
+/* Whether square q is attacked by colour them's pieces of f that stand on `keep` (a
+ * captured piece is off it), under occupancy occ: the same answer as sc_attacked. */
+static FORCE_INLINE bool attacked(const Position *p, int q, const int them, const Foe *f,
+                                  Bitboard occ, Bitboard keep) {
     const ScTables *tb = TB(p);
-    const Bitboard *t = BB(p).type;
     const int us = them ^ 1;
-    const Bitboard qa = t[SC_Q] | t[SC_A] | t[SC_W];
-    if (rook_att8(q, occ) & (t[SC_R] | qa) & act) return true;
-    if (bishop_att8(q, occ) & (t[SC_B] | qa) & act) return true;
-    Bitboard near = (knight_att8[q] & (t[SC_N] | t[SC_A] | t[SC_O])) |
-                    (king_att8[q] & (t[SC_K] | t[SC_E] | t[SC_D] | t[SC_G])) |
-                    (leap_two[q] & (t[SC_G] | t[SC_O])) |
-                    (tb->rev_cap[them][SC_P][q] & (t[SC_P] | t[SC_H] | t[SC_L])) |
-                    (tb->rev_cap[them][SC_T][q] & t[SC_T]) | (tb->rev_cap[them][SC_X][q] & t[SC_X]);
-    if (near & act) return true;
+    if (((rook_att8(q, occ) & f->orth) | (bishop_att8(q, occ) & f->diag)) & keep) return true;
     const Bitboard qb = 1ull << q, empty = ~occ;
-    if ((((qb << 8) & empty) << 8 | ((qb >> 8) & empty) >> 8) & t[SC_E] & act) return true;
-    if ((t[SC_D] | t[SC_W]) & act) {
+    Bitboard near = (knight_att8[q] & f->knight) | (king_att8[q] & f->king) |
+                    (leap_two[q] & f->two) | (tb->rev_cap[them][SC_P][q] & f->pawn) |
+                    (tb->rev_cap[them][SC_T][q] & f->side) | (tb->rev_cap[them][SC_X][q] & f->ferz);
+    if (f->emp) near |= (((qb << 8) & empty) << 8 | ((qb >> 8) & empty) >> 8) & f->emp;
+    if (near & keep) return true;
+    if (f->lamed | f->lamew) {
         unsigned nb = nb_index(occ, q);
-        if (((lame_d[q][nb] & t[SC_D]) | (lame_w[q][nb] & t[SC_W])) & act) return true;
+        if (((lame_d[q][nb] & f->lamed) | (lame_w[q][nb] & f->lamew)) & keep) return true;
     }
     /* H and L capture 2 (L also 3) squares diagonally forward over empty squares: seen
      * from q, along colour us's forward diagonals. */
-    const Bitboard hl = (t[SC_H] | t[SC_L]) & act;
-    if (hl) {
+    if (f->hl) {
         Bitboard l2 = fwd_left(fwd_left(qb, us) & empty, us);
         Bitboard r2 = fwd_right(fwd_right(qb, us) & empty, us);
-        if ((l2 | r2) & hl) return true;
-        Bitboard l3 = fwd_left(l2 & empty, us), r3 = fwd_right(r2 & empty, us);
-        if ((l3 | r3) & t[SC_L] & act) return true;
+        if ((l2 | r2) & f->hl & keep) return true;
+        if (f->l && ((fwd_left(l2 & empty, us) | fwd_right(r2 & empty, us)) & f->l & keep))
+            return true;
     }
     return false;
 }
@@ -135,13 +153,12 @@ static FORCE_INLINE bool attacked(const Position *p, int q, const int them, Bitb
  * the single own blockers between q and an active enemy rider, and the lame squares of
  * active enemy lame leaps onto q. */
 static FORCE_INLINE Bitboard unblock(const Position *p, int q, const int them, Bitboard act,
-                                     Bitboard own, Bitboard occ) {
+                                     const Foe *f, Bitboard own, Bitboard occ) {
     const ScTables *tb = TB(p);
     const Bitboard *t = BB(p).type;
-    const Bitboard qa = t[SC_Q] | t[SC_A] | t[SC_W];
-    Bitboard rb = rook_att8(q, occ) & own, bb = bishop_att8(q, occ) & own, mask = 0;
-    Bitboard pinners = (rook_att8(q, occ ^ rb) & (t[SC_R] | qa) & act) |
-                       (bishop_att8(q, occ ^ bb) & (t[SC_B] | qa) & act);
+    Bitboard mask = 0, pinners = 0;
+    if (f->orth) pinners = rook_att8(q, occ ^ (rook_att8(q, occ) & own)) & f->orth;
+    if (f->diag) pinners |= bishop_att8(q, occ ^ (bishop_att8(q, occ) & own)) & f->diag;
     while (pinners) mask |= between8[q][bb_pop_lsb(&pinners)] & own;
     if (!(rev_lame_any[them][q] & act)) return mask;
     static const uint8_t lame_types[] = {SC_E, SC_W, SC_D, SC_H, SC_L};
@@ -227,12 +244,17 @@ static uint64_t count_tested(const Position *p, int s, Bitboard to, bool promote
  * emptying s and by releasing enemies: its landing square only blocks, its capture only
  * removes an attacker, a promotion or a landing Magician or Femme Fatale only disables. */
 static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty, const int *q,
-                                          int nmon, const int them, Bitboard act, Bitboard occ,
-                                          Bitboard xfoe) {
+                                          int nmon, const int them, Bitboard act, const Foe *f,
+                                          Bitboard occ, Bitboard xfoe) {
     const Bitboard sb = 1ull << s;
-    if (ty == SC_M || ty == SC_F) act |= spread(sb) & xfoe & ~(BB(p).type[SC_M] | BB(p).type[SC_F]);
+    Foe released;
+    if (ty == SC_M || ty == SC_F) {
+        act |= spread(sb) & xfoe & ~(BB(p).type[SC_M] | BB(p).type[SC_F]);
+        foe_make(&released, BB(p).type, act);
+        f = &released;
+    }
     for (int i = 0; i < nmon; i++)
-        if (attacked(p, q[i], them, act, occ ^ sb)) return false;
+        if (attacked(p, q[i], them, f, occ ^ sb, ~0ull)) return false;
     return true;
 }
 
@@ -244,7 +266,7 @@ static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty
         Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                         \
         Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                                   \
         if (((special >> s_) & 1) &&                                                               \
-            !vacating_is_safe(p, s_, ty, q, nmon, them, act, occ, exposed_foe)) {                  \
+            !vacating_is_safe(p, s_, ty, q, nmon, them, act, &foes, occ, exposed_foe)) {           \
             n += count_tested(p, s_, to_, promotes, ty == SC_P);                                   \
         } else if (promotes && (to_ & last)) {                                                     \
             if (choices < 0) choices = promo_choices(p);                                           \
@@ -271,13 +293,15 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
     const Bitboard neutral = spread(t[SC_F] & foe) & exposed_own;
     const Bitboard mon = royal & own;
     Bitboard special = mon | (own & mf & spread(exposed_foe));
+    Foe foes;
+    foe_make(&foes, t, act);
     int q[2] = {0, 0};
     Bitboard unb[2] = {0, 0};
     int nmon = 0;
     for (Bitboard m = mon; m; nmon++) {
         q[nmon] = bb_pop_lsb(&m);
-        if (attacked(p, q[nmon], them, act, occ)) return sc_count_legal(p);
-        unb[nmon] = unblock(p, q[nmon], them, act, own, occ);
+        if (attacked(p, q[nmon], them, &foes, occ, ~0ull)) return sc_count_legal(p);
+        unb[nmon] = unblock(p, q[nmon], them, act, &foes, own, occ);
         special |= unb[nmon];
     }
     const Bitboard victims = exposed_foe & ~royal, movers = own & ~frozen;
@@ -296,9 +320,9 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
         const bool shield = nmon == 2 && ((unb[i ^ 1] >> s) & 1);
         while (to) {
             int d = bb_pop_lsb(&to);
-            Bitboard occ2 = (occ ^ sb) | (1ull << d), act2 = act & ~(1ull << d);
-            n += !attacked(p, d, them, act2, occ2) &&
-                 !(shield && attacked(p, q[i ^ 1], them, act2, occ2));
+            const Bitboard occ2 = (occ ^ sb) | (1ull << d), keep = ~(1ull << d);
+            n += !attacked(p, d, them, &foes, occ2, keep) &&
+                 !(shield && attacked(p, q[i ^ 1], them, &foes, occ2, keep));
         }
     }
     /* Pawn pieces off `special`, set-wise: each shift is one move per piece. */
@@ -370,8 +394,9 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
             p->board[cd->rfrom] != PC_MAKE(us, SC_R) || (occ & cd->between) ||
             ((frozen >> cd->mfrom) & 1) || ((frozen >> cd->rfrom) & 1))
             continue;
-        if (attacked(p, cd->mfrom, them, act, occ) || attacked(p, cd->crossed, them, act, occ) ||
-            attacked(p, cd->mto, them, act, occ))
+        if (attacked(p, cd->mfrom, them, &foes, occ, ~0ull) ||
+            attacked(p, cd->crossed, them, &foes, occ, ~0ull) ||
+            attacked(p, cd->mto, them, &foes, occ, ~0ull))
             continue;
         n += !sc_move_exposes(p, MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE));
     }
@@ -499,10 +524,11 @@ static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
 
 /* The empty squares where a Paratrooper dropped by the side to move changes none of the
  * opponent's moves but its own drops: no opponent piece reaches, rides through or needs
- * empty (lame square) such a square, it lies off the lines and lame squares of the
- * mover's captures (a blocker there would shield), and off the K-step neighbourhood of
- * the opponent's monarchs and their moves (a Paratrooper attacks its diagonal
- * neighbours) and of the opponent's first rank while it may castle. */
+ * empty (lame square) such a square, it lies off the rays and lame squares of the
+ * mover's captures and off the lines from the mover's riders to the opponent's monarch
+ * zone (its monarchs, their moves, its first rank while it may castle), where a blocker
+ * would shield or release a pin, and off the K-step neighbourhood of that zone (a
+ * Paratrooper attacks its diagonal neighbours). */
 static Bitboard quiet_x_drops(const Position *p) {
     const ScTables *tb = TB(p);
     const int us = p->side, them = us ^ 1;
@@ -518,15 +544,23 @@ static Bitboard quiet_x_drops(const Position *p) {
         reach |= r;
         if ((tb->royal >> ty) & 1) mon_reach |= r | 1ull << s;
     }
+    /* where the opponent's monarchs stand, go or castle through */
+    const Bitboard zone = mon_reach | ((p->castle >> (them * 4)) & 15 ? first_rank[them] : 0);
     for (Bitboard b = BB(p).color[us]; b;) {
         const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
-        if (tb->orth_rider[ty]) reach |= rook_att8(s, occ);
-        if (tb->diag_rider[ty]) reach |= bishop_att8(s, occ);
+        /* rays, and the whole line to the zone: a blocker there may release a pin */
+        if (tb->orth_rider[ty]) {
+            reach |= rook_att8(s, occ);
+            for (Bitboard z = zone & rook_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
+        }
+        if (tb->diag_rider[ty]) {
+            reach |= bishop_att8(s, occ);
+            for (Bitboard z = zone & bishop_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
+        }
         for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++)
             if (tb->lame[k].mode & MM_CAPTURE) reach |= tb->lame[k].lame;
     }
-    reach |= spread(mon_reach);
-    if ((p->castle >> (them * 4)) & 15) reach |= spread(first_rank[them]);
+    reach |= spread(zone);
     return ~occ & ~reach;
 }
 

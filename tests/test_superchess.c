@@ -169,9 +169,12 @@ Test(superchess, lean_perft_equals_generic_perft) {
         "r2ek2r/2l5/8/8/8/8/4L3/R2EK2R[Xx] b Ka,Kh,Ea,Eh,ka,kh,ea,eh - 0 1",
         /* a mobilisation pawn's 3-step capture guarding a monarch's flight square */
         "7k/8/8/3L4/8/8/8/K7[Xx] w - - 0 1",
+        /* pins a drop behind the pinned piece releases */
+        "7k/8/8/8/8/2r5/8/B3K3[X] w - - 0 1",
+        "k7/8/8/b7/8/8/4K3/QR6[x] b - - 0 1",
     };
     for (uint64_t g = 0; g < 16; g++)
-        for (int s = 0; s < 8; s++)
+        for (int s = 0; s < 10; s++)
             checked += compare_lean_along_game(starts[s], 3 + 100 * (uint64_t)s + g, 160);
     PreludeParams pp;
     prelude_defaults(&pp);
