@@ -33,6 +33,9 @@ static Bitboard leap_two[64];
 /* Promotion-pool types (bit t = type t): a capture of one returns it to its owner's pool. */
 static uint32_t pool_types;
 
+/* The squares a piece of colour c and type t on s could ever capture on (rides to the
+ * edge, lame leaps whatever their lame squares). */
+static Bitboard cap_geo[2][SC_NPT + 1][64];
 /* Origins of the lame captures of colour c onto q, over all types. */
 static Bitboard rev_lame_any[2][64];
 
@@ -74,6 +77,16 @@ void perft_superchess_init(const Variant *v, const ScTables *tb) {
     lame_table(tb, SC_D, lame_d);
     lame_table(tb, SC_W, lame_w);
     for (int s = 0; s < 64; s++) leap_two[s] = tb->leap_move[WHITE][SC_G][s] & ~king_att8[s];
+    for (int c = 0; c < 2; c++)
+        for (int ty = 1; ty <= SC_NPT; ty++)
+            for (int s = 0; s < 64; s++) {
+                Bitboard g = tb->leap_cap[c][ty][s];
+                if (tb->orth_rider[ty]) g |= rook_att8(s, 0);
+                if (tb->diag_rider[ty]) g |= bishop_att8(s, 0);
+                for (uint32_t k = tb->lame_at[c][ty][s]; k < tb->lame_at[c][ty][s + 1]; k++)
+                    if (tb->lame[k].mode & MM_CAPTURE) g |= 1ull << tb->lame[k].sq;
+                cap_geo[c][ty][s] = g;
+            }
     for (int c = 0; c < 2; c++)
         for (int q = 0; q < 64; q++)
             for (int ty = 1; ty <= SC_NPT; ty++) rev_lame_any[c][q] |= tb->rev_lame_from[c][ty][q];
@@ -522,14 +535,14 @@ static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
     p->ep = u->ep;
 }
 
-/* The empty squares where a Paratrooper dropped by the side to move changes none of the
- * opponent's moves but its own drops: no opponent piece reaches, rides through or needs
- * empty (lame square) such a square, it lies off the rays and lame squares of the
- * mover's captures and off the lines from the mover's riders to the opponent's monarch
- * zone (its monarchs, their moves, its first rank while it may castle), where a blocker
- * would shield or release a pin, and off the K-step neighbourhood of that zone (a
- * Paratrooper attacks its diagonal neighbours). */
-static Bitboard quiet_x_drops(const Position *p) {
+/* The squares where a piece of the side to move may appear (a drop) or from and to which
+ * it may move without changing any of the opponent's moves but the drops onto them, as
+ * long as the piece itself can capture nothing in *zone, the opponent's monarch zone (its
+ * monarchs, their moves, its first rank while it may castle; see quiet_move): squares no
+ * opponent piece reaches, rides through or needs empty (lame square), off the zone, and
+ * off the lines and lame squares of the mover's captures onto the zone (a blocker there
+ * may shield it or release a pin, a vacated square may open them). */
+static Bitboard quiet_squares(const Position *p, Bitboard *zone_out) {
     const ScTables *tb = TB(p);
     const int us = p->side, them = us ^ 1;
     const Bitboard occ = BB(p).color[WHITE] | BB(p).color[BLACK];
@@ -548,20 +561,18 @@ static Bitboard quiet_x_drops(const Position *p) {
     const Bitboard zone = mon_reach | ((p->castle >> (them * 4)) & 15 ? first_rank[them] : 0);
     for (Bitboard b = BB(p).color[us]; b;) {
         const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
-        /* rays, and the whole line to the zone: a blocker there may release a pin */
-        if (tb->orth_rider[ty]) {
-            reach |= rook_att8(s, occ);
+        /* the lines and lame squares of the mover's captures onto the zone: a blocker there
+         * may shield it or release a pin, a vacated square may open them */
+        if (tb->orth_rider[ty])
             for (Bitboard z = zone & rook_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
-        }
-        if (tb->diag_rider[ty]) {
-            reach |= bishop_att8(s, occ);
+        if (tb->diag_rider[ty])
             for (Bitboard z = zone & bishop_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
-        }
         for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++)
-            if (tb->lame[k].mode & MM_CAPTURE) reach |= tb->lame[k].lame;
+            if ((tb->lame[k].mode & MM_CAPTURE) && ((zone >> tb->lame[k].sq) & 1))
+                reach |= tb->lame[k].lame;
     }
-    reach |= spread(zone);
-    return ~occ & ~reach;
+    *zone_out = zone;
+    return ~(reach | zone);
 }
 
 /* The opponent's number of legal moves with the turn passed (e.p. square cleared). */
@@ -575,24 +586,40 @@ static uint64_t count_passed(Position *p) {
     return n;
 }
 
+/* Whether m, a legal move of the side to move, is quiet (the opponent's moves after it are
+ * those with the turn passed, but for its drops onto the squares m empties and fills): a
+ * drop, or a move to an empty square without promotion by a piece that is no Magician
+ * or Femme Fatale (they freeze and neutralise), on quiet squares, whose captures can
+ * reach nothing in the zone from either square. */
+static FORCE_INLINE bool quiet_move(const Position *p, Move m, Bitboard quiet, Bitboard zone) {
+    const int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m), us = p->side;
+    if (!((quiet >> to) & 1)) return false;
+    if (kind == MK_DROP) return !(cap_geo[us][MOVE_PROMO(m)][to] & zone);
+    if (kind != MK_NORMAL || MOVE_PROMO(m) || p->board[to] || !((quiet >> from) & 1)) return false;
+    const int ty = PC_TYPE(p->board[from]);
+    return ty != SC_M && ty != SC_F && !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
+}
+
 /* Leaves below p at depth >= 2: the fast generator and the lean make above the last ply,
- * the specialised count at it. At depth 2 a Paratrooper drop on a quiet square (see
- * quiet_x_drops) leaves the opponent the moves it has with the turn passed, less its own
- * drops onto that square: those children are counted without being made. */
+ * the specialised count at it. At depth 2 the children of quiet moves are counted from
+ * one count with the turn passed (the opponent's drops adjusted), without being made. */
 static uint64_t lean_perft(Position *p, int depth) {
     Move list[MAX_MOVES];
     const int n = sc_gen_legal(p, list);
     const int them = p->side ^ 1;
-    Bitboard quiet = 0;
+    Bitboard quiet = 0, zone = 0;
     uint64_t total = 0, base = 0;
-    if (depth == 2 && p->hand[p->side][SC_X] && (quiet = quiet_x_drops(p)) != 0)
-        base = count_passed(p);
+    bool have_base = false;
+    if (depth == 2) quiet = quiet_squares(p, &zone);
     for (int i = 0; i < n; i++) {
         const Move m = list[i];
-        const int to = MOVE_TO(m);
-        if (MOVE_KIND(m) == MK_DROP && MOVE_PROMO(m) == SC_X && ((quiet >> to) & 1)) {
-            total += base - (p->hand[them][SC_X] != 0) -
-                     (p->hand[them][SC_L] != 0 && ((first_rank[them] >> to) & 1));
+        if (depth == 2 && quiet_move(p, m, quiet, zone)) {
+            if (!have_base) base = count_passed(p), have_base = true;
+            /* the opponent's drops: onto the square filled, and onto the one emptied */
+            const int to = MOVE_TO(m), from = MOVE_FROM(m);
+            const bool x = p->hand[them][SC_X] != 0, l = p->hand[them][SC_L] != 0;
+            total += base - x - (l && ((first_rank[them] >> to) & 1));
+            if (MOVE_KIND(m) != MK_DROP) total += x + (l && ((first_rank[them] >> from) & 1));
             continue;
         }
         LeanUndo u;
