@@ -132,8 +132,10 @@ static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
     for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
         int s = bb128_pop_lsb(&cs);
         u128 occ0 = occ & ~sup_bit(s);
+        /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
+         * symmetric, over the same square) */
         u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        if ((land1 & sup_bit(k)) || (step_any(T, land1, occ0) & sup_bit(k))) return true;
+        if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return true;
     }
     return false;
 }
@@ -354,7 +356,8 @@ typedef struct Group {
 typedef struct PieceCache {
     int npieces, ngroups;
     struct {
-        u128 dep;     /* a change here (or the piece's capture) calls for new groups */
+        u128 dep;     /* a change here or on the piece (its capture) calls for new groups */
+        u128 bit;     /* the piece's square */
         u128 touched; /* origin and intermediate victims of its groups */
         u128 dests;   /* union of their destinations */
         uint8_t sq, type;
@@ -447,7 +450,8 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             Group *g = c->group + c->ngroups;
             int n = piece_groups(T, b, us, s, t, g, &c->piece[i].dep);
             c->piece[i].count = (uint16_t)n;
-            c->piece[i].touched = sup_bit(s);
+            c->piece[i].bit = c->piece[i].touched = sup_bit(s);
+            c->piece[i].dep |= sup_bit(s);
             c->piece[i].dests = 0;
             int moves = 0;
             for (int j = 0; j < n; j++) {
@@ -500,8 +504,8 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
     for (int i = 0; i < c->npieces; i++) {
         const Group *g = c->group + c->piece[i].first;
         int ng = c->piece[i].count;
-        if (delta & (sup_bit(c->piece[i].sq) | c->piece[i].dep)) {
-            if (delta & sup_bit(c->piece[i].sq)) continue;
+        if (delta & c->piece[i].dep) {
+            if (delta & c->piece[i].bit) continue;
             u128 dep;
             g = fresh;
             ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
