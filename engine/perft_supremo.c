@@ -161,6 +161,33 @@ static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
     return walks_attack(T, b, k, by);
 }
 
+/* Whether side by's type-t piece on s can take the piece on k. */
+static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, int k, int by) {
+    const u128 occ = b->col[0] | b->col[1], kb = sup_bit(k);
+    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
+    switch (t) {
+    case SUP_PAWN: return T->leap_cp[SUP_PAWN][by][s] & kb;
+    case SUP_KING: return T->kmask[s] & kb;
+    case SUP_KNIGHT:
+        return (T->leap_cp[SUP_KNIGHT][by][s] & kb) ||
+               ((knight2[k] & sup_bit(s)) &&
+                (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
+                 ((T->full & ~occ) | capt)));
+    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_hit(s, occ, 12) & kb);
+    case SUP_ROOK: return (T->lines[s] & kb) && (lines_hit(s, occ, 3) & kb);
+    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_hit(s, occ, 15) & kb);
+    case SUP_TERMINATOR:
+        return (T->box[3][k] & sup_bit(s)) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
+    case SUP_COMMANDO: {
+        if (!(T->box[4][k] & sup_bit(s))) return false;
+        u128 occ0 = occ & ~sup_bit(s);
+        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
+        return land1 & (kb | step_one(T, k, occ0));
+    }
+    default: return false;
+    }
+}
+
 /* State of one count: the board, the side, its King and the squares that make a move
  * risky (see the top of the file). */
 typedef struct CountCtx {
@@ -467,9 +494,10 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
 
 /* Number of legal moves of the side to move, or -1 when the general generator must count
  * (no King). The pieces other than pawns and King come from c, built for this side on a
- * board that differs from b only on the squares of delta. */
+ * board that differs from b only on the squares of delta; `check` says whether the side is
+ * in check (-1: not known). */
 static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
-                          u128 delta) {
+                          u128 delta, int check) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -477,7 +505,7 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
     u128 kb = b->pc[SUP_KING] & own;
     if (!kb) return -1;
     CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
-    if (sb_attacked(T, b, x.k, them)) check_prepare(&x);
+    if (check < 0 ? sb_attacked(T, b, x.k, them) : check) check_prepare(&x);
     else count_prepare(&x);
     uint64_t n = 0;
 
@@ -536,7 +564,7 @@ static uint64_t count_position(Position *pos) {
     PieceCache *c = malloc(sizeof *c);
     if (!c) return supremo_count_legal(pos);
     cache_build(pos->var->tables, &b, pos->side, c);
-    int64_t n = count_lean(pos->var, &b, pos->side, c, 0);
+    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1);
     free(c);
     return n >= 0 ? (uint64_t)n : supremo_count_legal(pos);
 }
@@ -544,19 +572,31 @@ static uint64_t count_position(Position *pos) {
 /* Leaves two plies below pos: every child counted with the groups of the opponent's pieces
  * built once on pos. */
 static uint64_t perft2(Position *pos, PieceCache *c) {
+    const SupTables *T = pos->var->tables;
+    const int us = pos->side, them = us ^ 1;
     SupBoard b0, b1;
     board_of(pos, &b0);
-    cache_build(pos->var->tables, &b0, pos->side ^ 1, c);
+    cache_build(T, &b0, them, c);
+    /* what of ours a move may not touch for the opponent's King to stay unattacked
+     * (unless the moved piece itself attacks it) */
+    u128 kb = b0.pc[SUP_KING] & b0.col[them];
+    CountCtx kx = {.T = T, .b = &b0, .us = them, .k = kb ? bb128_lsb(kb) : NO_SQ};
+    if (kb) count_prepare(&kx);
+    const u128 occ0 = b0.col[WHITE] | b0.col[BLACK];
     Move list[MAX_MOVES];
     int n = supremo_gen_legal(pos, list);
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         Move m = list[i];
-        int from = MOVE_FROM(m), t = PC_TYPE(pos->board[from]), promo = MOVE_PROMO(m);
-        sb_play(pos->var->tables, &b1, &b0, pos->side, t, from, MOVE_TO(m), MOVE_MID(m),
-                promo ? promo : t);
+        int from = MOVE_FROM(m), to = MOVE_TO(m), t = PC_TYPE(pos->board[from]);
+        int nt = MOVE_PROMO(m) ? MOVE_PROMO(m) : t;
+        sb_play(T, &b1, &b0, us, t, from, to, MOVE_MID(m), nt);
         u128 delta = (b0.col[WHITE] ^ b1.col[WHITE]) | (b0.col[BLACK] ^ b1.col[BLACK]);
-        int64_t k = count_lean(pos->var, &b1, pos->side ^ 1, c, delta);
+        u128 occ1 = b1.col[WHITE] | b1.col[BLACK];
+        int check = -1;
+        if (kb && !(occ0 & ~occ1 & kx.vac) && !(delta & occ1 & kx.fill))
+            check = piece_attacks(T, &b1, to, nt, kx.k, us);
+        int64_t k = count_lean(pos->var, &b1, them, c, delta, check);
         if (k < 0) {
             supremo_make(pos, m);
             k = (int64_t)supremo_count_legal(pos);
