@@ -75,7 +75,8 @@ typedef struct SupTables {
     int8_t sw_shift[MAX_PT][2][16];
     uint8_t sw_mode[MAX_PT][16];
     u128 sw_src[MAX_PT][2][16];
-    uint8_t by_lines[MAX_PT];     /* rides and hops by line lookup (supremo_gen.c) */
+    uint8_t by_lines[MAX_PT];     /* rides and hops by line lookup (supremo_gen.c); 2: and
+                                     nothing else */
     uint64_t line_sel[MAX_PT][4]; /* line10_table fields used per line kind */
 } SupTables;
 

@@ -335,7 +335,11 @@ void supremo_lines_prepare(SupTables *T, const Variant *v, int t) {
             if (pos) T->line_sel[t][k] |= 0x3FFULL << (10 * i);
         }
     }
-    T->by_lines[t] = ok;
+    T->by_lines[t] = (uint8_t)(ok ? (T->has_leap[t] || T->nslow[t] || T->jstep_mv[t] ||
+                                             T->jstep_cp[t] || T->dleap_mode[t] || T->walk_range[t]
+                                         ? 1
+                                         : 2)
+                                  : 0);
 }
 
 void supremo_setwise_prepare(SupTables *T, const Variant *v, int t) {
@@ -435,12 +439,20 @@ static void fast_generate(GenCtx *g) {
         u128 pz = (fl & PF_PROMOTES) ? T->last_rank[us] : 0;
         uint8_t line_dirs = T->ride_mv[t] | T->ride_cp[t] | T->hop_mv[t] | T->hop_cp[t];
         uint8_t jdirs = T->jstep_mv[t] | T->jstep_cp[t];
-        const bool by_lines = T->by_lines[t];
+        const int by_lines = T->by_lines[t];
         if (T->sw_n[t] && !g->list && !(g->legal && g->check)) {
             /* count mode: the pieces whose moves need no blanket test go set-wise */
             u128 apart = g->legal ? pieces & (g->sens | sup_bit(g->king)) : 0;
             fast_count_setwise(g, t, pieces & ~apart, empty, capt, pz);
             pieces = apart;
+        }
+        if (by_lines == 2) {
+            /* only rides and hops: one line lookup per piece */
+            while (pieces) {
+                int s = bb128_pop_lsb(&pieces);
+                gen_emit(g, s, fast_lines(T->line_sel[t], s, occ, capt), NO_SQ, kind, pz, blast);
+            }
+            continue;
         }
         while (pieces) {
             int s = bb128_pop_lsb(&pieces);
