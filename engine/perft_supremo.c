@@ -71,6 +71,15 @@ void supremo_perft_init(const SupTables *T) {
 #endif
 }
 
+/* The board squares of a 10-bit mask on line id whose bits past the line's end may be set. */
+static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
+#if CHESSVAR_PEXT
+    return line10_squares(id, mask); /* PDEP drops them */
+#else
+    return line10_squares(id, mask & ((1u << line10[id].len) - 1));
+#endif
+}
+
 /* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
  * any contents. */
 static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
@@ -78,7 +87,7 @@ static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
     for (int k = 0; k < 4; k++) {
         if (!((kinds >> k) & 1)) continue;
         int id = line10_id[k][s];
-        d |= line10_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
+        d |= line_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
     }
     return d;
 }
@@ -89,7 +98,7 @@ static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
     for (int k = 0; k < 4; k++) {
         if (!((kinds >> k) & 1)) continue;
         int id = line10_id[k][s];
-        d |= line10_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
+        d |= line_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
     }
     return d;
 }
