@@ -231,21 +231,32 @@ static int promo_choices(const Position *p) {
 }
 
 /* Legal moves among the board moves from s to the squares of `to`, each tested with
- * sc_move_exposes (one test per promotion choice on the last rank). */
-static uint64_t count_tested(const Position *p, int s, Bitboard to, bool promotes, bool pawn) {
+ * sc_move_exposes (one test per promotion choice on the last rank); written into list
+ * unless it is NULL. */
+static int moves_tested(const Position *p, int s, Bitboard to, bool promotes, bool pawn,
+                        Move *list) {
     const int us = p->side;
-    uint64_t n = 0;
+    int n = 0;
     while (to) {
         int d = bb_pop_lsb(&to);
         if (promotes && ((last_rank[us] >> d) & 1)) {
+            Move m[SC_NPT + 1];
+            int k = 0;
             for (const uint8_t *t = p->var->promo_types; *t; t++)
-                if (p->pool[us][*t])
-                    n += !sc_move_exposes(p, MOVE_MAKE(s, d, NO_SQ, *t, MK_NORMAL));
-            if (p->hand[us][SC_X])
-                n += !sc_move_exposes(p, MOVE_MAKE(s, d, NO_SQ, SC_X, MK_NORMAL));
+                if (p->pool[us][*t]) m[k++] = MOVE_MAKE(s, d, NO_SQ, *t, MK_NORMAL);
+            if (p->hand[us][SC_X]) m[k++] = MOVE_MAKE(s, d, NO_SQ, SC_X, MK_NORMAL);
+            for (int i = 0; i < k; i++)
+                if (!sc_move_exposes(p, m[i])) {
+                    if (list) list[n] = m[i];
+                    n++;
+                }
         } else {
-            int kind = pawn && (d - s == 16 || s - d == 16) ? MK_DOUBLE : MK_NORMAL;
-            n += !sc_move_exposes(p, MOVE_MAKE(s, d, NO_SQ, 0, kind));
+            const int kind = pawn && (d - s == 16 || s - d == 16) ? MK_DOUBLE : MK_NORMAL;
+            const Move m = MOVE_MAKE(s, d, NO_SQ, 0, kind);
+            if (!sc_move_exposes(p, m)) {
+                if (list) list[n] = m;
+                n++;
+            }
         }
     }
     return n;
@@ -271,27 +282,65 @@ static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty
     return true;
 }
 
-/* Moves of the pieces of type ty (a constant) among `rest`: counted for pieces off
+/* The legal board moves from s onto the squares of x, known legal: counted, or written
+ * with kind and promotion choices (one move per choice on the last rank). */
+#define ADD_FROM(s, x, kind, promotes)                                                             \
+    do {                                                                                           \
+        const Bitboard x_ = (x);                                                                   \
+        if (!list) {                                                                               \
+            n += bb_popcount(x_);                                                                  \
+            if ((promotes) && (x_ & last)) {                                                       \
+                if (choices < 0) choices = promo_choices(p);                                       \
+                n += bb_popcount(x_ & last) * (choices - 1);                                       \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (Bitboard y_ = x_; y_;) {                                                          \
+                const int d_ = bb_pop_lsb(&y_);                                                    \
+                n = emit_board_move(p, list, n, (s), d_, (kind), (promotes));                      \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* The same for a set-wise shift: each target d comes from d - back. */
+#define ADD_SHIFT(x, back, kind, promotes)                                                         \
+    do {                                                                                           \
+        const Bitboard x_ = (x);                                                                   \
+        if (!list) {                                                                               \
+            n += bb_popcount(x_);                                                                  \
+            if ((promotes) && (x_ & last)) {                                                       \
+                if (choices < 0) choices = promo_choices(p);                                       \
+                n += bb_popcount(x_ & last) * (choices - 1);                                       \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (Bitboard y_ = x_; y_;) {                                                          \
+                const int d_ = bb_pop_lsb(&y_);                                                    \
+                n = emit_board_move(p, list, n, d_ - (back), d_, (kind), (promotes));              \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+/* Moves of the pieces of type ty (a constant) among `rest`: known legal for pieces off
  * `special` and for those on it that vacating_is_safe clears, tested for the others. */
-#define COUNT_TYPE(ty, promotes)                                                                   \
+#define MOVES_OF_TYPE(ty, promotes)                                                                \
     for (Bitboard b_ = t[ty] & rest; b_;) {                                                        \
-        int s_ = bb_pop_lsb(&b_);                                                                  \
-        Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                         \
-        Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                                   \
+        const int s_ = bb_pop_lsb(&b_);                                                            \
+        const Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                   \
+        const Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                             \
         if (((special >> s_) & 1) &&                                                               \
             !vacating_is_safe(p, s_, ty, q, nmon, them, act, &foes, occ, exposed_foe)) {           \
-            n += count_tested(p, s_, to_, promotes, ty == SC_P);                                   \
-        } else if (promotes && (to_ & last)) {                                                     \
-            if (choices < 0) choices = promo_choices(p);                                           \
-            n += (uint64_t)bb_popcount(to_ & ~last) +                                              \
-                 (uint64_t)bb_popcount(to_ & last) * (uint64_t)choices;                            \
+            n += moves_tested(p, s_, to_, promotes, ty == SC_P, list ? list + n : NULL);           \
+        } else if (ty == SC_P) {                                                                   \
+            const Bitboard two_ = to_ & fwd(fwd(1ull << s_, us), us);                              \
+            ADD_FROM(s_, to_ & ~two_, MK_NORMAL, promotes);                                        \
+            ADD_FROM(s_, two_, MK_DOUBLE, false);                                                  \
         } else {                                                                                   \
-            n += (uint64_t)bb_popcount(to_);                                                       \
+            ADD_FROM(s_, to_, MK_NORMAL, promotes);                                                \
         }                                                                                          \
     }
 
-/* Number of legal moves of side us (the side to move). */
-static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
+/* Legal moves of side us (the side to move): their number, and written into list unless
+ * it is NULL (a constant in each instance: the count pays nothing for the writing). */
+static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
     const ScTables *tb = TB(p);
     const Bitboard *t = BB(p).type;
     const int them = us ^ 1;
@@ -313,14 +362,14 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
     int nmon = 0;
     for (Bitboard m = mon; m; nmon++) {
         q[nmon] = bb_pop_lsb(&m);
-        if (attacked(p, q[nmon], them, &foes, occ, ~0ull)) return sc_count_legal(p);
+        if (attacked(p, q[nmon], them, &foes, occ, ~0ull))
+            return list ? sc_gen_legal(p, list) : (int)sc_count_legal(p);
         unb[nmon] = unblock(p, q[nmon], them, act, &foes, own, occ);
         special |= unb[nmon];
     }
     const Bitboard victims = exposed_foe & ~royal, movers = own & ~frozen;
     const Bitboard last = last_rank[us];
-    int choices = -1;
-    uint64_t n = 0;
+    int choices = -1, n = 0;
     /* Monarch steps: the destination safe with the monarch lifted off (and a captured
      * piece gone), the other monarch safe if the monarch was its only shield. */
     for (int i = 0; i < nmon; i++) {
@@ -332,73 +381,72 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
             to |= ((((sb << 8) & empty) << 8) | (((sb >> 8) & empty) >> 8)) & (empty | cap);
         const bool shield = nmon == 2 && ((unb[i ^ 1] >> s) & 1);
         while (to) {
-            int d = bb_pop_lsb(&to);
+            const int d = bb_pop_lsb(&to);
             const Bitboard occ2 = (occ ^ sb) | (1ull << d), keep = ~(1ull << d);
-            n += !attacked(p, d, them, &foes, occ2, keep) &&
-                 !(shield && attacked(p, q[i ^ 1], them, &foes, occ2, keep));
+            if (!attacked(p, d, them, &foes, occ2, keep) &&
+                !(shield && attacked(p, q[i ^ 1], them, &foes, occ2, keep))) {
+                if (list) list[n] = MOVE_MAKE(s, d, NO_SQ, 0, MK_NORMAL);
+                n++;
+            }
         }
     }
     /* Pawn pieces off `special`, set-wise: each shift is one move per piece. */
-#define COUNT_PROMO(x)                                                                             \
-    do {                                                                                           \
-        Bitboard x_ = (x);                                                                         \
-        n += (uint64_t)bb_popcount(x_ & ~last);                                                    \
-        if (x_ & last) {                                                                           \
-            if (choices < 0) choices = promo_choices(p);                                           \
-            n += (uint64_t)bb_popcount(x_ & last) * (uint64_t)choices;                             \
-        }                                                                                          \
-    } while (0)
     const Bitboard bulk = movers & ~special, capturers = bulk & ~neutral;
+    const int up = us == WHITE ? 8 : -8, left = us == WHITE ? 7 : -9, right = us == WHITE ? 9 : -7;
     {
         const Bitboard pw = t[SC_P] & bulk, pc = pw & capturers;
         const Bitboard start = 0xffull << (8 * p->var->pawn_start_rank[us]);
         const Bitboard one = fwd(pw, us) & empty;
-        COUNT_PROMO(one);
-        n += (uint64_t)bb_popcount(fwd(fwd(pw & start, us) & empty, us) & empty);
-        COUNT_PROMO(fwd_left(pc, us) & victims);
-        COUNT_PROMO(fwd_right(pc, us) & victims);
+        ADD_SHIFT(one, up, MK_NORMAL, true);
+        ADD_SHIFT(fwd(fwd(pw & start, us) & empty, us) & empty, 2 * up, MK_DOUBLE, false);
+        ADD_SHIFT(fwd_left(pc, us) & victims, left, MK_NORMAL, true);
+        ADD_SHIFT(fwd_right(pc, us) & victims, right, MK_NORMAL, true);
     }
     {
         const Bitboard h = t[SC_H] & bulk, hc = h & capturers;
         const Bitboard one = fwd(h, us) & empty;
-        COUNT_PROMO(one);
-        COUNT_PROMO(fwd(one, us) & empty);
+        ADD_SHIFT(one, up, MK_NORMAL, true);
+        ADD_SHIFT(fwd(one, us) & empty, 2 * up, MK_NORMAL, true);
         const Bitboard l1 = fwd_left(hc, us), r1 = fwd_right(hc, us);
-        COUNT_PROMO(l1 & victims);
-        COUNT_PROMO(r1 & victims);
-        COUNT_PROMO(fwd_left(l1 & empty, us) & victims);
-        COUNT_PROMO(fwd_right(r1 & empty, us) & victims);
+        ADD_SHIFT(l1 & victims, left, MK_NORMAL, true);
+        ADD_SHIFT(r1 & victims, right, MK_NORMAL, true);
+        ADD_SHIFT(fwd_left(l1 & empty, us) & victims, 2 * left, MK_NORMAL, true);
+        ADD_SHIFT(fwd_right(r1 & empty, us) & victims, 2 * right, MK_NORMAL, true);
     }
     {
         const Bitboard tp = t[SC_T] & bulk, tc = tp & capturers;
-        COUNT_PROMO(fwd(tp, us) & empty);
-        COUNT_PROMO(fwd(fwd(tp, us), us) & empty);
-        COUNT_PROMO(((tc & ~FILE_A) >> 1) & victims);
-        COUNT_PROMO(((tc & ~FILE_H) << 1) & victims);
+        ADD_SHIFT(fwd(tp, us) & empty, up, MK_NORMAL, true);
+        ADD_SHIFT(fwd(fwd(tp, us), us) & empty, 2 * up, MK_NORMAL, true);
+        ADD_SHIFT(((tc & ~FILE_A) >> 1) & victims, -1, MK_NORMAL, true);
+        ADD_SHIFT(((tc & ~FILE_H) << 1) & victims, 1, MK_NORMAL, true);
     }
-#undef COUNT_PROMO
     /* The other pieces one by one; the pawn pieces on `special` too. */
     const Bitboard rest = movers & ~(mon | ((t[SC_P] | t[SC_H] | t[SC_T]) & bulk));
-    COUNT_TYPE(SC_P, true)
-    COUNT_TYPE(SC_N, false)
-    COUNT_TYPE(SC_B, false)
-    COUNT_TYPE(SC_R, false)
-    COUNT_TYPE(SC_Q, false)
-    COUNT_TYPE(SC_A, false)
-    COUNT_TYPE(SC_W, false)
-    COUNT_TYPE(SC_M, false)
-    COUNT_TYPE(SC_F, false)
-    COUNT_TYPE(SC_D, false)
-    COUNT_TYPE(SC_G, false)
-    COUNT_TYPE(SC_O, false)
-    COUNT_TYPE(SC_H, true)
-    COUNT_TYPE(SC_T, true)
-    COUNT_TYPE(SC_L, true)
-    COUNT_TYPE(SC_X, false)
+    MOVES_OF_TYPE(SC_P, true)
+    MOVES_OF_TYPE(SC_N, false)
+    MOVES_OF_TYPE(SC_B, false)
+    MOVES_OF_TYPE(SC_R, false)
+    MOVES_OF_TYPE(SC_Q, false)
+    MOVES_OF_TYPE(SC_A, false)
+    MOVES_OF_TYPE(SC_W, false)
+    MOVES_OF_TYPE(SC_M, false)
+    MOVES_OF_TYPE(SC_F, false)
+    MOVES_OF_TYPE(SC_D, false)
+    MOVES_OF_TYPE(SC_G, false)
+    MOVES_OF_TYPE(SC_O, false)
+    MOVES_OF_TYPE(SC_H, true)
+    MOVES_OF_TYPE(SC_T, true)
+    MOVES_OF_TYPE(SC_L, true)
+    MOVES_OF_TYPE(SC_X, false)
     /* E.p. by an ordinary pawn that may capture: always tested. */
     if (p->ep != NO_SQ)
-        for (Bitboard b = tb->rev_cap[us][SC_P][p->ep] & t[SC_P] & movers & ~neutral; b;)
-            n += !sc_move_exposes(p, MOVE_MAKE(bb_pop_lsb(&b), p->ep, NO_SQ, 0, MK_EP));
+        for (Bitboard b = tb->rev_cap[us][SC_P][p->ep] & t[SC_P] & movers & ~neutral; b;) {
+            const Move m = MOVE_MAKE(bb_pop_lsb(&b), p->ep, NO_SQ, 0, MK_EP);
+            if (!sc_move_exposes(p, m)) {
+                if (list) list[n] = m;
+                n++;
+            }
+        }
     /* Castling: token, both pieces home and not frozen, path empty, three squares safe,
      * then the move's own test. */
     for (uint32_t rights = (p->castle >> (us * 4)) & 15; rights; rights &= rights - 1) {
@@ -411,17 +459,34 @@ static FORCE_INLINE uint64_t count_side(Position *p, const int us) {
             attacked(p, cd->crossed, them, &foes, occ, ~0ull) ||
             attacked(p, cd->mto, them, &foes, occ, ~0ull))
             continue;
-        n += !sc_move_exposes(p, MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE));
+        const Move m = MOVE_MAKE(cd->mfrom, cd->mto, NO_SQ, 0, MK_CASTLE);
+        if (!sc_move_exposes(p, m)) {
+            if (list) list[n] = m;
+            n++;
+        }
     }
     /* Drops only add a blocker: all legal out of check. */
-    if (p->hand[us][SC_L]) n += (uint64_t)bb_popcount(empty & first_rank[us]);
-    if (p->hand[us][SC_X]) n += (uint64_t)bb_popcount(empty);
+    for (int type = SC_L; type <= SC_X; type++) {
+        if (!p->hand[us][type]) continue;
+        const Bitboard sq = type == SC_L ? empty & first_rank[us] : empty;
+        if (!list) n += bb_popcount(sq);
+        else
+            for (Bitboard b = sq; b;) {
+                const int d = bb_pop_lsb(&b);
+                list[n++] = MOVE_MAKE(d, d, NO_SQ, type, MK_DROP);
+            }
+    }
     return n;
 }
 
 /* Number of legal moves (perft's last ply), on the specialised path. */
 uint64_t sc_count_fast(Position *p) {
-    return p->side == WHITE ? count_side(p, WHITE) : count_side(p, BLACK);
+    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL) : moves_side(p, BLACK, NULL));
+}
+
+/* Legal moves on the specialised path: the same set as sc_gen_legal. */
+int sc_gen_fast(Position *p, Move *list) {
+    return p->side == WHITE ? moves_side(p, WHITE, list) : moves_side(p, BLACK, list);
 }
 
 /* ---------------------------------------------------------------- lean make / unmake */
@@ -605,7 +670,7 @@ static FORCE_INLINE bool quiet_move(const Position *p, Move m, Bitboard quiet, B
  * one count with the turn passed (the opponent's drops adjusted), without being made. */
 static uint64_t lean_perft(Position *p, int depth) {
     Move list[MAX_MOVES];
-    const int n = sc_gen_legal(p, list);
+    const int n = sc_gen_fast(p, list);
     const int them = p->side ^ 1;
     Bitboard quiet = 0, zone = 0;
     uint64_t total = 0, base = 0;

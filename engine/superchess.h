@@ -124,6 +124,8 @@ int sc_gen_reference(Position *p, Move *list);
 void perft_superchess_init(const Variant *v, const ScTables *tb);
 /* Number of legal moves on the specialised path: the same count as sc_count_legal. */
 uint64_t sc_count_fast(Position *p);
+/* Legal moves on the specialised path: the same set as sc_gen_legal. */
+int sc_gen_fast(Position *p, Move *list);
 /* Perft on the specialised path: the same counts as perft_generic. */
 uint64_t sc_perft(Position *p, int depth);
 

@@ -122,9 +122,9 @@ Test(superchess, fast_equals_reference_along_random_games) {
 }
 
 /* The specialised perft path (perft_superchess.c) counts exactly what gen_legal, make and
- * unmake count, and its leaf count equals the generator's at every node: on the suite
- * positions and along seeded random games from P0, P1, prelude arrays and the suites
- * (checks, freezes, pins, e.p., castling, drops and promotions among them). */
+ * unmake count, and its leaf count and move list equal the generator's at every node: on
+ * the suite positions and along seeded random games from P0, P1, prelude arrays and the
+ * suites (checks, freezes, pins, e.p., castling, drops and promotions among them). */
 static int compare_lean_along_game(const char *fen, uint64_t seed, int plies) {
     Position *p = malloc(sizeof *p);
     tu_fen(p, sc(), fen);
@@ -133,6 +133,13 @@ static int compare_lean_along_game(const char *fen, uint64_t seed, int plies) {
         char now[256];
         pos_to_fen(p, now, sizeof now);
         cr_assert_eq(sc_count_fast(p), sc_count_legal(p), "%s: count", now);
+        Move fast[MAX_MOVES], gen[MAX_MOVES];
+        int nf = sc_gen_fast(p, fast), ng = sc_gen_legal(p, gen);
+        cr_assert_eq(nf, ng, "%s: %d moves on the specialised path, %d from the generator", now, nf,
+                     ng);
+        qsort(fast, (size_t)nf, sizeof *fast, move_cmp);
+        qsort(gen, (size_t)ng, sizeof *gen, move_cmp);
+        cr_assert(memcmp(fast, gen, (size_t)nf * sizeof *fast) == 0, "%s: move lists differ", now);
         for (int d = 2; d <= (ply % 16 == 0 ? 3 : 2); d++) {
             uint64_t a = perft(p, d), b = perft_generic(p, d);
             cr_assert_eq(a, b, "%s depth %d: lean %llu, generic %llu", now, d,
