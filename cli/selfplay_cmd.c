@@ -233,6 +233,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                       .temperature = 30,
                       .temp_margin = 40,
                       .temp_plies = 30,
+                      .temp_depth = 4,
                       .ply_cap = 600,
                       .tt_bits = 16,
                       .random_start = true};
@@ -279,6 +280,10 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                     "candidates within CP of the best (default 40)"),
         CLI_OPT_INT("--temp-plies", "N", 0, 2000, &g->temp_plies,
                     "temperature applies to the first N plies (default 30)"),
+        CLI_OPT_INT("--temp-depth", "D", 0, 64, &g->temp_depth,
+                    "the sampler draws from the scores of the iteration at depth D\n"
+                    "(or the deepest shallower one); deeper iterations only look for\n"
+                    "the best move and the label (0 = every iteration; default 4)"),
         CLI_OPT_TEXT("--start", "FEN", &g->start_fen,
                      "play every game from FEN (default: the variant's start;\n"
                      "Superchess: a random prelude array or named start per game)"),

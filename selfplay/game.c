@@ -92,27 +92,28 @@ static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Gam
     return pos_from_fen(&gp->pos, v, fen, err);
 }
 
-/* Picks the move to play among the root moves: the best, or with a temperature T one of
- * those within the margin, a move d centipawns below the best with weight
- * T^2 / (T^2 + dT + d^2/2), a rational stand-in for exp(-d/T) in integers so that every
- * machine draws the same move from the same stream. */
+/* Picks the move to play: the best, or with a temperature T one of the root moves within
+ * the margin in the sampling iteration (the deepest finished one at most --temp-depth
+ * deep, whose scores are exact within the margin), a move d centipawns below that
+ * iteration's best with weight T^2 / (T^2 + dT + d^2/2), a rational stand-in for exp(-d/T)
+ * in integers so that every machine draws the same move from the same stream. */
 static Move game_sample(const SearchResult *r, const GameConfig *cfg, int ply, uint64_t *rng) {
-    if (cfg->temperature <= 0 || ply >= cfg->temp_plies || r->nroot < 2) return r->best;
-    int best = r->root[0].score;
+    if (cfg->temperature <= 0 || ply >= cfg->temp_plies || r->nsample < 2) return r->best;
+    int best = r->sample_score[0];
     if (best > SEARCH_MATE_BOUND || best < -SEARCH_MATE_BOUND) return r->best;
     uint64_t w[MAX_MOVES], total = 0, t = (uint64_t)cfg->temperature;
     int k = 0;
-    for (; k < r->nroot && r->root[k].score > best - cfg->temp_margin - (k == 0); k++) {
-        uint64_t d = (uint64_t)(best - r->root[k].score);
+    for (; k < r->nsample && r->sample_score[k] > best - cfg->temp_margin - (k == 0); k++) {
+        uint64_t d = (uint64_t)(best - r->sample_score[k]);
         w[k] = (t * t << 16) / (t * t + d * t + d * d / 2);
         total += w[k];
     }
     uint64_t u = game_rng_next(rng) % total;
     for (int i = 0; i < k; i++) {
-        if (u < w[i]) return r->root[i].move;
+        if (u < w[i]) return r->sample_move[i];
         u -= w[i];
     }
-    return r->root[k - 1].move;
+    return r->sample_move[k - 1];
 }
 
 /* Plays one game from its own random stream, so it depends only on the configuration and its id. */
@@ -172,7 +173,8 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
                 .nodes = cfg->player[who].nodes,
                 .depth = cfg->player[who].depth,
                 .movetime_ms = cfg->player[who].movetime_ms,
-                .margin = cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0};
+                .margin = cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0,
+                .margin_depth = cfg->temp_depth};
             SearchResult r = search_run(gp->search[who], pos, &lim);
             g->nodes += r.nodes;
             gpl->best = r.best;

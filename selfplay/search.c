@@ -620,6 +620,18 @@ static void search_report(Search *s, Position *pos, const SearchLimits *lim, int
     }
 }
 
+/* Keeps the n root moves of the iteration at depth d just finished (sorted) as the sample. */
+static void search_keep_sample(Search *s, SearchResult *r, int n, int d) {
+    for (int i = 0; i < n; i++) {
+        s->sample_move[i] = s->root[i].move;
+        s->sample_score[i] = s->root[i].score;
+    }
+    r->nsample = n;
+    r->sample_move = s->sample_move;
+    r->sample_score = s->sample_score;
+    r->sample_depth = d;
+}
+
 /* Iterative deepening within the node, depth or time budget; the answer is the deepest
  * finished iteration, or a move of the unfinished one that scored above it. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
@@ -652,19 +664,23 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     r.nroot = n;
     r.root = s->root_done;
     for (int d = 1; d <= maxdepth; d++) {
-        int done = search_root_iteration(s, pos, s->root, n, d, lim->margin, k, s->root[0].score);
+        bool keep_margin = lim->margin_depth <= 0 || d <= lim->margin_depth;
+        int done = search_root_iteration(s, pos, s->root, n, d, keep_margin ? lim->margin : 0, k,
+                                         s->root[0].score);
         if (done < n) {
             if (d == 1) { /* the budget ran out in the first iteration: rank what was scored */
                 int kk = done > 0 ? done : 1;
                 if (done == 0) s->root[0].score = 0;
                 search_sort_root(s->root, kk);
                 memcpy(s->root_done, s->root, (size_t)kk * sizeof *s->root);
+                search_keep_sample(s, &r, kk, 1);
                 r.nroot = kk;
                 r.depth = 1;
             }
             break;
         }
         memcpy(s->root_done, s->root, (size_t)n * sizeof *s->root);
+        if (keep_margin) search_keep_sample(s, &r, n, d);
         r.depth = d;
         if (lim->info) search_report(s, pos, lim, d, k);
         if (s->root[0].score > SEARCH_MATE_BOUND && SEARCH_MATE - s->root[0].score <= d) break;

@@ -69,6 +69,8 @@ typedef struct SearchLimits {
     int64_t nodes; /* stop after about this many nodes */
     int depth;     /* deepest iteration */
     int margin;    /* root moves within margin of the best get exact scores (0: only the best) */
+    int margin_depth; /* the margin holds in iterations up to this depth only; deeper ones
+                         search for the best move alone (0: in every iteration) */
     int64_t movetime_ms;     /* hard time limit from the start of search_run, checked every
                                 1024 nodes; the answer is the deepest finished iteration */
     int64_t soft_ms;         /* no new iteration starts after this many ms */
@@ -97,6 +99,12 @@ typedef struct SearchResult {
     RootMove *root; /* sorted best first; points into the Search; valid until the next search */
     int pvlen;
     const Move *pv; /* principal variation of the best move (root[0].pv) */
+    /* The root moves of the deepest finished iteration that kept the margin, best first,
+     * exact where within the margin: what a sampler draws from (points into the Search). */
+    int nsample;
+    const Move *sample_move;
+    const int *sample_score;
+    int sample_depth;
 } SearchResult;
 
 typedef struct Search {
@@ -123,6 +131,8 @@ typedef struct Search {
     int scores[SEARCH_MAX_PLY + 1][MAX_MOVES];
     RootMove root[MAX_MOVES];
     RootMove root_done[MAX_MOVES];
+    Move sample_move[MAX_MOVES]; /* root moves and scores of the last margin iteration */
+    int sample_score[MAX_MOVES];
 } Search;
 
 /* Allocates a search for variant v with a table of 2^tt_bits entries; NULL if out of memory. */
