@@ -82,6 +82,9 @@ uint64_t chess_count_legal(Position *p);
 void chess_make(Position *p, Move m);
 /* Takes back the last orthodox move. */
 void chess_unmake(Position *p);
+/* Static exchange test of orthodox captures (chess and Switching chess): see VariantOps. */
+bool chess_see_ge(const Position *p, Move m, int threshold, const int *value);
+
 /* Whether the king of colour c is attacked. */
 bool chess_royal_attacked(const Position *p, int c);
 /* Whether the side to move is in check. */

@@ -119,6 +119,10 @@ struct VariantOps {
     /* A random start drawn from `draw` (such as a prelude array) into fen (NULL: one of
      * the playable named starts, or the default start). */
     bool (*random_start)(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err);
+    /* Static exchange test for a search (NULL: the variant has none): whether the exchange
+     * m starts on its target square gains the mover at least threshold, pieces priced by
+     * value[type]. */
+    bool (*see_ge)(const Position *pos, Move m, int threshold, const int *value);
 };
 
 struct Variant {
@@ -223,6 +227,12 @@ void pos_make_null(Position *pos);
 /* Takes back pos_make_null. */
 void pos_unmake_null(Position *pos);
 static inline bool pos_in_check(const Position *pos) { return pos->var->ops->in_check(pos); }
+/* Whether the variant has a static exchange test (VariantOps.see_ge). */
+static inline bool pos_has_see(const Position *pos) { return pos->var->ops->see_ge != NULL; }
+/* The static exchange test of m against threshold; only where pos_has_see. */
+static inline bool pos_see_ge(const Position *pos, Move m, int threshold, const int *value) {
+    return pos->var->ops->see_ge(pos, m, threshold, value);
+}
 /* Whether neither side can mate any more, by the variant's insufficient-material rule. */
 static inline bool pos_insufficient_material(const Position *pos) {
     return pos->var->ops->insufficient_material && pos->var->ops->insufficient_material(pos);

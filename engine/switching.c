@@ -169,6 +169,7 @@ static const VariantOps switching_ops = {
     .move_to_str = switching_move_to_str,
     .move_from_str = switching_move_from_str,
     .insufficient_material = chess_insufficient_material,
+    .see_ge = chess_see_ge, /* captures are orthodox; a switch exchanges nothing */
 };
 
 Variant variant_switching = {

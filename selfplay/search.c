@@ -21,6 +21,9 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
 #define ASP_WINDOW  30
 #define HIST_MAX    16000
+#define SEE_DEPTH   6 /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
+#define SEE_QUIET   30 /* and of captures (per ply) */
+#define SEE_CAPTURE 100
 
 /* Monotonic clock in nanoseconds. */
 static int64_t search_now_ns(void) {
@@ -54,9 +57,12 @@ static void search_variant_setup(Search *s, const Variant *v) {
             if (pd->comp[c].kind == MC_DLEAP) s->see_bound = false;
     }
     if (v->stalemate_score != 500) s->null_min_pieces = 2;
+    s->see = v->ops->see_ge != NULL;
+    for (int t = 1; t <= v->npt; t++)
+        s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
     for (int d = 0; d < 64; d++)
         for (int i = 0; i < 64; i++) {
-            double r = d && i ? 0.5 + search_ln(d) * search_ln(i) / 2.25 : 0;
+            double r = d && i ? 0.75 + search_ln(d) * search_ln(i) / 2.0 : 0;
             s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
         }
 }
@@ -165,7 +171,9 @@ static void search_score_moves(Search *s, const Position *pos, Move *list, int *
         if (victim > 0) {
             int attacker = search_attacker_value(s, pos, m);
             int mvv = victim * 16 - attacker / 16;
-            sc[i] = (!s->see_bound || victim >= attacker ? 1 << 26 : 1 << 22) + mvv;
+            bool good = s->see ? pos_see_ge(pos, m, 0, s->see_value)
+                               : !s->see_bound || victim >= attacker;
+            sc[i] = (good ? 1 << 26 : 1 << 22) + mvv;
         } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
             sc[i] = (1 << 25) + eval_piece_value(&s->eval, MOVE_PROMO(m));
         } else if (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
@@ -275,6 +283,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
                 if (stand + victim + QS_DELTA > best) best = stand + victim + QS_DELTA;
                 continue; /* delta pruning */
             }
+            if (s->see && !pos_see_ge(pos, m, 0, s->see_value)) continue; /* loses material */
             sc[k] = victim * 16 - search_attacker_value(s, pos, m) / 16;
             list[k++] = m;
         }
@@ -440,6 +449,11 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
             depth <= LMP_DEPTH && nquiet >= lmp)
             continue; /* late-move pruning */
+        if (s->see && !check && ply > 0 && best > -SEARCH_MATE_BOUND && depth <= SEE_DEPTH &&
+            m != hash &&
+            !pos_see_ge(pos, m, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth,
+                        s->see_value))
+            continue; /* the exchange on the target square loses too much */
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
             quiet && i > 0 && (futile || (depth >= 3 && !check)) && pos_in_check(pos);

@@ -119,6 +119,8 @@ typedef struct Search {
     bool null_ok;                        /* the variant allows null-move pruning */
     int null_min_pieces;                 /* pieces besides royals and pawns needed for it */
     bool see_bound;                      /* victim - attacker bounds SEE from below */
+    bool see;                            /* the variant has an exact static exchange test */
+    int see_value[MAX_PT];               /* piece prices for it (royals: beyond any material) */
     int8_t lmr[64][64];                  /* late-move reduction by [depth][move number] */
     int64_t nodes, node_limit, next_check;
     int64_t start_ns, hard_ns;

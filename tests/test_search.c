@@ -103,3 +103,71 @@ Test(search, node_limit_is_kept_within_one_poll) {
     search_free(s);
     free(pos);
 }
+
+/* ------------------------------------------------------------ static exchange (chess) */
+
+static const int see_prices[7] = {0, 100, 300, 300, 500, 900, 20000};
+
+/* Best the side to move can win by capturing on sq, found by trying every legal capture
+ * there (and the choice to stop): the slow answer the swap algorithm must match. */
+static int exchange_brute(Position *pos, int sq) {
+    Move list[MAX_MOVES];
+    int n = pos_legal_moves(pos, list), best = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = list[i];
+        if (MOVE_TO(m) != sq || MOVE_KIND(m) != MK_NORMAL || pos->board[sq] == PC_EMPTY) continue;
+        int gain = see_prices[PC_TYPE(pos->board[sq])];
+        pos_make(pos, m);
+        int v = gain - exchange_brute(pos, sq);
+        pos_unmake(pos);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* The exchange value of the move named uci in fen: checked against the hand-derived value
+ * `expect`, against the brute force, and at the two thresholds around it. */
+static void check_see(const char *vname, const char *fen, const char *uci, int expect) {
+    Position *pos = load(vname, fen);
+    CvError err = {{0}};
+    Move m = move_from_str(pos, uci, &err);
+    cr_assert_neq(m, MOVE_NONE, "%s: %s", uci, err.msg);
+    int to = MOVE_TO(m), gain = 0;
+    if (MOVE_KIND(m) == MK_EP) gain = see_prices[1];
+    else if (pos->board[to] != PC_EMPTY) gain = see_prices[PC_TYPE(pos->board[to])];
+    if (MOVE_PROMO(m)) gain += see_prices[MOVE_PROMO(m)] - see_prices[1];
+    pos_make(pos, m);
+    int brute = gain - exchange_brute(pos, to);
+    pos_unmake(pos);
+    cr_expect_eq(brute, expect, "%s %s: brute force %d, by hand %d", fen, uci, brute, expect);
+    cr_expect(pos_see_ge(pos, m, expect, see_prices), "%s %s: not >= %d", fen, uci, expect);
+    cr_expect(!pos_see_ge(pos, m, expect + 1, see_prices), "%s %s: >= %d", fen, uci, expect + 1);
+    free(pos);
+}
+
+Test(search, static_exchange_matches_hand_values_and_brute_force) {
+    cr_assert(pos_has_see(load("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1")));
+    /* pawn takes an undefended pawn: +100 */
+    check_see("chess", "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100);
+    /* rook takes a pawn defended by a pawn: +100 - 500 */
+    check_see("chess", "4k3/8/2p5/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", -400);
+    /* rook battery against a pawn defended by one rook: RxP RxR RxR, +100 */
+    check_see("chess", "4k3/3r4/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100);
+    /* the king recaptures an undefended rook: +100 - 500 */
+    check_see("chess", "8/8/4k3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5", -400);
+    /* ... but not when a bishop guards the square: +100 */
+    check_see("chess", "8/8/4k3/3p4/8/5B2/8/3RK3 w - - 0 1", "d1d5", 100);
+    /* the queen takes a knight a pawn defends: +300 - 900 */
+    check_see("chess", "4k3/8/4p3/3n4/8/8/8/3QK3 w - - 0 1", "d1d5", -600);
+    /* a bishop behind the queen: QxN PxQ BxP, +300 - 900 + 100 */
+    check_see("chess", "4k3/8/4p3/3n4/8/1B6/8/3QK3 w - - 0 1", "d1d5", -500);
+    /* en passant on an undefended square: +100 */
+    check_see("chess", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6", 100);
+    /* capturing promotion to a queen, undefended: +300 + 900 - 100 */
+    check_see("chess", "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q", 1100);
+    /* quiet moves: onto a square a pawn attacks, -300; onto a safe one, 0 */
+    check_see("chess", "4k3/4p3/8/8/4N3/8/8/4K3 w - - 0 1", "e4d6", -300);
+    check_see("chess", "4k3/8/4p3/8/8/8/8/3NK3 w - - 0 1", "d1c3", 0);
+    /* Switching chess: the same orthodox exchanges */
+    check_see("switching", "4k3/8/2p5/3p4/8/8/3R4/4K3 w - - 0 1", "d2d5", -400);
+}
