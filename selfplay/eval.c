@@ -3,6 +3,7 @@
 
 #include "eval_params.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Value of piece type t: the variant record's, 0 for royal pieces. */
@@ -31,6 +32,56 @@ static int eval_placement(const Variant *v, int t, int sq) {
     return 4 * ((w > h ? w : h) / 2 - 1 - dist);
 }
 
+/* Bonus of a passed pawn by the ranks it has advanced from its start (0..6): small while
+ * the pieces are on, large in the ending (as in the usual hand-made tables). */
+static const int16_t PASSED_MG[8] = {0, 0, 5, 10, 20, 35, 60, 0};
+static const int16_t PASSED_EG[8] = {0, 10, 15, 25, 45, 75, 120, 0};
+#define DOUBLED_PAWN  12 /* per pawn behind another of its colour on its file */
+#define ISOLATED_PAWN 10 /* per pawn with no pawn of its colour on an adjacent file */
+#define ROYAL_EG_STEP 10 /* per ring nearer the centre, at phase 0 */
+
+/* The phase tables and pawn-structure masks of variant v (see EvalParams). */
+static void eval_init_extras(EvalParams *ep, const Variant *v) {
+    int w = v->width, h = v->height;
+    for (int t = 1; t <= v->npt; t++) {
+        uint32_t f = v->pieces[t].flags;
+        ep->phase_value[t] = f & (PF_ROYAL | PF_PAWN | PF_PAWN_PIECE) ? 0 : ep->value[t];
+        if ((f & PF_PAWN) && !ep->pawn_type) ep->pawn_type = t;
+    }
+    Position *start = malloc(sizeof *start);
+    CvError err = {{0}};
+    ep->phase_full = 0;
+    if (start && pos_from_fen(start, v, v->start_fen, &err)) {
+        for (int t = 1; t <= v->npt; t++)
+            for (int c = 0; c < 2; c++)
+                ep->phase_full += (start->count[PC_MAKE(c, t)] + start->hand[c][t]) *
+                                  ep->phase_value[t];
+    }
+    free(start);
+    if (ep->phase_full <= 0) ep->phase_full = 1;
+    for (int sq = 0; sq < w * h; sq++) {
+        int df = 2 * (sq % w) - (w - 1), dr = 2 * (sq / w) - (h - 1);
+        df = df < 0 ? -df : df;
+        dr = dr < 0 ? -dr : dr;
+        int ring = (df > dr ? df : dr) / 2; /* 0 on the central squares */
+        ep->royal_eg[sq] = (int16_t)(ROYAL_EG_STEP * ((w > h ? w : h) / 2 - 1 - 2 * ring));
+    }
+    if (w != 8 || h != 8) ep->pawn_type = 0; /* pawn structure: 8x8 boards only */
+    for (int f = 0; f < 8; f++)
+        ep->adjacent_files[f] = (f > 0 ? 0x0101010101010101ULL << (f - 1) : 0) |
+                                (f < 7 ? 0x0101010101010101ULL << (f + 1) : 0);
+    for (int sq = 0; sq < 64; sq++) {
+        int f = sq % 8, r = sq / 8;
+        uint64_t files = ep->adjacent_files[f] | 0x0101010101010101ULL << f;
+        uint64_t above = r < 7 ? ~0ULL << (8 * (r + 1)) : 0;
+        uint64_t below = r > 0 ? ~0ULL >> (8 * (8 - r)) : 0;
+        ep->front_span[WHITE][sq] = files & above;
+        ep->front_span[BLACK][sq] = files & below;
+    }
+    memcpy(ep->passed_mg, PASSED_MG, sizeof PASSED_MG);
+    memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
+}
+
 /* Builds the value and piece-square tables of variant v once, so evaluation is one table lookup per
  * piece. */
 void eval_init(EvalParams *ep, const Variant *v) {
@@ -51,6 +102,7 @@ void eval_init(EvalParams *ep, const Variant *v) {
             ep->psq[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ep->value[t] + b);
         }
     }
+    eval_init_extras(ep, v);
 }
 
 /* Sum of the piece-square values of the pieces on the squares of bitboard b. */
@@ -61,6 +113,58 @@ static inline int eval_sum_bits(const EvalParams *ep, const Position *pos, uint6
         b &= b - 1;
         s += ep->psq[pos->board[sq]][sq];
     }
+    return s;
+}
+
+/* Pawn structure of colour c on an 8x8 board: passed pawns by how far they have come
+ * (opening and ending bonus blended by phase), doubled and isolated pawns; White's view. */
+static int eval_pawns(const EvalParams *ep, const Position *pos, int c, int phase) {
+    uint64_t mine = pos->bb.b8.type[ep->pawn_type] & pos->bb.b8.color[c];
+    uint64_t theirs = pos->bb.b8.type[ep->pawn_type] & pos->bb.b8.color[c ^ 1];
+    int s = 0;
+    for (uint64_t b = mine; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b), f = sq % 8, r = sq / 8;
+        if (!(ep->front_span[c][sq] & theirs)) {
+            int adv = c == WHITE ? r - 1 : 6 - r;
+            adv = adv < 0 ? 0 : adv > 7 ? 7 : adv;
+            s += (ep->passed_mg[adv] * phase + ep->passed_eg[adv] * (256 - phase)) / 256;
+        }
+        uint64_t file = 0x0101010101010101ULL << f;
+        if (ep->front_span[c][sq] & file & mine) s -= DOUBLED_PAWN;
+        if (!(ep->adjacent_files[f] & mine)) s -= ISOLATED_PAWN;
+    }
+    return c == WHITE ? s : -s;
+}
+
+/* The terms that change with the phase: royals drawn to the centre as material goes, and
+ * pawn structure; White's view. */
+static int eval_phased(const EvalParams *ep, const Position *pos) {
+    const Variant *v = pos->var;
+    int material = 0;
+    for (int t = 1; t <= v->npt; t++)
+        if (ep->phase_value[t])
+            material += (pos->count[PC_MAKE(WHITE, t)] + pos->count[PC_MAKE(BLACK, t)] +
+                         pos->hand[WHITE][t] + pos->hand[BLACK][t]) *
+                        ep->phase_value[t];
+    int phase = material >= ep->phase_full ? 256 : material * 256 / ep->phase_full;
+    int s = 0;
+    for (int t = 1; t <= v->npt; t++) {
+        if (!(v->pieces[t].flags & PF_ROYAL)) continue;
+        for (int c = 0; c < 2; c++) {
+            int r = 0;
+            if (pos->wide) {
+                Bitboard128 b = pos->bb.b10.type[t] & pos->bb.b10.color[c];
+                for (uint64_t lo = (uint64_t)b; lo; lo &= lo - 1) r += ep->royal_eg[__builtin_ctzll(lo)];
+                for (uint64_t hi = (uint64_t)(b >> 64); hi; hi &= hi - 1)
+                    r += ep->royal_eg[64 + __builtin_ctzll(hi)];
+            } else {
+                for (uint64_t b = pos->bb.b8.type[t] & pos->bb.b8.color[c]; b; b &= b - 1)
+                    r += ep->royal_eg[__builtin_ctzll(b)];
+            }
+            s += (c == WHITE ? r : -r) * (256 - phase) / 256;
+        }
+    }
+    if (ep->pawn_type) s += eval_pawns(ep, pos, WHITE, phase) + eval_pawns(ep, pos, BLACK, phase);
     return s;
 }
 
@@ -77,6 +181,7 @@ int eval_position(const EvalParams *ep, const Position *pos) {
     if (pos->var->rules & RULE_DROPS)
         for (int t = 1; t <= pos->var->npt; t++)
             s += (pos->hand[WHITE][t] - pos->hand[BLACK][t]) * ep->hand_value[t];
+    s += eval_phased(ep, pos);
     s = pos->side == WHITE ? s : -s;
     return s + ep->tempo; /* the side to move has the initiative */
 }

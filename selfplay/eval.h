@@ -1,5 +1,7 @@
 /* eval.h - per-variant static evaluation for the self-play player: material with piece
- * values per variant plus piece-square terms, from the side to move's point of view. */
+ * values per variant plus piece-square terms, a royal that centralises as material goes, and
+ * pawn structure on 8x8 boards (passed, doubled and isolated pawns), from the side to
+ * move's point of view. */
 #ifndef CHESSVAR_SELFPLAY_EVAL_H
 #define CHESSVAR_SELFPLAY_EVAL_H
 
@@ -12,6 +14,18 @@ typedef struct EvalParams {
     int hand_value[MAX_PT];  /* centipawns per piece in hand (drop variants) */
     int tempo;               /* bonus of the side to move */
     int16_t psq[64][MAX_SQ]; /* [piece code][square]: value + placement, White positive */
+    /* Game phase: material of the pieces besides royals and pawns (hand pieces too) against
+     * the start's; 256 at the start, 0 with none left. */
+    int phase_value[MAX_PT];
+    int phase_full;
+    int16_t royal_eg[MAX_SQ]; /* a royal's bonus for the centre, at phase 0 */
+    /* Pawn structure on 8x8 boards: the pawn type (0: none), the squares in front of a pawn
+     * on its own and the adjacent files per colour, the adjacent files of a file, and the
+     * passed-pawn bonus by ranks advanced, opening and ending. */
+    int pawn_type;
+    uint64_t front_span[2][64];
+    uint64_t adjacent_files[8];
+    int16_t passed_mg[8], passed_eg[8];
 } EvalParams;
 
 /* Fills the tables of variant v: the parameters fitted to self-play data (eval_params.c)

@@ -171,8 +171,8 @@ static void search_score_moves(Search *s, const Position *pos, Move *list, int *
         if (victim > 0) {
             int attacker = search_attacker_value(s, pos, m);
             int mvv = victim * 16 - attacker / 16;
-            bool good = s->see ? pos_see_ge(pos, m, 0, s->see_value)
-                               : !s->see_bound || victim >= attacker;
+            bool good = victim >= attacker ||
+                        (s->see ? pos_see_ge(pos, m, 0, s->see_value) : !s->see_bound);
             sc[i] = (good ? 1 << 26 : 1 << 22) + mvv;
         } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
             sc[i] = (1 << 25) + eval_piece_value(&s->eval, MOVE_PROMO(m));
@@ -283,8 +283,10 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
                 if (stand + victim + QS_DELTA > best) best = stand + victim + QS_DELTA;
                 continue; /* delta pruning */
             }
-            if (s->see && !pos_see_ge(pos, m, 0, s->see_value)) continue; /* loses material */
-            sc[k] = victim * 16 - search_attacker_value(s, pos, m) / 16;
+            int attacker = search_attacker_value(s, pos, m);
+            if (s->see && victim < attacker && !pos_see_ge(pos, m, 0, s->see_value))
+                continue; /* loses material */
+            sc[k] = victim * 16 - attacker / 16;
             list[k++] = m;
         }
         n = k;
