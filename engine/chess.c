@@ -211,6 +211,7 @@ static const VariantOps chess_ops = {
     .validate = chess_validate,
     .insufficient_material = chess_insufficient_material,
     .see_ge = chess_see_ge,
+    .gen_captures = chess_gen_captures,
 };
 
 Variant variant_chess = {

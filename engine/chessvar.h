@@ -123,6 +123,9 @@ struct VariantOps {
      * m starts on its target square gains the mover at least threshold, pieces priced by
      * value[type]. */
     bool (*see_ge)(const Position *pos, Move m, int threshold, const int *value);
+    /* Legal moves that capture (e.p. included; promotions only when they capture): exactly
+     * the capturing moves of gen_legal, for a quiescence search (NULL: none). */
+    int (*gen_captures)(Position *pos, Move *list);
 };
 
 struct Variant {
@@ -227,6 +230,11 @@ void pos_make_null(Position *pos);
 /* Takes back pos_make_null. */
 void pos_unmake_null(Position *pos);
 static inline bool pos_in_check(const Position *pos) { return pos->var->ops->in_check(pos); }
+/* Legal captures into list (VariantOps.gen_captures), or -1 where the variant has no such
+ * generator. */
+static inline int pos_legal_captures(Position *pos, Move *list) {
+    return pos->var->ops->gen_captures ? pos->var->ops->gen_captures(pos, list) : -1;
+}
 /* Whether the variant has a static exchange test (VariantOps.see_ge). */
 static inline bool pos_has_see(const Position *pos) { return pos->var->ops->see_ge != NULL; }
 /* The static exchange test of m against threshold; only where pos_has_see. */

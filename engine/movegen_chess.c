@@ -85,8 +85,8 @@ static inline Bitboard shift_up(Bitboard b, int us) { return us == WHITE ? b << 
 static inline Bitboard last_rank(int us) { return us == WHITE ? RANK_1 << 56 : RANK_1; }
 
 /* King steps: the destination must be safe with the king lifted off the board. */
-ALWAYS_INLINE void gen_king(ChessGen *g, const bool count_only) {
-    Bitboard t = king_att8[g->ksq] & ~g->own;
+ALWAYS_INLINE void gen_king(ChessGen *g, const bool count_only, const bool captures) {
+    Bitboard t = king_att8[g->ksq] & (captures ? g->opp : ~g->own);
     const Bitboard occ_nok = g->occ ^ sq_bb8(g->ksq);
     while (t) {
         int to = bb_pop_lsb(&t);
@@ -236,10 +236,12 @@ ALWAYS_INLINE void gen_castling(ChessGen *g, const bool count_only) {
 
 /* ---------------------------------------------------------------- the generator */
 
-/* Legal moves of orthodox chess, written to list or only counted. Pinned pieces move along
- * their pin line; in check, only moves onto the check mask; king moves and e.p. are tested
- * against the real occupancy. */
-ALWAYS_INLINE int chess_generate(const Position *p, Move *list, const bool count_only) {
+/* Legal moves of orthodox chess, written to list or only counted (with `captures`, only
+ * the captures: every target set is cut to the enemy's pieces, which leaves no pawn push
+ * and no castling; e.p. stays). Pinned pieces move along their pin line; in check, only
+ * moves onto the check mask; king moves and e.p. are tested against the real occupancy. */
+ALWAYS_INLINE int chess_generate(const Position *p, Move *list, const bool count_only,
+                                 const bool captures) {
     ChessGen g;
     g.p = p;
     g.list = list;
@@ -252,9 +254,9 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, const bool count
     g.ksq = king_sq(p, g.us);
     g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
 
-    gen_king(&g, count_only);
+    gen_king(&g, count_only, captures);
     if (g.checkers & (g.checkers - 1)) return g.n; /* double check: only the king moves */
-    g.target = ~g.own;
+    g.target = captures ? g.opp : ~g.own;
     if (g.checkers) g.target &= between8[g.ksq][bb_lsb(g.checkers)] | g.checkers;
     g.pinned = pinned_pieces(&g);
 
@@ -262,12 +264,16 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, const bool count
     gen_free_pawns(&g, count_only);
     gen_pinned_pawns(&g, count_only);
     gen_en_passant(&g, count_only);
-    if (!g.checkers) gen_castling(&g, count_only);
+    if (!g.checkers && !captures) gen_castling(&g, count_only);
     return g.n;
 }
 
 /* Legal moves of orthodox chess. */
-int chess_gen_legal(Position *p, Move *list) { return chess_generate(p, list, false); }
+int chess_gen_legal(Position *p, Move *list) { return chess_generate(p, list, false, false); }
+
+/* Legal captures of orthodox chess (e.p. included; also Switching chess's, whose switches
+ * capture nothing). */
+int chess_gen_captures(Position *p, Move *list) { return chess_generate(p, list, false, true); }
 
 /* Number of legal moves of orthodox chess (perft's last ply), counted without writing them. */
-uint64_t chess_count_legal(Position *p) { return (uint64_t)chess_generate(p, NULL, true); }
+uint64_t chess_count_legal(Position *p) { return (uint64_t)chess_generate(p, NULL, true, false); }

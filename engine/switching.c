@@ -169,7 +169,8 @@ static const VariantOps switching_ops = {
     .move_to_str = switching_move_to_str,
     .move_from_str = switching_move_from_str,
     .insufficient_material = chess_insufficient_material,
-    .see_ge = chess_see_ge, /* captures are orthodox; a switch exchanges nothing */
+    .see_ge = chess_see_ge,             /* captures are orthodox; a switch exchanges nothing */
+    .gen_captures = chess_gen_captures, /* and a switch captures nothing */
 };
 
 Variant variant_switching = {

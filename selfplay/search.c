@@ -252,6 +252,45 @@ static int search_max_gain(const Search *s, const Position *pos) {
     return best + promo;
 }
 
+/* Mate score as stored in the table: distance from this node, not from the root. */
+static inline int search_to_tt(int score, int ply) {
+    return score > SEARCH_MATE_BOUND    ? score + ply
+           : score < -SEARCH_MATE_BOUND ? score - ply
+                                        : score;
+}
+/* Mate score read from the table, made relative to the root again. */
+static inline int search_from_tt(int score, int ply) {
+    return score > SEARCH_MATE_BOUND    ? score - ply
+           : score < -SEARCH_MATE_BOUND ? score + ply
+                                        : score;
+}
+
+/* The slot of key, and whether it holds key. */
+static inline TTEntry *search_tt_probe(Search *s, uint64_t key, bool *hit) {
+    TTEntry *e = &s->tt[key & s->tt_mask];
+    *hit = (e->gen_bound & 3) != BOUND_NONE && e->check == (uint32_t)(key >> 32);
+    return e;
+}
+
+/* Stores a result in the slot of key, replacing an entry of an older search, of the same
+ * position, or one not deeper than this one (plus a small allowance); exact scores always
+ * replace. */
+static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound, int score,
+                                   int eval, Move m, int ply) {
+    TTEntry *e = &s->tt[key & s->tt_mask];
+    uint32_t check = (uint32_t)(key >> 32);
+    bool same = e->check == check;
+    if (!same && (e->gen_bound >> 2) == s->gen && e->depth > depth + 2 && bound != BOUND_EXACT)
+        return;
+    if (same && m == MOVE_NONE) m = e->move; /* keep the old move when this node found none */
+    e->check = check;
+    e->move = m;
+    e->score = (int16_t)search_to_tt(score, ply);
+    e->eval = (int16_t)eval;
+    e->depth = (int8_t)depth;
+    e->gen_bound = (uint8_t)(s->gen << 2 | bound);
+}
+
 /* Captures-only search below the horizon (all evasions when in check), with delta pruning:
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
@@ -260,17 +299,32 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
     if (ply >= SEARCH_MAX_PLY) return eval_position(&s->eval, pos);
+    bool hit, pvnode = beta - alpha > 1;
+    TTEntry *e = search_tt_probe(s, pos->key, &hit);
+    if (hit && !pvnode) { /* any stored result is at least as deep as this one */
+        int ts = search_from_tt(e->score, ply), bound = e->gen_bound & 3;
+        if (bound == BOUND_EXACT || (bound == BOUND_LOWER && ts >= beta) ||
+            (bound == BOUND_UPPER && ts <= alpha))
+            return ts;
+    }
     bool check = pos_in_check(pos);
-    int best = -SEARCH_INF, stand = -SEARCH_INF;
+    int best = -SEARCH_INF, stand = -SEARCH_INF, alpha0 = alpha;
+    Move best_move = MOVE_NONE;
     if (!check) {
-        best = stand = eval_position(&s->eval, pos);
-        if (best >= beta || qdepth >= QSEARCH_MAX) return best;
+        best = stand = hit && e->eval != -SEARCH_INF ? e->eval : eval_position(&s->eval, pos);
+        if (best >= beta) {
+            if (!hit) search_tt_store(s, pos->key, 0, BOUND_LOWER, best, stand, MOVE_NONE, ply);
+            return best;
+        }
+        if (qdepth >= QSEARCH_MAX) return best;
         if (stand + search_max_gain(s, pos) + QS_DELTA <= alpha) return best; /* big delta */
         if (best > alpha) alpha = best;
     }
     Move *list = s->moves[ply];
     int *sc = s->scores[ply];
-    int n = pos_legal_moves(pos, list);
+    int n = check ? -1 : pos_legal_captures(pos, list); /* -1: no capture generator */
+    if (n == 0) return best; /* no capture: the stand-pat score */
+    if (n < 0) n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
     if (!check) { /* keep captures (and blasts, checked after the make), scored MVV-LVA */
         int k = 0;
@@ -309,50 +363,14 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             best = score;
             if (score > alpha) {
                 alpha = score;
+                best_move = m;
                 if (score >= beta) break;
             }
         }
     }
+    int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
+    search_tt_store(s, pos->key, 0, bound, best, stand, best_move, ply);
     return best;
-}
-
-/* Mate score as stored in the table: distance from this node, not from the root. */
-static inline int search_to_tt(int score, int ply) {
-    return score > SEARCH_MATE_BOUND    ? score + ply
-           : score < -SEARCH_MATE_BOUND ? score - ply
-                                        : score;
-}
-/* Mate score read from the table, made relative to the root again. */
-static inline int search_from_tt(int score, int ply) {
-    return score > SEARCH_MATE_BOUND    ? score - ply
-           : score < -SEARCH_MATE_BOUND ? score + ply
-                                        : score;
-}
-
-/* The slot of key, and whether it holds key. */
-static inline TTEntry *search_tt_probe(Search *s, uint64_t key, bool *hit) {
-    TTEntry *e = &s->tt[key & s->tt_mask];
-    *hit = (e->gen_bound & 3) != BOUND_NONE && e->check == (uint32_t)(key >> 32);
-    return e;
-}
-
-/* Stores a result in the slot of key, replacing an entry of an older search, of the same
- * position, or one not deeper than this one (plus a small allowance); exact scores always
- * replace. */
-static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound, int score,
-                                   int eval, Move m, int ply) {
-    TTEntry *e = &s->tt[key & s->tt_mask];
-    uint32_t check = (uint32_t)(key >> 32);
-    bool same = e->check == check;
-    if (!same && (e->gen_bound >> 2) == s->gen && e->depth > depth + 2 && bound != BOUND_EXACT)
-        return;
-    if (same && m == MOVE_NONE) m = e->move; /* keep the old move when this node found none */
-    e->check = check;
-    e->move = m;
-    e->score = (int16_t)search_to_tt(score, ply);
-    e->eval = (int16_t)eval;
-    e->depth = (int8_t)depth;
-    e->gen_bound = (uint8_t)(s->gen << 2 | bound);
 }
 
 /* Whether the side to move has enough pieces besides royals and pawns (hand pieces count)

@@ -98,3 +98,51 @@ Test(chess, lean_perft_equals_generic_perft) {
     cr_assert_gt(checked, 5000);
     free(p);
 }
+
+/* The captures of gen_legal, in generation order, with the board as it is. */
+static int captures_of(const Position *p, const Move *list, int n, Move *out) {
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = list[i];
+        int to = MOVE_TO(m), kind = MOVE_KIND(m);
+        if (kind == MK_EP || ((kind == MK_NORMAL) && p->board[to] != PC_EMPTY)) out[k++] = m;
+    }
+    return k;
+}
+
+/* The capture generator (quiescence) gives exactly the captures of the legal moves, on
+ * random games of chess and Switching chess from positions rich in pins, checks, e.p. and
+ * promotions. */
+Test(chess, capture_generator_gives_exactly_the_legal_captures) {
+    const char *vars[] = {"chess", "switching"};
+    const char *starts[] = {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+                            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"};
+    Position *p = malloc(sizeof *p);
+    uint64_t rng = 777, checked = 0, captures = 0;
+    for (int vi = 0; vi < 2; vi++) {
+        const Variant *v = variant_by_name(vars[vi]);
+        for (int g = 0; g < 60; g++) {
+            tu_fen(p, v, starts[g % 3]);
+            for (int ply = 0; ply < 100; ply++) {
+                Move list[MAX_MOVES], caps[MAX_MOVES], want[MAX_MOVES];
+                int n = pos_legal_moves(p, list);
+                int k = pos_legal_captures(p, caps), w = captures_of(p, list, n, want);
+                char fen[256];
+                pos_to_fen(p, fen, sizeof fen);
+                cr_assert_eq(k, w, "%s %s: %d captures generated, %d legal", vars[vi], fen, k, w);
+                qsort(caps, (size_t)k, sizeof *caps, move_cmp);
+                qsort(want, (size_t)w, sizeof *want, move_cmp);
+                cr_assert(memcmp(caps, want, (size_t)k * sizeof *caps) == 0, "%s %s: sets differ",
+                          vars[vi], fen);
+                checked++;
+                captures += (uint64_t)k;
+                if (!n) break;
+                pos_make(p, list[tu_rand(&rng) % (uint64_t)n]);
+            }
+        }
+    }
+    cr_assert_gt(checked, 5000);
+    cr_assert_gt(captures, 10000);
+    free(p);
+}
