@@ -235,7 +235,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                       .temp_plies = 30,
                       .temp_depth = 4,
                       .ply_cap = 600,
-                      .tt_bits = 16,
+                      .tt_bits = 0, /* 0: the variant's default (search_default_tt_bits) */
                       .random_start = true};
     g->player[0].kind = PLAYER_SEARCH;
     g->player[0].nodes = 0; /* 0: the variant's default (search_default_nodes) */
@@ -300,7 +300,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default 50)"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
-                    "transposition table of 2^B entries per player (default 16)"),
+                    "transposition table of 2^B entries per player (default 14 on\n"
+                    "8x8, 16 on 10x10: a game's recent searches, kept in cache)"),
         CLI_OPT_FLAG("--resume", &p->resume,
                      "continue the run in DIR (same options) without losing or\n"
                      "repeating games"),
@@ -329,6 +330,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     if (!p->out) return cli_usage_error(CMD, "--out DIR is required");
     if (!g->player[0].nodes && !g->player[0].depth && !g->player[0].movetime_ms)
         g->player[0].nodes = search_default_nodes(g->var);
+    if (!g->tt_bits) g->tt_bits = search_default_tt_bits(g->var);
     if (!selfplay_set_opponent(o) || !selfplay_set_formats(o)) return 2;
     if (g->start_fen) {
         Position *pos = malloc(sizeof *pos);

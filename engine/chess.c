@@ -178,7 +178,9 @@ bool chess_see_ge(const Position *p, Move m, int threshold, const int *value) {
     occ ^= (1ULL << from) | (1ULL << to);
     const Bitboard *t = BB(p).type;
     Bitboard diag = t[BISHOP] | t[QUEEN], orth = t[ROOK] | t[QUEEN];
-    Bitboard attackers = (attackers_by(p, to, WHITE, occ) | attackers_by(p, to, BLACK, occ)) & occ;
+    Bitboard attackers = attackers_by(p, to, p->side ^ 1, occ) & occ;
+    if (!attackers) return true; /* nothing answers the first capture (a quiet move's usual case) */
+    attackers |= attackers_by(p, to, p->side, occ) & occ;
     int stm = p->side, res = 1;
     for (;;) {
         stm ^= 1;

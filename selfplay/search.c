@@ -21,6 +21,7 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
 #define ASP_WINDOW  30
 #define HIST_MAX    16000
+#define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
 #define SEE_DEPTH   6 /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
 #define SEE_QUIET   30 /* and of captures (per ply) */
 #define SEE_CAPTURE 100
@@ -104,6 +105,8 @@ int64_t search_default_nodes(const Variant *v) {
     if (v->width * v->height > 64) return 20000;
     return v->rules & RULE_DROPS ? 6000 : 4000;
 }
+
+int search_default_tt_bits(const Variant *v) { return v->width * v->height > 64 ? 16 : 14; }
 
 /* Per mille of the first 1000 slots (or all, if fewer) written by the current generation. */
 int search_hashfull(const Search *s) {
@@ -439,6 +442,11 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     bool improving = !check && ply >= 2 && ev > s->static_eval[ply - 2];
     if (!pvnode && !check && ply > 0 && beta > -SEARCH_MATE_BOUND && beta < SEARCH_MATE_BOUND) {
         if (depth <= RFP_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta) return ev;
+        if (depth <= 2 && ev + RAZOR_MARGIN * depth <= alpha) { /* razoring */
+            int score = search_quiesce(s, pos, alpha, alpha + 1, ply, 0);
+            if (s->stop) return 0;
+            if (score <= alpha) return score;
+        }
         if (depth >= 2 && ev >= beta && s->null_ok && pos->stack[pos->ply - 1].move != MOVE_NONE &&
             search_null_material(s, pos)) {
             int r = 3 + depth / 4 + ((ev - beta) / 200 < 3 ? (ev - beta) / 200 : 3);
@@ -476,7 +484,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             continue; /* the exchange on the target square loses too much */
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
-            quiet && i > 0 && (futile || (depth >= 3 && !check)) && pos_in_check(pos);
+            quiet && i > 0 && (futile || (depth >= 2 && !check)) && pos_in_check(pos);
         if (quiet && futile && best > -SEARCH_MATE_BOUND && !gives_check) {
             pos_unmake(pos); /* futility pruning */
             continue;
@@ -487,7 +495,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
         } else {
             int r = 0;
-            if (depth >= 3 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
+            if (depth >= 2 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
                 r = s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
                 r += !pvnode + !improving - refut;
                 r -= s->history[pos->side ^ 1][MOVE_FROM(m)][MOVE_TO(m)] / 6000;
