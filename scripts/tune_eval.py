@@ -37,6 +37,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -135,8 +136,14 @@ class Features:
         return out
 
 
-def engine_evals(binary, variant, fens):
-    """White's static evaluation of every FEN by `chessvar uci` (its `eval` command)."""
+EVAL_LINE = re.compile(r"info string eval (-?\d+) side to move, (-?\d+) white, "
+                       r"linear part (-?\d+) white")
+
+
+def engine_evals(binary, variant, fens, part="total"):
+    """White's static evaluation of every FEN by `chessvar uci` (its `eval` command): the
+    whole of it, or with part="linear" only the linear part this script fits (the phased
+    terms of selfplay/eval.c, royal centralisation and pawn structure, are set by hand)."""
     with tempfile.NamedTemporaryFile("w", suffix=".uci", delete=False) as f:
         f.write(f"uci\nsetoption name UCI_Variant value {variant}\n")
         for fen in fens:
@@ -149,8 +156,8 @@ def engine_evals(binary, variant, fens):
                                  check=True).stdout
     finally:
         os.unlink(name)
-    vals = [int(line.split()[-2]) for line in out.splitlines()
-            if line.startswith("info string eval ")]
+    vals = [int(m.group(2 if part == "total" else 3)) for m in map(EVAL_LINE.match, out.splitlines())
+            if m]
     errors = [line for line in out.splitlines() if "error" in line]
     if len(vals) != len(fens) or errors:
         raise RuntimeError(f"chessvar uci gave {len(vals)} evals for {len(fens)} FENs: {errors[:3]}")

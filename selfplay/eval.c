@@ -168,8 +168,14 @@ static int eval_phased(const EvalParams *ep, const Position *pos) {
     return s;
 }
 
-/* Material, placement and hand pieces, for the side to move. */
+/* The whole evaluation for the side to move: the linear part and the phased terms. */
 int eval_position(const EvalParams *ep, const Position *pos) {
+    int s = eval_phased(ep, pos);
+    return eval_linear(ep, pos) + (pos->side == WHITE ? s : -s);
+}
+
+/* Material, placement, hand pieces and tempo, for the side to move. */
+int eval_linear(const EvalParams *ep, const Position *pos) {
     int s;
     if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
@@ -181,7 +187,6 @@ int eval_position(const EvalParams *ep, const Position *pos) {
     if (pos->var->rules & RULE_DROPS)
         for (int t = 1; t <= pos->var->npt; t++)
             s += (pos->hand[WHITE][t] - pos->hand[BLACK][t]) * ep->hand_value[t];
-    s += eval_phased(ep, pos);
     s = pos->side == WHITE ? s : -s;
     return s + ep->tempo; /* the side to move has the initiative */
 }

@@ -35,6 +35,11 @@ void eval_init(EvalParams *ep, const Variant *v);
 /* Static score of pos in centipawns for the side to move. */
 int eval_position(const EvalParams *ep, const Position *pos);
 
+/* Its linear part (material, placement, hand pieces, tempo: what scripts/tune_eval.py
+ * fits), for the side to move; the rest is the phased terms (royal centralisation, pawn
+ * structure), set by hand and kept by a match. */
+int eval_linear(const EvalParams *ep, const Position *pos);
+
 /* Value of piece type t in centipawns (0 for royals and for type 0). */
 static inline int eval_piece_value(const EvalParams *ep, int t) { return ep->value[t]; }
 

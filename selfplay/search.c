@@ -63,7 +63,7 @@ static void search_variant_setup(Search *s, const Variant *v) {
         s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
     for (int d = 0; d < 64; d++)
         for (int i = 0; i < 64; i++) {
-            double r = d && i ? 0.75 + search_ln(d) * search_ln(i) / 2.0 : 0;
+            double r = d && i ? 1.0 + search_ln(d) * search_ln(i) / 1.75 : 0;
             s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
         }
 }

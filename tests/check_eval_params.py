@@ -4,8 +4,9 @@ engine evaluates with them exactly as the tuner's model does.
 
 1. selfplay/eval_params.c equals what `scripts/tune_eval.py write-c` generates from
    results/eval_tune_VARIANT.json for the variants results/eval_tune_matches.json keeps;
-2. on the positions of a short fixed-seed self-play run of every kept variant, `chessvar
-   uci`'s `eval` equals the fitted linear model (value + placement + hand + tempo).
+2. on the positions of a short fixed-seed self-play run of every kept variant, the linear
+   part of `chessvar uci`'s `eval` equals the fitted linear model (value + placement +
+   hand + tempo; the phased terms come on top of it).
 
 usage: check_eval_params.py CHESSVAR_BINARY WORK_DIR
 """
@@ -59,7 +60,7 @@ def main():
             theta[feats.off_hand:feats.off_hand + feats.n_hand] = p["hand"]
         theta[feats.off_tempo] = p["tempo"]
         model = feats.matrix({k: d[k] for k in d if k != "meta"}) @ theta
-        engine = tune_eval.engine_evals(binary, v, fens)
+        engine = tune_eval.engine_evals(binary, v, fens, part="linear")
         bad = int(np.sum(model != engine))
         print(f"{v}: {len(fens)} positions, engine eval differs from the fitted model on {bad}")
         fails += bad > 0
