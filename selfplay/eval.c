@@ -54,8 +54,8 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
     if (start && pos_from_fen(start, v, v->start_fen, &err)) {
         for (int t = 1; t <= v->npt; t++)
             for (int c = 0; c < 2; c++)
-                ep->phase_full += (start->count[PC_MAKE(c, t)] + start->hand[c][t]) *
-                                  ep->phase_value[t];
+                ep->phase_full +=
+                    (start->count[PC_MAKE(c, t)] + start->hand[c][t]) * ep->phase_value[t];
     }
     free(start);
     if (ep->phase_full <= 0) ep->phase_full = 1;
@@ -67,17 +67,6 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
         ep->royal_eg[sq] = (int16_t)(ROYAL_EG_STEP * ((w > h ? w : h) / 2 - 1 - 2 * ring));
     }
     if (w != 8 || h != 8) ep->pawn_type = 0; /* pawn structure: 8x8 boards only */
-    for (int f = 0; f < 8; f++)
-        ep->adjacent_files[f] = (f > 0 ? 0x0101010101010101ULL << (f - 1) : 0) |
-                                (f < 7 ? 0x0101010101010101ULL << (f + 1) : 0);
-    for (int sq = 0; sq < 64; sq++) {
-        int f = sq % 8, r = sq / 8;
-        uint64_t files = ep->adjacent_files[f] | 0x0101010101010101ULL << f;
-        uint64_t above = r < 7 ? ~0ULL << (8 * (r + 1)) : 0;
-        uint64_t below = r > 0 ? ~0ULL >> (8 * (8 - r)) : 0;
-        ep->front_span[WHITE][sq] = files & above;
-        ep->front_span[BLACK][sq] = files & below;
-    }
     memcpy(ep->passed_mg, PASSED_MG, sizeof PASSED_MG);
     memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
 }
@@ -116,24 +105,58 @@ static inline int eval_sum_bits(const EvalParams *ep, const Position *pos, uint6
     return s;
 }
 
-/* Pawn structure of colour c on an 8x8 board: passed pawns by how far they have come
- * (opening and ending bonus blended by phase), doubled and isolated pawns; White's view. */
-static int eval_pawns(const EvalParams *ep, const Position *pos, int c, int phase) {
-    uint64_t mine = pos->bb.b8.type[ep->pawn_type] & pos->bb.b8.color[c];
-    uint64_t theirs = pos->bb.b8.type[ep->pawn_type] & pos->bb.b8.color[c ^ 1];
+#define FILE_A_BB 0x0101010101010101ULL
+#define FILE_H_BB 0x8080808080808080ULL
+
+/* Each square of b and every square above it (White's forward direction). */
+static inline uint64_t fill_up(uint64_t b) {
+    b |= b << 8;
+    b |= b << 16;
+    return b | b << 32;
+}
+
+/* Each square of b and every square below it. */
+static inline uint64_t fill_down(uint64_t b) {
+    b |= b >> 8;
+    b |= b >> 16;
+    return b | b >> 32;
+}
+
+/* The neighbours of the squares of b on the adjacent files. */
+static inline uint64_t sides(uint64_t b) {
+    return ((b >> 1) & ~FILE_H_BB) | ((b << 1) & ~FILE_A_BB);
+}
+
+/* b and its neighbours on the adjacent files. */
+static inline uint64_t with_sides(uint64_t b) { return b | sides(b); }
+
+/* Sum of the passed-pawn bonus of the pawns in b of colour c, blended by phase. */
+static int eval_passers(const EvalParams *ep, uint64_t b, int c, int phase) {
     int s = 0;
-    for (uint64_t b = mine; b; b &= b - 1) {
-        int sq = __builtin_ctzll(b), f = sq % 8, r = sq / 8;
-        if (!(ep->front_span[c][sq] & theirs)) {
-            int adv = c == WHITE ? r - 1 : 6 - r;
-            adv = adv < 0 ? 0 : adv > 7 ? 7 : adv;
-            s += (ep->passed_mg[adv] * phase + ep->passed_eg[adv] * (256 - phase)) / 256;
-        }
-        uint64_t file = 0x0101010101010101ULL << f;
-        if (ep->front_span[c][sq] & file & mine) s -= DOUBLED_PAWN;
-        if (!(ep->adjacent_files[f] & mine)) s -= ISOLATED_PAWN;
+    for (; b; b &= b - 1) {
+        int r = __builtin_ctzll(b) / 8, adv = c == WHITE ? r - 1 : 6 - r;
+        adv = adv < 0 ? 0 : adv;
+        s += (ep->passed_mg[adv] * phase + ep->passed_eg[adv] * (256 - phase)) / 256;
     }
-    return c == WHITE ? s : -s;
+    return s;
+}
+
+/* Pawn structure on an 8x8 board, set-wise: passed pawns (no enemy pawn ahead on their own
+ * or an adjacent file) by how far they have come, opening and ending bonus blended by
+ * phase; doubled pawns (an own pawn ahead on the file) and isolated pawns (no own pawn on
+ * an adjacent file); White's view. */
+static int eval_pawns(const EvalParams *ep, const Position *pos, int phase) {
+    uint64_t pawns = pos->bb.b8.type[ep->pawn_type];
+    uint64_t w = pawns & pos->bb.b8.color[WHITE], b = pawns & pos->bb.b8.color[BLACK];
+    uint64_t b_ahead = with_sides(fill_down(b >> 8)), w_ahead = with_sides(fill_up(w << 8));
+    int s =
+        eval_passers(ep, w & ~b_ahead, WHITE, phase) - eval_passers(ep, b & ~w_ahead, BLACK, phase);
+    s -= DOUBLED_PAWN *
+         (__builtin_popcountll(w & fill_down(w >> 8)) - __builtin_popcountll(b & fill_up(b << 8)));
+    uint64_t wf = fill_up(fill_down(w)), bf = fill_up(fill_down(b));
+    uint64_t w_iso = w & ~sides(wf), b_iso = b & ~sides(bf);
+    s -= ISOLATED_PAWN * (__builtin_popcountll(w_iso) - __builtin_popcountll(b_iso));
+    return s;
 }
 
 /* The terms that change with the phase: royals drawn to the centre as material goes, and
@@ -154,7 +177,8 @@ static int eval_phased(const EvalParams *ep, const Position *pos) {
             int r = 0;
             if (pos->wide) {
                 Bitboard128 b = pos->bb.b10.type[t] & pos->bb.b10.color[c];
-                for (uint64_t lo = (uint64_t)b; lo; lo &= lo - 1) r += ep->royal_eg[__builtin_ctzll(lo)];
+                for (uint64_t lo = (uint64_t)b; lo; lo &= lo - 1)
+                    r += ep->royal_eg[__builtin_ctzll(lo)];
                 for (uint64_t hi = (uint64_t)(b >> 64); hi; hi &= hi - 1)
                     r += ep->royal_eg[64 + __builtin_ctzll(hi)];
             } else {
@@ -164,7 +188,7 @@ static int eval_phased(const EvalParams *ep, const Position *pos) {
             s += (c == WHITE ? r : -r) * (256 - phase) / 256;
         }
     }
-    if (ep->pawn_type) s += eval_pawns(ep, pos, WHITE, phase) + eval_pawns(ep, pos, BLACK, phase);
+    if (ep->pawn_type) s += eval_pawns(ep, pos, phase);
     return s;
 }
 

@@ -19,12 +19,9 @@ typedef struct EvalParams {
     int phase_value[MAX_PT];
     int phase_full;
     int16_t royal_eg[MAX_SQ]; /* a royal's bonus for the centre, at phase 0 */
-    /* Pawn structure on 8x8 boards: the pawn type (0: none), the squares in front of a pawn
-     * on its own and the adjacent files per colour, the adjacent files of a file, and the
-     * passed-pawn bonus by ranks advanced, opening and ending. */
+    /* Pawn structure on 8x8 boards: the pawn type (0: none) and the passed-pawn bonus by
+     * ranks advanced, opening and ending. */
     int pawn_type;
-    uint64_t front_span[2][64];
-    uint64_t adjacent_files[8];
     int16_t passed_mg[8], passed_eg[8];
 } EvalParams;
 

@@ -104,12 +104,13 @@ static void selfplay_config_json(const SelfplayPlan *o, char *buf, size_t n) {
         buf, n,
         "{\"variant\":\"%s\",\"games\":%ld,\"seed\":%llu,\"shard_games\":%ld,\"format\":\"%s\","
         "\"player_a\":\"%s\",\"player_b\":\"%s\",\"random_plies\":%d,\"temperature\":%d,"
-        "\"temp_margin\":%d,\"temp_plies\":%d,\"temp_depth\":%d,\"ply_cap\":%d,\"resign\":[%d,%d],\"draw\":[%d,%d,%d]"
+        "\"temp_margin\":%d,\"temp_plies\":%d,\"temp_depth\":%d,\"ply_cap\":%d,\"resign\":[%d,%d],"
+        "\"draw\":[%d,%d,%d]"
         ","
         "\"hash_bits\":%d,\"random_start\":%s,\"start\":",
         g->var->name, o->games, (unsigned long long)g->seed, o->shard_games, formats_text, a, b,
-        g->random_plies, g->temperature, g->temp_margin, g->temp_plies, g->temp_depth, g->ply_cap, g->resign_score,
-        g->resign_plies, g->draw_score, g->draw_plies, g->draw_min_ply, g->tt_bits,
+        g->random_plies, g->temperature, g->temp_margin, g->temp_plies, g->temp_depth, g->ply_cap,
+        g->resign_score, g->resign_plies, g->draw_score, g->draw_plies, g->draw_min_ply, g->tt_bits,
         g->random_start ? "true" : "false");
     if (g->start_fen) snprintf(buf + k, n - (size_t)k, "\"%s\"}", g->start_fen);
     else snprintf(buf + k, n - (size_t)k, "null}");

@@ -10,21 +10,21 @@
 
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-#define QSEARCH_MAX 8    /* capture plies searched below the horizon */
-#define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
-#define QS_DELTA    200  /* delta pruning margin in quiescence */
-#define RFP_DEPTH   6    /* reverse futility: depths and margin per ply */
-#define RFP_MARGIN  90
-#define FUT_DEPTH   3 /* futility pruning of quiet moves: depths and margin per ply */
-#define FUT_MARGIN  150
-#define LMP_DEPTH   4 /* late-move pruning depths */
-#define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
-#define ASP_WINDOW  30
-#define HIST_MAX    16000
+#define QSEARCH_MAX  8    /* capture plies searched below the horizon */
+#define POLL_NODES   1024 /* nodes between two looks at the clock and the stop flag */
+#define QS_DELTA     200  /* delta pruning margin in quiescence */
+#define RFP_DEPTH    6    /* reverse futility: depths and margin per ply */
+#define RFP_MARGIN   90
+#define FUT_DEPTH    3 /* futility pruning of quiet moves: depths and margin per ply */
+#define FUT_MARGIN   150
+#define LMP_DEPTH    4 /* late-move pruning depths */
+#define ASP_DEPTH    4 /* aspiration windows from this depth, half-width ASP_WINDOW */
+#define ASP_WINDOW   30
+#define HIST_MAX     16000
 #define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
-#define SEE_DEPTH   6 /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
-#define SEE_QUIET   30 /* and of captures (per ply) */
-#define SEE_CAPTURE 100
+#define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
+#define SEE_QUIET    30  /* and of captures (per ply) */
+#define SEE_CAPTURE  100
 
 /* Monotonic clock in nanoseconds. */
 static int64_t search_now_ns(void) {
@@ -326,7 +326,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     Move *list = s->moves[ply];
     int *sc = s->scores[ply];
     int n = check ? -1 : pos_legal_captures(pos, list); /* -1: no capture generator */
-    if (n == 0) return best; /* no capture: the stand-pat score */
+    if (n == 0) return best;                            /* no capture: the stand-pat score */
     if (n < 0) n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
     if (!check) { /* keep captures (and blasts, checked after the make), scored MVV-LVA */

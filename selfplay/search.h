@@ -66,9 +66,9 @@ typedef void (*SearchInfoFn)(void *ctx, const SearchInfo *info);
 /* Budget of one move. Zero in any field means "no limit" / "off", so `{0}` plus one limit
  * is the usual form. Self-play sets only nodes, depth and margin. */
 typedef struct SearchLimits {
-    int64_t nodes; /* stop after about this many nodes */
-    int depth;     /* deepest iteration */
-    int margin;    /* root moves within margin of the best get exact scores (0: only the best) */
+    int64_t nodes;    /* stop after about this many nodes */
+    int depth;        /* deepest iteration */
+    int margin;       /* root moves within margin of the best get exact scores (0: only the best) */
     int margin_depth; /* the margin holds in iterations up to this depth only; deeper ones
                          search for the best move alone (0: in every iteration) */
     int64_t movetime_ms;     /* hard time limit from the start of search_run, checked every
