@@ -462,13 +462,28 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     int *sc = s->scores[ply];
     int n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
-    search_score_moves(s, pos, list, sc, n, hash, ply);
+    int hidx = -1; /* the hash move goes first, and the others are scored only if it does
+                      not cut off */
+    for (int j = 0; hash != MOVE_NONE && j < n; j++)
+        if (list[j] == hash) {
+            hidx = j;
+            list[j] = list[0];
+            list[0] = hash;
+            break;
+        }
+    bool scored = false;
     int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0;
     Move best_move = MOVE_NONE, quiets[64];
     bool futile = !pvnode && !check && depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
     int lmp = (3 + depth * depth) / (improving ? 1 : 2);
     for (int i = 0; i < n; i++) {
-        search_pick(list, sc, n, i);
+        if (i > 0 || hidx < 0) {
+            if (!scored) {
+                search_score_moves(s, pos, list + i, sc + i, n - i, MOVE_NONE, ply);
+                scored = true;
+            }
+            search_pick(list, sc, n, i);
+        }
         Move m = list[i];
         bool quiet = search_victim_value(s, pos, m) == 0 && MOVE_KIND(m) != MK_MULTI &&
                      !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
