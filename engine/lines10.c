@@ -1,10 +1,13 @@
 /* lines10.c - the line-occupancy tables of the 10x10 board (see lines10.h). */
+#include <stdlib.h>
+
 #include "lines10.h"
 
 Line10 line10[LINES10];
 uint8_t line10_id[4][100];
 uint8_t line10_pos[4][100];
 uint64_t line10_table[10][1024];
+uint16_t (*line10_fold[16])[1024];
 Bitboard128 line10_spread[4][1024];
 
 /* Registers the line of `kind` from `start`, `len` squares apart by `step`. */
@@ -49,6 +52,22 @@ static uint64_t line_walk(int pos, unsigned occ, int dir) {
         }
     }
     return slide | first << 10 | hop << 20 | second << 30;
+}
+
+uint16_t (*line10_fold_build(unsigned fields))[1024] {
+    fields &= 15;
+    if (line10_fold[fields]) return line10_fold[fields];
+    uint16_t(*f)[1024] = malloc(10 * sizeof *f);
+    if (!f) return NULL;
+    for (int pos = 0; pos < 10; pos++)
+        for (int occ = 0; occ < 1024; occ++) {
+            uint64_t x = line10_table[pos][occ], m = 0;
+            for (int i = 0; i < 4; i++)
+                if (fields & (1u << i)) m |= x >> (10 * i);
+            f[pos][occ] = (uint16_t)(m & 0x3FF);
+        }
+    line10_fold[fields] = f;
+    return f;
 }
 
 void lines10_init(void) {

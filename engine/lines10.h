@@ -34,10 +34,16 @@ extern Line10 line10[LINES10];
 extern uint8_t line10_id[4][100];  /* [kind][square] -> line */
 extern uint8_t line10_pos[4][100]; /* [kind][square] -> position along it */
 extern uint64_t line10_table[10][1024];
+/* Per set of fields (bit i: field i of line10_table), the entries with those fields ORed
+ * into one 10-bit mask (NULL until line10_fold_build builds it). */
+extern uint16_t (*line10_fold[16])[1024];
 extern Bitboard128 line10_spread[4][1024]; /* [kind][10-bit mask] from square 0 */
 
 /* Builds the tables (from bitboard_init). */
 void lines10_init(void);
+/* Builds line10_fold[fields] if it is not built (at engine_init, before any thread);
+ * returns it, or NULL when out of memory. */
+uint16_t (*line10_fold_build(unsigned fields))[1024];
 
 /* The occupancy of line id as a 10-bit number (bit i: position i). */
 static inline unsigned line10_occ(int id, Bitboard128 occ) {

@@ -14,6 +14,7 @@
  * vacates at most three squares of a line). A double leap is opened by vacating or
  * capturing on a blocked intermediate square; a blast or a Commando walk by any change in
  * the few squares between the enemy piece and the King. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lines10.h"
@@ -29,8 +30,8 @@ typedef struct SupBoard {
 
 /* Per line position and 10-bit occupancy: every destination of a slide-and-hop piece
  * (the four fields of line10_table folded), and the first and second pieces only. */
-static uint16_t line_all[10][1024];
-static uint16_t line_hit[10][1024];
+static const uint16_t (*line_all)[1024];
+static const uint16_t (*line_hit)[1024];
 static u128 knight2[MAX_SQ];       /* squares two knight leaps away */
 static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
 #if CHESSVAR_PEXT
@@ -43,12 +44,12 @@ static u128 jump_valid[MAX_SQ]; /* every jK landing of s that lies on the board 
 
 /* Builds the counter's tables (from supremo_init, after lines10_init). */
 void supremo_perft_init(const SupTables *T) {
-    for (int pos = 0; pos < 10; pos++)
-        for (int occ = 0; occ < 1024; occ++) {
-            uint64_t x = line10_table[pos][occ];
-            line_all[pos][occ] = (uint16_t)((x | x >> 10 | x >> 20 | x >> 30) & 0x3FF);
-            line_hit[pos][occ] = (uint16_t)((x >> 10 | x >> 30) & 0x3FF);
-        }
+    line_all = (const uint16_t(*)[1024])line10_fold_build(15);
+    line_hit = (const uint16_t(*)[1024])line10_fold_build(2 | 8);
+    if (!line_all || !line_hit) {
+        fprintf(stderr, "supremo: out of memory building tables\n");
+        exit(1);
+    }
     for (int s = 0; s < 100; s++) {
         knight2[s] = 0;
         for (u128 m = T->leap_cp[SUP_KNIGHT][WHITE][s]; m;)

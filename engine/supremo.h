@@ -75,9 +75,10 @@ typedef struct SupTables {
     int8_t sw_shift[MAX_PT][2][16];
     uint8_t sw_mode[MAX_PT][16];
     u128 sw_src[MAX_PT][2][16];
-    uint8_t by_lines[MAX_PT];     /* rides and hops by line lookup (supremo_gen.c); 2: and
-                                     nothing else */
-    uint64_t line_sel[MAX_PT][4]; /* line10_table fields used per line kind */
+    uint8_t by_lines[MAX_PT];   /* rides and hops by line lookup (supremo_gen.c); 2: and
+                                   nothing else */
+    uint8_t line_kinds[MAX_PT]; /* line kinds (bit k: lines10 kind k) it moves along */
+    const uint16_t (*line_fold[MAX_PT][4])[1024]; /* per kind: line10_fold of its fields */
 } SupTables;
 
 /* Decides, for type t, whether its rides and hops go by line lookup, and which fields. */

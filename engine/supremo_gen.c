@@ -319,20 +319,27 @@ static inline u128 fast_line(const SupTables *T, int t, int dir, int s, u128 occ
     return d;
 }
 
-/* Which fields of a line10_table entry type t uses on each line kind: 10 bits per field
- * (slide, first, hop, second) that it uses in both directions of the line. Line lookup
- * needs the 10x10 board, unlimited rides, and every field used in both directions or
- * neither. */
+/* Which fields of a line10_table entry (slide, first, hop, second) type t uses on each
+ * line kind, in both directions of the line, as the folded table of those fields. Line
+ * lookup needs the 10x10 board, unlimited rides, and every field used in both directions
+ * or neither. */
 void supremo_lines_prepare(SupTables *T, const Variant *v, int t) {
     const unsigned f[4] = {T->ride_mv[t], T->ride_cp[t], T->hop_mv[t], T->hop_cp[t]};
     bool ok = v->width == 10 && v->height == 10 && (f[0] | f[1] | f[2] | f[3]);
     for (int dir = 0; dir < 8; dir++) ok &= T->ride_range[t][dir] == 9;
+    T->line_kinds[t] = 0;
     for (int k = 0; k < 4; k++) {
-        T->line_sel[t][k] = 0;
+        unsigned fields = 0;
         for (int i = 0; i < 4; i++) {
             unsigned pos = (f[i] >> k) & 1, neg = (f[i] >> (k + 4)) & 1;
             ok &= pos == neg;
-            if (pos) T->line_sel[t][k] |= 0x3FFULL << (10 * i);
+            if (pos) fields |= 1u << i;
+        }
+        T->line_fold[t][k] = NULL;
+        if (ok && fields) {
+            T->line_fold[t][k] = (const uint16_t(*)[1024])line10_fold_build(fields);
+            ok &= T->line_fold[t][k] != NULL;
+            T->line_kinds[t] |= (uint8_t)(1u << k);
         }
     }
     T->by_lines[t] = (uint8_t)(ok ? (T->has_leap[t] || T->nslow[t] || T->jstep_mv[t] ||
@@ -406,15 +413,17 @@ static void fast_count_setwise(GenCtx *g, int t, u128 pieces, u128 empty, u128 c
 }
 
 /* The same destinations over all of type t's lines at once, by line-occupancy lookup
- * (lines10.h): sel from line_fields; for unlimited rides and hops on the 10x10 board. */
-static inline u128 fast_lines(const uint64_t sel[4], int s, u128 occ, u128 capt) {
+ * (lines10.h) in the folded tables of supremo_lines_prepare; for unlimited rides and hops
+ * on the 10x10 board. */
+static inline u128 fast_lines(const SupTables *T, int t, int s, u128 occ, u128 capt) {
     u128 d = 0;
-    for (int k = 0; k < 4; k++) {
-        if (!sel[k]) continue;
-        int id = line10_id[k][s], pos = line10_pos[k][s];
-        uint64_t x = line10_table[pos][line10_occ(id, occ)] & sel[k];
-        unsigned m = (unsigned)((x | x >> 10 | x >> 20 | x >> 30) & 0x3FF);
-        d |= line10_squares(id, m & ((1u << line10[id].len) - 1));
+    for (unsigned kinds = T->line_kinds[t]; kinds; kinds &= kinds - 1) {
+        int k = __builtin_ctz(kinds), id = line10_id[k][s];
+        unsigned m = T->line_fold[t][k][line10_pos[k][s]][line10_occ(id, occ)];
+#if !CHESSVAR_PEXT
+        m &= (1u << line10[id].len) - 1; /* PDEP drops the bits past the line's end */
+#endif
+        d |= line10_squares(id, m);
     }
     return d & (~occ | capt);
 }
@@ -450,7 +459,7 @@ static void fast_generate(GenCtx *g) {
             /* only rides and hops: one line lookup per piece */
             while (pieces) {
                 int s = bb128_pop_lsb(&pieces);
-                gen_emit(g, s, fast_lines(T->line_sel[t], s, occ, capt), NO_SQ, kind, pz, blast);
+                gen_emit(g, s, fast_lines(T, t, s, occ, capt), NO_SQ, kind, pz, blast);
             }
             continue;
         }
@@ -477,7 +486,7 @@ static void fast_generate(GenCtx *g) {
                 if (mc->mode & MM_MOVE) d |= b & empty;
                 if (mc->mode & MM_CAPTURE) d |= b & capt;
             }
-            if (by_lines) d |= fast_lines(T->line_sel[t], s, occ, capt);
+            if (by_lines) d |= fast_lines(T, t, s, occ, capt);
             else
                 for (uint8_t dirs = line_dirs; dirs; dirs &= (uint8_t)(dirs - 1))
                     d |= fast_line(T, t, __builtin_ctz(dirs), s, occ, capt);
