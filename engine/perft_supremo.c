@@ -505,9 +505,9 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
 /* Number of legal moves of the side to move, or -1 when the general generator must count
  * (no King). The pieces other than pawns and King come from c, built for this side on a
  * board that differs from b only on the squares of delta; `check` says whether the side is
- * in check (-1: not known). */
+ * in check (-1: not known); prep, if given, holds count_prepare's sets for this board. */
 static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
-                          u128 delta, int check) {
+                          u128 delta, int check, const CountCtx *prep) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -515,8 +515,15 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
     u128 kb = b->pc[SUP_KING] & own;
     if (!kb) return -1;
     CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
-    if (check < 0 ? sb_attacked(T, b, x.k, them) : check) check_prepare(&x);
-    else count_prepare(&x);
+    if (check < 0 ? sb_attacked(T, b, x.k, them) : check) {
+        check_prepare(&x);
+    } else if (prep) {
+        x.vac = prep->vac;
+        x.fill = prep->fill;
+        x.blast = prep->blast;
+    } else {
+        count_prepare(&x);
+    }
     uint64_t n = 0;
 
     /* Pawns, set-wise: pushes, double steps from the start rank, captures. */
@@ -574,7 +581,7 @@ static uint64_t count_position(Position *pos) {
     PieceCache *c = malloc(sizeof *c);
     if (!c) return supremo_count_legal(pos);
     cache_build(pos->var->tables, &b, pos->side, c);
-    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1);
+    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1, NULL);
     free(c);
     return n >= 0 ? (uint64_t)n : supremo_count_legal(pos);
 }
@@ -591,7 +598,15 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
      * (unless the moved piece itself attacks it) */
     u128 kb = b0.pc[SUP_KING] & b0.col[them];
     CountCtx kx = {.T = T, .b = &b0, .us = them, .k = kb ? bb128_lsb(kb) : NO_SQ};
-    if (kb) count_prepare(&kx);
+    /* count_prepare's sets stay those of the child where its move changes no square on
+     * the King's lines, in its double-leap range or on vac, and moves no Terminator or
+     * Commando near the King */
+    u128 prep_dep = 0, walker_zone = 0;
+    if (kb) {
+        count_prepare(&kx);
+        prep_dep = T->lines[kx.k] | knight2[kx.k] | T->leap_cp[SUP_KNIGHT][us][kx.k] | kx.vac;
+        walker_zone = T->box[4][kx.k];
+    }
     const u128 occ0 = b0.col[WHITE] | b0.col[BLACK];
     Move list[MAX_MOVES];
     int n = supremo_gen_legal(pos, list);
@@ -606,7 +621,10 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
         int check = -1;
         if (kb && !(occ0 & ~occ1 & kx.vac) && !(delta & occ1 & kx.fill))
             check = piece_attacks(T, &b1, to, nt, kx.k, us);
-        int64_t k = count_lean(pos->var, &b1, them, c, delta, check);
+        bool walker =
+            t == SUP_TERMINATOR || t == SUP_COMMANDO || nt == SUP_TERMINATOR || nt == SUP_COMMANDO;
+        bool same = kb && !(delta & prep_dep) && !(walker && (delta & walker_zone));
+        int64_t k = count_lean(pos->var, &b1, them, c, delta, check, same ? &kx : NULL);
         if (k < 0) {
             supremo_make(pos, m);
             k = (int64_t)supremo_count_legal(pos);
