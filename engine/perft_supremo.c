@@ -397,6 +397,8 @@ typedef struct PieceCache {
         u128 bit;     /* the piece's square */
         u128 touched; /* origin and intermediate victims of its groups */
         u128 dests;   /* union of their destinations */
+        u128 dep_in;  /* Protector: the squares its first two steps looked at */
+        u128 second;  /* Protector: the squares its second step reached */
         uint8_t sq, type;
         uint16_t first, count, moves;
     } piece[MAX_SQ];
@@ -497,6 +499,12 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
                 moves += bb128_popcount(g[j].dests);
             }
             c->piece[i].moves = (uint16_t)moves;
+            if (t == SUP_PROTECTOR) {
+                u128 occ0 = (b->col[0] | b->col[1]) & ~sup_bit(s), empty0 = T->full & ~occ0;
+                u128 a1 = step_one(T, s, occ0), a2 = step_any(T, a1 & empty0, occ0);
+                c->piece[i].dep_in = a1 | a2;
+                c->piece[i].second = a2 & empty0;
+            }
             c->ngroups += n;
         }
     }
@@ -553,7 +561,15 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
             if (delta & c->piece[i].bit) continue;
             u128 dep;
             g = fresh;
-            ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+            if (c->piece[i].type == SUP_PROTECTOR && !(delta & c->piece[i].dep_in)) {
+                /* the first two steps stand: only the third is walked again */
+                u128 bit = c->piece[i].bit, occ0 = occ & ~bit;
+                u128 d = step_any(T, c->piece[i].second, occ0) & (empty | bit) & ~bit;
+                fresh[0] = (Group){d, c->piece[i].sq, NO_SQ, SUP_PROTECTOR};
+                ng = d ? 1 : 0;
+            } else {
+                ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+            }
         } else if (!x.check && !(c->piece[i].touched & x.vac) &&
                    !(c->piece[i].dests & fill_blast)) {
             /* no move of the piece can expose the King: all of them count */
