@@ -403,6 +403,12 @@ typedef struct PieceCache {
         uint16_t first, count, moves;
     } piece[MAX_SQ];
     Group group[16 * MAX_SQ];
+    /* With at most 64 pieces, per square the pieces (bit i: piece i) whose dep, touched and
+     * dests hold it, the squares of any dests, and the number of all their moves. */
+    bool maps;
+    uint64_t dep_of[MAX_SQ], touched_of[MAX_SQ], dests_of[MAX_SQ];
+    u128 any_dests;
+    uint64_t moves;
 } PieceCache;
 
 /* Writes the groups of the type-t piece of side us on s into g (empty ones left out);
@@ -508,6 +514,19 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             c->ngroups += n;
         }
     }
+    c->maps = c->npieces <= 64;
+    if (!c->maps) return;
+    for (int s = 0; s < MAX_SQ; s++) c->dep_of[s] = c->touched_of[s] = c->dests_of[s] = 0;
+    c->any_dests = 0;
+    c->moves = 0;
+    for (int i = 0; i < c->npieces; i++) {
+        uint64_t me = 1ULL << i;
+        for (u128 x = c->piece[i].dep & T->full; x;) c->dep_of[bb128_pop_lsb(&x)] |= me;
+        for (u128 x = c->piece[i].touched; x;) c->touched_of[bb128_pop_lsb(&x)] |= me;
+        for (u128 x = c->piece[i].dests; x;) c->dests_of[bb128_pop_lsb(&x)] |= me;
+        c->any_dests |= c->piece[i].dests;
+        c->moves += c->piece[i].moves;
+    }
 }
 
 /* Number of legal moves of the side to move, or -1 when the general generator must count
@@ -554,7 +573,19 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
      * around them; a piece on delta was taken. */
     Group fresh[16];
     const u128 fill_blast = x.fill | x.blast;
+    uint64_t redo = ~0ULL;
+    if (c->maps && !x.check) {
+        /* all the cached moves, less those of the pieces the move changed (recounted
+         * below) or that may expose the King (tested below) */
+        redo = 0;
+        for (u128 d = delta; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
+        for (u128 d = x.vac & occ; d;) redo |= c->touched_of[bb128_pop_lsb(&d)];
+        for (u128 d = fill_blast & c->any_dests; d;) redo |= c->dests_of[bb128_pop_lsb(&d)];
+        n += c->moves;
+        for (uint64_t r = redo; r; r &= r - 1) n -= c->piece[__builtin_ctzll(r)].moves;
+    }
     for (int i = 0; i < c->npieces; i++) {
+        if (i < 64 && !((redo >> i) & 1)) continue;
         const Group *g = c->group + c->piece[i].first;
         int ng = c->piece[i].count;
         if (delta & c->piece[i].dep) {
