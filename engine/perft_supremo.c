@@ -584,31 +584,36 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
         n += c->moves;
         for (uint64_t r = redo; r; r &= r - 1) n -= c->piece[__builtin_ctzll(r)].moves;
     }
-    for (int i = 0; i < c->npieces; i++) {
-        if (i < 64 && !((redo >> i) & 1)) continue;
-        const Group *g = c->group + c->piece[i].first;
-        int ng = c->piece[i].count;
-        if (delta & c->piece[i].dep) {
-            if (delta & c->piece[i].bit) continue;
-            u128 dep;
-            g = fresh;
-            if (c->piece[i].type == SUP_PROTECTOR && !(delta & c->piece[i].dep_in)) {
-                /* the first two steps stand: only the third is walked again */
-                u128 bit = c->piece[i].bit, occ0 = occ & ~bit;
-                u128 d = step_any(T, c->piece[i].second, occ0) & (empty | bit) & ~bit;
-                fresh[0] = (Group){d, c->piece[i].sq, NO_SQ, SUP_PROTECTOR};
-                ng = d ? 1 : 0;
-            } else {
-                ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+    for (int base = 0; base < c->npieces; base += 64) {
+        int left = c->npieces - base;
+        uint64_t todo = (base ? ~0ULL : redo) & (left >= 64 ? ~0ULL : (1ULL << left) - 1);
+        while (todo) {
+            int i = base + __builtin_ctzll(todo);
+            todo &= todo - 1;
+            const Group *g = c->group + c->piece[i].first;
+            int ng = c->piece[i].count;
+            if (delta & c->piece[i].dep) {
+                if (delta & c->piece[i].bit) continue;
+                u128 dep;
+                g = fresh;
+                if (c->piece[i].type == SUP_PROTECTOR && !(delta & c->piece[i].dep_in)) {
+                    /* the first two steps stand: only the third is walked again */
+                    u128 bit = c->piece[i].bit, occ0 = occ & ~bit;
+                    u128 d = step_any(T, c->piece[i].second, occ0) & (empty | bit) & ~bit;
+                    fresh[0] = (Group){d, c->piece[i].sq, NO_SQ, SUP_PROTECTOR};
+                    ng = d ? 1 : 0;
+                } else {
+                    ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+                }
+            } else if (!x.check && !(c->piece[i].touched & x.vac) &&
+                       !(c->piece[i].dests & fill_blast)) {
+                /* no move of the piece can expose the King: all of them count */
+                n += c->piece[i].moves;
+                continue;
             }
-        } else if (!x.check && !(c->piece[i].touched & x.vac) &&
-                   !(c->piece[i].dests & fill_blast)) {
-            /* no move of the piece can expose the King: all of them count */
-            n += c->piece[i].moves;
-            continue;
+            for (int j = 0; j < ng; j++)
+                n += count_dests(&x, g[j].type, g[j].from, g[j].dests, g[j].mid, 0);
         }
-        for (int j = 0; j < ng; j++)
-            n += count_dests(&x, g[j].type, g[j].from, g[j].dests, g[j].mid, 0);
     }
     return (int64_t)n;
 }
