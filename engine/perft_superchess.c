@@ -326,8 +326,8 @@ static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty
         const int s_ = bb_pop_lsb(&b_);                                                            \
         const Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                   \
         const Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                             \
-        if (((special >> s_) & 1) &&                                                               \
-            !vacating_is_safe(p, s_, ty, q, nmon, them, act, &foes, occ, exposed_foe)) {           \
+        if (((special >> s_) & 1) && (check || !vacating_is_safe(p, s_, ty, q, nmon, them, act,    \
+                                                                 &foes, occ, exposed_foe))) {      \
             n += moves_tested(p, s_, to_, promotes, ty == SC_P, list ? list + n : NULL);           \
         } else if (ty == SC_P) {                                                                   \
             const Bitboard two_ = to_ & fwd(fwd(1ull << s_, us), us);                              \
@@ -360,13 +360,20 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
     int q[2] = {0, 0};
     Bitboard unb[2] = {0, 0};
     int nmon = 0;
+    /* In check every move is tested, and a drop must land where it may block (on a line
+     * from every monarch in check, or next to it for the lame leaps). */
+    bool check = false;
+    Bitboard drop_cand = ~0ull;
     for (Bitboard m = mon; m; nmon++) {
         q[nmon] = bb_pop_lsb(&m);
-        if (attacked(p, q[nmon], them, &foes, occ, ~0ull))
-            return list ? sc_gen_legal(p, list) : (int)sc_count_legal(p);
+        if (attacked(p, q[nmon], them, &foes, occ, ~0ull)) {
+            check = true;
+            drop_cand &= queen_att8(q[nmon], occ) | king_att8[q[nmon]];
+        }
         unb[nmon] = unblock(p, q[nmon], them, act, &foes, own, occ);
         special |= unb[nmon];
     }
+    if (check) special = own;
     const Bitboard victims = exposed_foe & ~royal, movers = own & ~frozen;
     const Bitboard last = last_rank[us];
     int choices = -1, n = 0;
@@ -379,7 +386,7 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
         Bitboard to = king_att8[s] & (empty | cap);
         if ((t[SC_E] >> s) & 1)
             to |= ((((sb << 8) & empty) << 8) | (((sb >> 8) & empty) >> 8)) & (empty | cap);
-        const bool shield = nmon == 2 && ((unb[i ^ 1] >> s) & 1);
+        const bool shield = nmon == 2 && (check || ((unb[i ^ 1] >> s) & 1));
         while (to) {
             const int d = bb_pop_lsb(&to);
             const Bitboard occ2 = (occ ^ sb) | (1ull << d), keep = ~(1ull << d);
@@ -465,10 +472,22 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
             n++;
         }
     }
-    /* Drops only add a blocker: all legal out of check. */
+    /* Drops only add a blocker: all legal out of check, in check those that shield every
+     * monarch. */
+    Bitboard drop_sq = empty;
+    if (check && (p->hand[us][SC_L] | p->hand[us][SC_X])) {
+        drop_sq = 0;
+        for (Bitboard b = drop_cand & empty; b;) {
+            const int d = bb_pop_lsb(&b);
+            bool safe = true;
+            for (int i = 0; i < nmon && safe; i++)
+                safe = !attacked(p, q[i], them, &foes, occ | (1ull << d), ~0ull);
+            if (safe) drop_sq |= 1ull << d;
+        }
+    }
     for (int type = SC_L; type <= SC_X; type++) {
         if (!p->hand[us][type]) continue;
-        const Bitboard sq = type == SC_L ? empty & first_rank[us] : empty;
+        const Bitboard sq = type == SC_L ? drop_sq & first_rank[us] : drop_sq;
         if (!list) n += bb_popcount(sq);
         else
             for (Bitboard b = sq; b;) {
