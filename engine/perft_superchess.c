@@ -324,8 +324,9 @@ static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty
 #define MOVES_OF_TYPE(ty, promotes)                                                                \
     for (Bitboard b_ = t[ty] & rest; b_;) {                                                        \
         const int s_ = bb_pop_lsb(&b_);                                                            \
-        const Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims;                                   \
-        const Bitboard to_ = targets(p, us, ty, s_, occ, empty, cap_);                             \
+        const Bitboard cap_ = (neutral >> s_) & 1 ? 0 : victims_c;                                 \
+        const Bitboard to_ =                                                                       \
+            targets(p, us, ty, s_, occ, ty == SC_M || ty == SC_F ? empty : empty_c, cap_);         \
         if (((special >> s_) & 1) && (check || !vacating_is_safe(p, s_, ty, q, nmon, them, act,    \
                                                                  &foes, occ, exposed_foe))) {      \
             n += moves_tested(p, s_, to_, promotes, ty == SC_P, list ? list + n : NULL);           \
@@ -338,9 +339,13 @@ static FORCE_INLINE bool vacating_is_safe(const Position *p, int s, const int ty
         }                                                                                          \
     }
 
+static int moves_in_check(Position *p, Move *list);
+
 /* Legal moves of side us (the side to move): their number, and written into list unless
- * it is NULL (a constant in each instance: the count pays nothing for the writing). */
-static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
+ * it is NULL. Instantiated with list a constant NULL or not (the count pays nothing for the
+ * writing) and with in_check a constant: the instance out of check hands a position in
+ * check over to moves_in_check. */
+static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const bool in_check) {
     const ScTables *tb = TB(p);
     const Bitboard *t = BB(p).type;
     const int them = us ^ 1;
@@ -362,13 +367,17 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
     int nmon = 0;
     /* In check every move is tested, and a drop must land where it may block (on a line
      * from every monarch in check, or next to it for the lame leaps). */
-    bool check = false;
-    Bitboard drop_cand = ~0ull;
+    const bool check = in_check;
+    Bitboard drop_cand = ~0ull, move_cand = ~0ull;
     for (Bitboard m = mon; m; nmon++) {
         q[nmon] = bb_pop_lsb(&m);
         if (attacked(p, q[nmon], them, &foes, occ, ~0ull)) {
-            check = true;
+            if (!in_check) return moves_in_check(p, list);
             drop_cand &= queen_att8(q[nmon], occ) | king_att8[q[nmon]];
+            /* a board move answers a check by blocking or capturing (or, M or F, by
+             * disabling the checker): it lands on a line from the monarch or within a leap */
+            move_cand &= queen_att8(q[nmon], occ) | king_att8[q[nmon]] | knight_att8[q[nmon]] |
+                         leap_two[q[nmon]];
         }
         unb[nmon] = unblock(p, q[nmon], them, act, &foes, own, occ);
         special |= unb[nmon];
@@ -427,7 +436,10 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
         ADD_SHIFT(((tc & ~FILE_A) >> 1) & victims, -1, MK_NORMAL, true);
         ADD_SHIFT(((tc & ~FILE_H) << 1) & victims, 1, MK_NORMAL, true);
     }
-    /* The other pieces one by one; the pawn pieces on `special` too. */
+    /* The other pieces one by one; the pawn pieces on `special` too. In check only the
+     * landings that may answer it are tried (and every promotion, which may be to M or F). */
+    const Bitboard empty_c = check ? empty & (move_cand | last) : empty;
+    const Bitboard victims_c = check ? victims & (move_cand | last) : victims;
     const Bitboard rest = movers & ~(mon | ((t[SC_P] | t[SC_H] | t[SC_T]) & bulk));
     MOVES_OF_TYPE(SC_P, true)
     MOVES_OF_TYPE(SC_N, false)
@@ -500,12 +512,18 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list) {
 
 /* Number of legal moves (perft's last ply), on the specialised path. */
 uint64_t sc_count_fast(Position *p) {
-    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL) : moves_side(p, BLACK, NULL));
+    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false)
+                                       : moves_side(p, BLACK, NULL, false));
+}
+
+/* Legal moves of the side to move, which is in check (counted when list is NULL). */
+static __attribute__((noinline)) int moves_in_check(Position *p, Move *list) {
+    return p->side == WHITE ? moves_side(p, WHITE, list, true) : moves_side(p, BLACK, list, true);
 }
 
 /* Legal moves on the specialised path: the same set as sc_gen_legal. */
 int sc_gen_fast(Position *p, Move *list) {
-    return p->side == WHITE ? moves_side(p, WHITE, list) : moves_side(p, BLACK, list);
+    return p->side == WHITE ? moves_side(p, WHITE, list, false) : moves_side(p, BLACK, list, false);
 }
 
 /* ---------------------------------------------------------------- lean make / unmake */
