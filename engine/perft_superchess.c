@@ -36,6 +36,8 @@ static uint32_t pool_types;
 /* The squares a piece of colour c and type t on s could ever capture on (rides to the
  * edge, lame leaps whatever their lame squares). */
 static Bitboard cap_geo[2][SC_NPT + 1][64];
+/* The squares the leaps of such a piece can land on or need empty (lame squares). */
+static Bitboard leap_geo[2][SC_NPT + 1][64];
 /* Origins of the lame captures of colour c onto q, over all types. */
 static Bitboard rev_lame_any[2][64];
 
@@ -83,9 +85,13 @@ void perft_superchess_init(const Variant *v, const ScTables *tb) {
                 Bitboard g = tb->leap_cap[c][ty][s];
                 if (tb->orth_rider[ty]) g |= rook_att8(s, 0);
                 if (tb->diag_rider[ty]) g |= bishop_att8(s, 0);
-                for (uint32_t k = tb->lame_at[c][ty][s]; k < tb->lame_at[c][ty][s + 1]; k++)
+                Bitboard l = tb->leap_move[c][ty][s] | tb->leap_cap[c][ty][s];
+                for (uint32_t k = tb->lame_at[c][ty][s]; k < tb->lame_at[c][ty][s + 1]; k++) {
                     if (tb->lame[k].mode & MM_CAPTURE) g |= 1ull << tb->lame[k].sq;
+                    l |= tb->lame[k].lame | 1ull << tb->lame[k].sq;
+                }
                 cap_geo[c][ty][s] = g;
+                leap_geo[c][ty][s] = l;
             }
     for (int c = 0; c < 2; c++)
         for (int q = 0; q < 64; q++)
@@ -651,11 +657,9 @@ static Bitboard quiet_squares(const Position *p, Bitboard *zone_out) {
     Bitboard reach = 0, mon_reach = 0;
     for (Bitboard b = BB(p).color[them]; b;) {
         const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
-        Bitboard r = tb->leap_move[them][ty][s] | tb->leap_cap[them][ty][s];
+        Bitboard r = leap_geo[them][ty][s];
         if (tb->orth_rider[ty]) r |= rook_att8(s, occ);
         if (tb->diag_rider[ty]) r |= bishop_att8(s, occ);
-        for (uint32_t k = tb->lame_at[them][ty][s]; k < tb->lame_at[them][ty][s + 1]; k++)
-            r |= tb->lame[k].lame | 1ull << tb->lame[k].sq;
         reach |= r;
         if ((tb->royal >> ty) & 1) mon_reach |= r | 1ull << s;
     }
@@ -669,9 +673,10 @@ static Bitboard quiet_squares(const Position *p, Bitboard *zone_out) {
             for (Bitboard z = zone & rook_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
         if (tb->diag_rider[ty])
             for (Bitboard z = zone & bishop_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
-        for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++)
-            if ((tb->lame[k].mode & MM_CAPTURE) && ((zone >> tb->lame[k].sq) & 1))
-                reach |= tb->lame[k].lame;
+        if (tb->lame_at[us][ty][s] < tb->lame_at[us][ty][s + 1] && (cap_geo[us][ty][s] & zone))
+            for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++)
+                if ((tb->lame[k].mode & MM_CAPTURE) && ((zone >> tb->lame[k].sq) & 1))
+                    reach |= tb->lame[k].lame;
     }
     *zone_out = zone;
     return ~(reach | zone);
