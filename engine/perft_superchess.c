@@ -350,8 +350,9 @@ static int moves_in_check(Position *p, Move *list);
 /* Legal moves of side us (the side to move): their number, and written into list unless
  * it is NULL. Instantiated with list a constant NULL or not (the count pays nothing for the
  * writing) and with in_check a constant: the instance out of check hands a position in
- * check over to moves_in_check. */
-static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const bool in_check) {
+ * check over to moves_in_check. `unchecked`: the caller knows the side is not in check. */
+static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const bool in_check,
+                                   bool unchecked) {
     const ScTables *tb = TB(p);
     const Bitboard *t = BB(p).type;
     const int them = us ^ 1;
@@ -377,7 +378,7 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const 
     Bitboard drop_cand = ~0ull, move_cand = ~0ull;
     for (Bitboard m = mon; m; nmon++) {
         q[nmon] = bb_pop_lsb(&m);
-        if (attacked(p, q[nmon], them, &foes, occ, ~0ull)) {
+        if (!unchecked && attacked(p, q[nmon], them, &foes, occ, ~0ull)) {
             if (!in_check) return moves_in_check(p, list);
             drop_cand &= queen_att8(q[nmon], occ) | king_att8[q[nmon]];
             /* a board move answers a check by blocking or capturing (or, M or F, by
@@ -518,18 +519,26 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const 
 
 /* Number of legal moves (perft's last ply), on the specialised path. */
 uint64_t sc_count_fast(Position *p) {
-    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false)
-                                       : moves_side(p, BLACK, NULL, false));
+    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false, false)
+                                       : moves_side(p, BLACK, NULL, false, false));
+}
+
+/* The same count for a side the caller knows is not in check. */
+static uint64_t count_unchecked(Position *p) {
+    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false, true)
+                                       : moves_side(p, BLACK, NULL, false, true));
 }
 
 /* Legal moves of the side to move, which is in check (counted when list is NULL). */
 static __attribute__((noinline)) int moves_in_check(Position *p, Move *list) {
-    return p->side == WHITE ? moves_side(p, WHITE, list, true) : moves_side(p, BLACK, list, true);
+    return p->side == WHITE ? moves_side(p, WHITE, list, true, false)
+                            : moves_side(p, BLACK, list, true, false);
 }
 
 /* Legal moves on the specialised path: the same set as sc_gen_legal. */
 int sc_gen_fast(Position *p, Move *list) {
-    return p->side == WHITE ? moves_side(p, WHITE, list, false) : moves_side(p, BLACK, list, false);
+    return p->side == WHITE ? moves_side(p, WHITE, list, false, false)
+                            : moves_side(p, BLACK, list, false, false);
 }
 
 /* ---------------------------------------------------------------- lean make / unmake */
@@ -650,7 +659,7 @@ static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
  * opponent piece reaches, rides through or needs empty (lame square), off the zone, and
  * off the lines and lame squares of the mover's captures onto the zone (a blocker there
  * may shield it or release a pin, a vacated square may open them). */
-static Bitboard quiet_squares(const Position *p, Bitboard *zone_out) {
+static Bitboard quiet_squares(const Position *p, Bitboard *zone_out, Bitboard *lines_out) {
     const ScTables *tb = TB(p);
     const int us = p->side, them = us ^ 1;
     const Bitboard occ = BB(p).color[WHITE] | BB(p).color[BLACK];
@@ -665,21 +674,23 @@ static Bitboard quiet_squares(const Position *p, Bitboard *zone_out) {
     }
     /* where the opponent's monarchs stand, go or castle through */
     const Bitboard zone = mon_reach | ((p->castle >> (them * 4)) & 15 ? first_rank[them] : 0);
+    Bitboard lines = 0;
     for (Bitboard b = BB(p).color[us]; b;) {
         const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
         /* the lines and lame squares of the mover's captures onto the zone: a blocker there
          * may shield it or release a pin, a vacated square may open them */
         if (tb->orth_rider[ty])
-            for (Bitboard z = zone & rook_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
+            for (Bitboard z = zone & rook_att8(s, 0); z;) lines |= between8[s][bb_pop_lsb(&z)];
         if (tb->diag_rider[ty])
-            for (Bitboard z = zone & bishop_att8(s, 0); z;) reach |= between8[s][bb_pop_lsb(&z)];
+            for (Bitboard z = zone & bishop_att8(s, 0); z;) lines |= between8[s][bb_pop_lsb(&z)];
         if (tb->lame_at[us][ty][s] < tb->lame_at[us][ty][s + 1] && (cap_geo[us][ty][s] & zone))
             for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++)
                 if ((tb->lame[k].mode & MM_CAPTURE) && ((zone >> tb->lame[k].sq) & 1))
-                    reach |= tb->lame[k].lame;
+                    lines |= tb->lame[k].lame;
     }
     *zone_out = zone;
-    return ~(reach | zone);
+    *lines_out = lines;
+    return ~(reach | lines | zone);
 }
 
 /* The opponent's number of legal moves with the turn passed (e.p. square cleared). */
@@ -707,17 +718,35 @@ static FORCE_INLINE bool quiet_move(const Position *p, Move m, Bitboard quiet, B
     return ty != SC_M && ty != SC_F && !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
 }
 
+/* Whether m, a legal move of the side to move, may put the opponent in check (else its
+ * count skips the test): a castling or e.p. move; a piece (or promotion) that could
+ * capture an opponent's monarch from its landing square whatever stands between; a move
+ * from a square on the lines or lame squares of the mover's captures onto the opponent's
+ * monarch zone (`lines` of quiet_squares); a capture of a Magician or Femme Fatale, which
+ * releases the mover's pieces it froze or neutralised. */
+static FORCE_INLINE bool may_check(const Position *p, Move m, Bitboard lines) {
+    const int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m), us = p->side;
+    const Bitboard *t = BB(p).type;
+    if (kind == MK_CASTLE || kind == MK_EP) return true;
+    const int ty = kind == MK_DROP || MOVE_PROMO(m) ? MOVE_PROMO(m) : PC_TYPE(p->board[from]);
+    if (cap_geo[us][ty][to] & (t[SC_K] | t[SC_E]) & BB(p).color[us ^ 1]) return true;
+    if (kind == MK_DROP) return false;
+    const int cap = PC_TYPE(p->board[to]);
+    return ((lines >> from) & 1) || cap == SC_M || cap == SC_F;
+}
+
 /* Leaves below p at depth >= 2: the fast generator and the lean make above the last ply,
  * the specialised count at it. At depth 2 the children of quiet moves are counted from
- * one count with the turn passed (the opponent's drops adjusted), without being made. */
+ * one count with the turn passed (the opponent's drops adjusted), without being made, and
+ * the count of a child that may_check clears skips the check test. */
 static uint64_t lean_perft(Position *p, int depth) {
     Move list[MAX_MOVES];
     const int n = sc_gen_fast(p, list);
     const int them = p->side ^ 1;
-    Bitboard quiet = 0, zone = 0;
+    Bitboard quiet = 0, zone = 0, lines = 0;
     uint64_t total = 0, base = 0;
     bool have_base = false;
-    if (depth == 2) quiet = quiet_squares(p, &zone);
+    if (depth == 2) quiet = quiet_squares(p, &zone, &lines);
     for (int i = 0; i < n; i++) {
         const Move m = list[i];
         if (depth == 2 && quiet_move(p, m, quiet, zone)) {
@@ -729,9 +758,12 @@ static uint64_t lean_perft(Position *p, int depth) {
             if (MOVE_KIND(m) != MK_DROP) total += x + (l && ((first_rank[them] >> from) & 1));
             continue;
         }
+        const bool unchecked = depth == 2 && !may_check(p, m, lines);
         LeanUndo u;
         lean_make(p, m, &u);
-        total += depth == 2 ? sc_count_fast(p) : lean_perft(p, depth - 1);
+        total += depth > 2   ? lean_perft(p, depth - 1)
+                 : unchecked ? count_unchecked(p)
+                             : sc_count_fast(p);
         lean_unmake(p, m, &u);
     }
     return total;
