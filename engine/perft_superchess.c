@@ -1,15 +1,21 @@
-/* perft_superchess.c - Superchess perft on a specialised path: a leaf counter written per
- * side to move and per piece type, and the perft hook that uses it at the last ply.
+/* perft_superchess.c - Superchess perft on a specialised path: a legal-move counter and
+ * generator written per side to move and per piece type, a lean make/unmake, and the perft
+ * hook that uses them.
  *
- * The counter decides legality as the fast generator does (superchess_gen.c): out of
- * check, a move of a piece that is no monarch, pins nothing open (unblock mask) and, as a
- * Magician or Femme Fatale, releases no enemy, is legal without a test, so it is only
- * counted (popcount of its target set); the other moves are tested one by one with
- * sc_move_exposes, and a side in check takes the generator's own count. What makes it
- * faster: the statuses, the attack test and the targets are computed per piece type with
- * the types as constants (no loop over the piece table, no move list for counted moves),
- * and the lame leaps whose lame squares are all neighbours (Ambassador, Magician,
- * Minister) are read from tables indexed by the occupancy of the 8 neighbours. */
+ * Legality as the fast generator decides it (superchess_gen.c): out of check, a move of a
+ * piece that is no monarch, pins nothing open (unblock mask) and, as a Magician or Femme
+ * Fatale, releases no enemy, is legal without a test, so at the last ply it is only
+ * counted (popcount of its target set); monarch steps take the attack test with the
+ * monarch lifted, other moves sc_move_exposes. The statuses, the attack test and the
+ * targets are computed per piece type with the types as constants, and the lame leaps
+ * whose lame squares are all neighbours (Ambassador, Magician, Minister) are read from
+ * tables indexed by the occupancy of the 8 neighbours.
+ *
+ * Above the last ply the position is changed by a lean make (no key, counters or undo
+ * stack). Two plies above the leaves, a quiet move (quiet_squares, quiet_move: one that
+ * neither the opponent's pieces nor the lines onto its monarchs can notice) is not made
+ * at all: its child has the moves of the position with the turn passed, bar the drops onto
+ * the squares the move fills and empties. */
 #include "superchess.h"
 
 #define FORCE_INLINE inline __attribute__((always_inline))
