@@ -55,8 +55,8 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 # (label, FEN, depth, quick depth)
-ORTHODOX = [("start d6", START, 6, 5), ("start d7", START, 7, 5),
-            ("kiwipete d5", KIWIPETE, 5, 4), ("kiwipete d6", KIWIPETE, 6, 4)]
+ORTHODOX = [("start d6", START, 6, 4), ("start d7", START, 7, 5),
+            ("kiwipete d5", KIWIPETE, 5, 3), ("kiwipete d6", KIWIPETE, 6, 4)]  # quick: distinct
 # (label, chessvar perft arguments, quick arguments)
 VARIANTS = [("supremo S30 d4", ["--variant", "supremo", "--depth", "4"],
              ["--variant", "supremo", "--depth", "3"]),
