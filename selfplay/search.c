@@ -490,8 +490,13 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         bool refut = m == hash ||
                      (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]));
         if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
-            depth <= LMP_DEPTH && nquiet >= lmp)
-            continue; /* late-move pruning */
+            depth <= LMP_DEPTH && nquiet >= lmp) { /* late-move pruning */
+            /* Moves come best-scored first: after one ordered by history alone, only such
+             * quiet moves remain (where no move removes pieces it does not land on), and
+             * each would be pruned here in turn. */
+            if (s->see_bound && scored && sc[i] < (1 << 22)) break;
+            continue;
+        }
         if (s->see && !check && ply > 0 && best > -SEARCH_MATE_BOUND && depth <= SEE_DEPTH &&
             m != hash &&
             !pos_see_ge(pos, m, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth,
