@@ -30,9 +30,17 @@ SUMMARY = re.compile(r"A scored ([\d.]+)% \(\+(\d+) =(\d+) -(\d+)\), Elo ([+-]?\
 
 
 def recorded_command(cmd, outdir):
-    """The command as results record it: the program by name, the output folder as DIR."""
-    return " ".join("DIR" if a == outdir else os.path.basename(a) if i == 1 else a
-                    for i, a in enumerate(cmd))
+    """The command as results record it: the program by name, the output folder as DIR, an
+    old build given by path (`uci:PATH uci`) as OLD."""
+    def word(i, a):
+        if a == outdir:
+            return "DIR"
+        if i == 1:
+            return os.path.basename(a)
+        if a.startswith("uci:/"):
+            return "uci:OLD" + a[len("uci:") + len(a[4:].split(" ")[0]):]
+        return a
+    return " ".join(word(i, a) for i, a in enumerate(cmd))
 
 def run_match(binary, variant, games, seed, extra, threads=1):
     """Plays one match and returns its parsed summary plus the command."""
