@@ -4,8 +4,11 @@ otherwise, temperature on) and the average completed depth at the default node b
 variant. Writes results/search_speed.json and results/plot_search_speed.png.
 
 Each run is `chessvar selfplay --threads 1` with a ply cap (so deep runs stay affordable on a
-shared machine); CPU seconds are the child's user+system time, so the figures do not depend
-on how loaded the machine is. Depth comes from the JSONL records (searched moves only)."""
+shared machine: 80 plies on 8x8, 40 and depth 4 only on Supremo's 10x10); CPU seconds are
+the child's user+system time (10 ms ticks), so the figures depend little on how loaded the
+machine is; each case runs --repeats times (the games are identical) and the run with the
+median CPU time is reported, with every run's CPU time. Depth comes from the JSONL records
+(searched moves only)."""
 
 import argparse
 import glob
@@ -29,7 +32,17 @@ def recorded_command(cmd, outdir):
     return " ".join("DIR" if a == outdir else os.path.basename(a) if i == 1 else a
                     for i, a in enumerate(cmd))
 
-def run(binary, variant, budget, games, ply_cap, seed):
+def run(binary, variant, budget, games, ply_cap, seed, repeats=1):
+    """The same self-play run `repeats` times (identical games: node and depth budgets are
+    deterministic); the figures of the run with the median CPU time, and every CPU time."""
+    rows = sorted((run_once(binary, variant, budget, games, ply_cap, seed)
+                   for _ in range(repeats)), key=lambda r: r["cpu_s"])
+    r = rows[len(rows) // 2]
+    r["cpu_s_runs"] = sorted(x["cpu_s"] for x in rows)
+    return r
+
+
+def run_once(binary, variant, budget, games, ply_cap, seed):
     """One self-play run; returns positions, searched positions, nodes, CPU s and mean depth."""
     with tempfile.TemporaryDirectory() as out:
         cmd = ["nice", binary, "selfplay", "--variant", variant, "--games", str(games),
@@ -84,17 +97,24 @@ def main():
     ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--ply-cap", type=int, default=80)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeats", type=int, default=3,
+                    help="runs of each case; the median CPU time is reported")
+    ap.add_argument("--ply-cap-wide", type=int, default=40,
+                    help="ply cap on boards larger than 8x8 (Supremo searches are dear)")
+    ap.add_argument("--depths-wide", default="4", help="fixed depths on boards larger than 8x8")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "search_speed.json"))
     a = ap.parse_args()
-    res = {"machine": machine_info(), "commit": git_state(ROOT)[0], "fixed_depth": [],
-           "default_budget": []}
+    res = {"machine": machine_info(), "commit": git_state(ROOT)[0], "repeats": a.repeats,
+           "fixed_depth": [], "default_budget": []}
     for v in a.variants.split(","):
-        res["default_budget"].append(run(a.binary, v, [], a.games, a.ply_cap, a.seed))
+        wide = v == "supremo"
+        cap, depths = (a.ply_cap_wide, a.depths_wide) if wide else (a.ply_cap, a.depths)
+        res["default_budget"].append(run(a.binary, v, [], a.games, cap, a.seed, a.repeats))
         print(json.dumps(res["default_budget"][-1]), flush=True)
-        for d in [int(x) for x in a.depths.split(",")]:
-            games = a.games if d < 8 else max(1, a.games // 2)
-            res["fixed_depth"].append(run(a.binary, v, ["--depth", str(d)], games, a.ply_cap,
-                                          a.seed))
+        for d in [int(x) for x in depths.split(",")]:
+            games = a.games if d < 8 and not wide else max(1, a.games // 2)
+            res["fixed_depth"].append(run(a.binary, v, ["--depth", str(d)], games, cap, a.seed,
+                                          a.repeats))
             print(json.dumps(res["fixed_depth"][-1]), flush=True)
             with open(a.out, "w", encoding="utf-8") as fh:
                 json.dump(res, fh, indent=1)

@@ -61,9 +61,11 @@ static void search_variant_setup(Search *s, const Variant *v) {
     s->see = v->ops->see_ge != NULL;
     for (int t = 1; t <= v->npt; t++)
         s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
+    double ln[64];
+    for (int x = 1; x < 64; x++) ln[x] = search_ln(x);
     for (int d = 0; d < 64; d++)
         for (int i = 0; i < 64; i++) {
-            double r = d && i ? 1.0 + search_ln(d) * search_ln(i) / 1.75 : 0;
+            double r = d && i ? 1.0 + ln[d] * ln[i] / 1.75 : 0;
             s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
         }
 }
