@@ -97,7 +97,7 @@ def main():
     engines = {"chessvar": ([a.binary, "uci"], {}),
                "stockfish": ([a.stockfish], {"Threads": 1, "Hash": 16})}
     res = {"machine": machine_info(), "commit": git_state(ROOT)[0], "positions": len(fens),
-           "engines": {k: " ".join(v[0]) for k, v in engines.items()}, "depths": {}}
+           "engines": {k: " ".join([os.path.basename(v[0][0])] + list(v[0][1:])) for k, v in engines.items()}, "depths": {}}
     sf_version = subprocess.run([a.stockfish], input="uci\nquit\n", capture_output=True,
                                 text=True).stdout.splitlines()[0]
     res["stockfish_version"] = sf_version
