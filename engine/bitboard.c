@@ -1,5 +1,6 @@
 /* bitboard.c - attack tables for 8x8 and 10x10, built once by bitboard_init(). */
 #include "bitboard.h"
+#include "chessvar.h"
 #include "lines10.h"
 
 #include <stdlib.h>
@@ -228,3 +229,9 @@ void bitboard_init(void) {
     lines_init();
     lines10_init();
 }
+
+/* The public attack sets of chessvar.h: the tables above, out of line. */
+Bitboard cv_knight_att8(int sq) { return knight_att8[sq]; }
+Bitboard cv_king_att8(int sq) { return king_att8[sq]; }
+Bitboard cv_bishop_att8(int sq, Bitboard occ) { return bishop_att8(sq, occ); }
+Bitboard cv_rook_att8(int sq, Bitboard occ) { return rook_att8(sq, occ); }

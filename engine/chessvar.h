@@ -241,6 +241,12 @@ static inline bool pos_has_see(const Position *pos) { return pos->var->ops->see_
 static inline bool pos_see_ge(const Position *pos, Move m, int threshold, const int *value) {
     return pos->var->ops->see_ge(pos, m, threshold, value);
 }
+/* Attack sets of the orthodox pieces on the 8x8 board with occupancy occ, for
+ * evaluation terms outside the engine (mobility, king safety). */
+Bitboard cv_knight_att8(int sq);
+Bitboard cv_king_att8(int sq);
+Bitboard cv_bishop_att8(int sq, Bitboard occ);
+Bitboard cv_rook_att8(int sq, Bitboard occ);
 /* Whether neither side can mate any more, by the variant's insufficient-material rule. */
 static inline bool pos_insufficient_material(const Position *pos) {
     return pos->var->ops->insufficient_material && pos->var->ops->insufficient_material(pos);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static bool eval_is_orthodox(const Variant *v);
+
 /* Value of piece type t: the variant record's, 0 for royal pieces. */
 static int eval_value_of(const Variant *v, int t) {
     const PieceDef *pd = &v->pieces[t];
@@ -67,6 +69,7 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
         ep->royal_eg[sq] = (int16_t)(ROYAL_EG_STEP * ((w > h ? w : h) / 2 - 1 - 2 * ring));
     }
     if (w != 8 || h != 8) ep->pawn_type = 0; /* pawn structure: 8x8 boards only */
+    ep->orthodox = eval_is_orthodox(v);
     memcpy(ep->passed_mg, PASSED_MG, sizeof PASSED_MG);
     memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
 }
@@ -159,6 +162,104 @@ static int eval_pawns(const EvalParams *ep, const Position *pos, int phase) {
     return s;
 }
 
+/* ---- Orthodox pieces on 8x8: activity and king safety (chess, Switching chess) ---- */
+
+enum { O_PAWN = 1, O_KNIGHT, O_BISHOP, O_ROOK, O_QUEEN, O_KING };
+
+/* Whether the piece types of v are the orthodox six in the engine's order on 8x8. */
+static bool eval_is_orthodox(const Variant *v) {
+    static const char letters[] = "PNBRQK";
+    if (v->width != 8 || v->height != 8 || v->npt != 6) return false;
+    for (int t = 1; t <= 6; t++)
+        if (v->pieces[t].letter != letters[t - 1]) return false;
+    return true;
+}
+
+/* Mobility: per square a piece attacks that holds no own piece and no enemy pawn attacks,
+ * centred on a typical count (opening, ending), by type N, B, R, Q. */
+static const int16_t MOB_MG[7] = {0, 0, 4, 5, 2, 1, 0}, MOB_EG[7] = {0, 0, 4, 5, 4, 2, 0};
+static const int8_t MOB_MID[7] = {0, 0, 4, 6, 7, 13, 0};
+/* King safety (opening weight): attack units per zone square a piece attacks, by type. */
+static const int8_t KS_UNITS[7] = {0, 0, 2, 2, 3, 5, 0};
+#define KS_CAP        500 /* most a king-safety penalty can take */
+#define SHIELD_PAWN   10  /* per own pawn shielding a castled king (opening) */
+#define BISHOP_PAIR_MG 30
+#define BISHOP_PAIR_EG 50
+#define ROOK_OPEN_MG  20 /* rook on a file without pawns */
+#define ROOK_OPEN_EG  10
+#define ROOK_SEMI_MG  10 /* rook on a file without own pawns */
+#define ROOK_SEMI_EG  5
+
+/* Squares attacked by the pawns of colour c in `pawns`. */
+static inline uint64_t pawn_attacks(uint64_t pawns, int c) {
+    return c == WHITE ? ((pawns << 7) & ~FILE_H_BB) | ((pawns << 9) & ~FILE_A_BB)
+                      : ((pawns >> 9) & ~FILE_H_BB) | ((pawns >> 7) & ~FILE_A_BB);
+}
+
+/* Colour c's activity and the safety of the enemy king, opening and ending parts in
+ * *mg and *eg (c's view): mobility of knights, bishops, rooks and queens, attack units on
+ * the squares around the enemy king, the bishop pair, rooks on open and half-open files,
+ * and the pawn shield of c's own king. */
+static void eval_side(const Position *pos, int c, int *mg, int *eg) {
+    const uint64_t *t = pos->bb.b8.type, own = pos->bb.b8.color[c], them = pos->bb.b8.color[c ^ 1];
+    uint64_t occ = own | them, pawns = t[O_PAWN];
+    uint64_t avoid = own | pawn_attacks(pawns & them, c ^ 1);
+    int eksq = __builtin_ctzll(t[O_KING] & them);
+    uint64_t zone = cv_king_att8(eksq) | (t[O_KING] & them);
+    int units = 0, attackers = 0, m = 0, e = 0;
+    for (int ty = O_KNIGHT; ty <= O_QUEEN; ty++) {
+        for (uint64_t b = t[ty] & own; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            uint64_t a = ty == O_KNIGHT   ? cv_knight_att8(sq)
+                         : ty == O_BISHOP ? cv_bishop_att8(sq, occ)
+                         : ty == O_ROOK   ? cv_rook_att8(sq, occ)
+                                          : cv_bishop_att8(sq, occ) | cv_rook_att8(sq, occ);
+            int mob = __builtin_popcountll(a & ~avoid) - MOB_MID[ty];
+            m += MOB_MG[ty] * mob;
+            e += MOB_EG[ty] * mob;
+            uint64_t hit = a & zone;
+            if (hit) {
+                attackers++;
+                units += KS_UNITS[ty] * __builtin_popcountll(hit);
+            }
+            if (ty == O_ROOK) {
+                uint64_t file = FILE_A_BB << (sq & 7);
+                if (!(file & pawns)) {
+                    m += ROOK_OPEN_MG;
+                    e += ROOK_OPEN_EG;
+                } else if (!(file & pawns & own)) {
+                    m += ROOK_SEMI_MG;
+                    e += ROOK_SEMI_EG;
+                }
+            }
+        }
+    }
+    if (attackers >= 2 && (t[O_QUEEN] & own)) {
+        int pen = units * units / 4;
+        m += pen < KS_CAP ? pen : KS_CAP;
+    }
+    if (__builtin_popcountll(t[O_BISHOP] & own) >= 2) {
+        m += BISHOP_PAIR_MG;
+        e += BISHOP_PAIR_EG;
+    }
+    int ksq = __builtin_ctzll(t[O_KING] & own), rank = ksq >> 3;
+    if (c == WHITE ? rank == 0 : rank == 7) { /* pawns on the two ranks before a home king */
+        uint64_t front = with_sides(1ULL << ksq);
+        front = c == WHITE ? (front << 8) | (front << 16) : (front >> 8) | (front >> 16);
+        m += SHIELD_PAWN * __builtin_popcountll(front & pawns & own);
+    }
+    *mg += m;
+    *eg += e;
+}
+
+/* The orthodox terms for White, blended by phase (256: opening, 0: ending). */
+static int eval_orthodox(const Position *pos, int phase) {
+    int wm = 0, we = 0, bm = 0, be = 0;
+    eval_side(pos, WHITE, &wm, &we);
+    eval_side(pos, BLACK, &bm, &be);
+    return ((wm - bm) * phase + (we - be) * (256 - phase)) / 256;
+}
+
 /* The terms that change with the phase: royals drawn to the centre as material goes, and
  * pawn structure; White's view. */
 static int eval_phased(const EvalParams *ep, const Position *pos) {
@@ -189,6 +290,7 @@ static int eval_phased(const EvalParams *ep, const Position *pos) {
         }
     }
     if (ep->pawn_type) s += eval_pawns(ep, pos, phase);
+    if (ep->orthodox) s += eval_orthodox(pos, phase);
     return s;
 }
 

@@ -1,7 +1,8 @@
 /* eval.h - per-variant static evaluation for the self-play player: material with piece
  * values per variant plus piece-square terms, a royal that centralises as material goes, and
  * pawn structure on 8x8 boards (passed, doubled and isolated pawns), from the side to
- * move's point of view. */
+ * move's point of view; where the pieces are the orthodox ones on 8x8, mobility, king
+ * safety, the bishop pair and rooks on open files as well. */
 #ifndef CHESSVAR_SELFPLAY_EVAL_H
 #define CHESSVAR_SELFPLAY_EVAL_H
 
@@ -23,6 +24,9 @@ typedef struct EvalParams {
      * ranks advanced, opening and ending. */
     int pawn_type;
     int16_t passed_mg[8], passed_eg[8];
+    /* Piece activity and king safety where the pieces are the orthodox ones on 8x8
+     * (chess, Switching chess): see eval.c, eval_orthodox. */
+    bool orthodox;
 } EvalParams;
 
 /* Fills the tables of variant v: the parameters fitted to self-play data (eval_params.c)
