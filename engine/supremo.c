@@ -325,6 +325,7 @@ static void supremo_init_with_perft(Variant *v) {
 static const VariantOps supremo_ops = {
     .init = supremo_init_with_perft,
     .gen_legal = supremo_gen_legal,
+    .gen_captures = supremo_gen_captures,
     .count_legal = supremo_count_legal,
     .gen_reference = supremo_gen_reference,
     .make = supremo_make,
@@ -375,6 +376,7 @@ Variant variant_supremo = {
 static const VariantOps cannon10_ops = {
     .init = supremo_init,
     .gen_legal = supremo_gen_legal,
+    .gen_captures = supremo_gen_captures,
     .count_legal = supremo_count_legal,
     .gen_reference = supremo_gen_reference,
     .make = supremo_make,

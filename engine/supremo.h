@@ -147,6 +147,8 @@ void supremo_make(Position *pos, Move m);
 void supremo_unmake(Position *pos);
 /* Legal moves from the fast generator. */
 int supremo_gen_legal(Position *pos, Move *list);
+/* Its moves that capture, in its order (VariantOps.gen_captures). */
+int supremo_gen_captures(Position *pos, Move *list);
 /* Number of legal moves (perft's last ply), counted without writing most of them. */
 uint64_t supremo_count_legal(Position *pos);
 /* Whether colour c's royal piece is attacked. */

@@ -222,6 +222,9 @@ typedef struct GenCtx {
     int us, king;
     u128 sens;        /* squares whose change may expose the King */
     u128 blast_risky; /* landings next to an enemy on a sensitive square */
+    bool caps;        /* captures only (quiescence): moves that remove an enemy piece */
+    u128 cap_to;      /* then: the capturable enemies */
+    u128 cap_blast;   /* and the landings next to one of them */
 } GenCtx;
 
 /* Whether m leaves the mover's King unattacked (make, attack test, unmake). */
@@ -245,6 +248,8 @@ static inline void gen_add(GenCtx *g, Move m, bool risky) {
  * in legal mode, moves that touch no sensitive square are taken without a test. */
 static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, u128 dests, int mid,
                                                            int kind, u128 pz, bool blast) {
+    if (g->caps && mid == NO_SQ) /* a move past a victim (mid) always captures it */
+        dests &= g->cap_to | (blast ? g->cap_blast & ~pz : 0); /* a promotion does not blast */
     if (!dests) return;
     const Variant *v = g->pos->var;
     u128 risky = 0;
@@ -583,6 +588,7 @@ static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
     g->list = list;
     g->n = 0;
     g->legal = true;
+    g->caps = false;
     g->us = pos->side;
     g->king = sup_royal_sq(pos, T, g->us);
     g->blast_risky = 0;
@@ -605,6 +611,25 @@ static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
 int supremo_gen_legal(Position *pos, Move *list) {
     GenCtx g;
     gen_prepare(&g, pos, list);
+    fast_generate(&g);
+    return g.n;
+}
+
+/* Legal captures (quiescence): the moves of supremo_gen_legal that remove at least one
+ * enemy piece, in the same order: a capture on the landing square, a capture passed over
+ * (double leaps, walks), or a blast next to a capturable enemy. */
+int supremo_gen_captures(Position *pos, Move *list) {
+    GenCtx g;
+    gen_prepare(&g, pos, list);
+    const SupTables *T = g.T;
+    g.caps = true;
+    g.cap_to = pos->bb.b10.color[pos->side ^ 1] & ~sup_uncapturable(pos, T);
+    g.cap_blast = 0;
+    bool blaster = false;
+    for (int t = 1; t <= pos->var->npt; t++)
+        if ((T->flags[t] & PF_BLAST) && (pos->bb.b10.type[t] & pos->bb.b10.color[pos->side]))
+            blaster = true;
+    for (u128 v = blaster ? g.cap_to : 0; v;) g.cap_blast |= T->kmask[bb128_pop_lsb(&v)];
     fast_generate(&g);
     return g.n;
 }
