@@ -416,6 +416,7 @@ static bool sc_validate(Position *p, CvError *err) {
 static const VariantOps superchess_ops = {
     .init = sc_init,
     .gen_legal = sc_gen_legal,
+    .gen_captures = sc_gen_captures,
     .count_legal = sc_count_legal,
     .gen_reference = sc_gen_reference,
     .make = sc_make,

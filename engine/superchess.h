@@ -115,6 +115,8 @@ bool sc_in_check(const Position *p);
 bool sc_move_exposes(const Position *p, Move m);
 /* Legal moves, fast path. */
 int sc_gen_legal(Position *p, Move *list);
+/* Its moves that capture, in its order (VariantOps.gen_captures). */
+int sc_gen_captures(Position *p, Move *list);
 /* Number of legal moves (perft's last ply). */
 uint64_t sc_count_legal(Position *p);
 /* Legal moves by the literal reading of the rules, status recomputed from scratch. */

@@ -111,7 +111,7 @@ static inline int promo_choices(const Position *p) {
  * `enemy` holds the enemy's attackers (for castling). Drops only when asked for. The
  * board moves of pieces on `bulk` squares (known legal) are only counted, into *bulk_count. */
 static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool drops, Bitboard bulk,
-                         int *bulk_count) {
+                         int *bulk_count, bool caps_only) {
     const ScTables *tb = TB(p);
     const Variant *v = p->var;
     int us = p->side, them = us ^ 1, n = 0;
@@ -119,7 +119,7 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
     Status st = status_of(p, us);
     Bitboard foe_immune = pieces_of(p, tb->immune) & foe & embassy[them];
     Bitboard victims = foe & ~foe_immune & ~pieces_of(p, tb->royal);
-    Bitboard empty = ~occ;
+    Bitboard empty = caps_only ? 0 : ~occ; /* captures only: no landing on an empty square */
     for (Bitboard pcs = own & ~st.frozen; pcs;) {
         int s = bb_pop_lsb(&pcs), ty = PC_TYPE(p->board[s]);
         uint32_t fl = v->pieces[ty].flags;
@@ -153,7 +153,7 @@ static int sc_gen_pseudo(Position *p, Move *list, const Attackers *enemy, bool d
             list[n++] = MOVE_MAKE(s, p->ep, NO_SQ, 0, MK_EP);
     }
     /* Castling: token, both pieces home and not frozen, path empty, three squares safe. */
-    uint32_t rights = (p->castle >> (us * 4)) & 15;
+    uint32_t rights = caps_only ? 0 : (p->castle >> (us * 4)) & 15;
     if (rights) {
         for (int i = 0; i < 4; i++) {
             const CastleDef *cd = &tb->castles[us * 4 + i];
@@ -245,7 +245,7 @@ static Bitboard unblock_mask(const Position *p, const Attackers *a) {
  * with no exposed enemy beside it releases none) and opens no line or lame square toward a
  * monarch: all these are legal without a test (and only counted when count_only).
  * Everything else is tested with sc_move_exposes. */
-static int sc_generate(Position *p, Move *list, bool count_only) {
+static int sc_generate(Position *p, Move *list, bool count_only, bool caps_only) {
     const ScTables *tb = TB(p);
     int us = p->side, them = us ^ 1;
     Bitboard own = BB(p).color[us], foe = BB(p).color[them], monarchs = pieces_of(p, tb->royal);
@@ -261,7 +261,9 @@ static int sc_generate(Position *p, Move *list, bool count_only) {
     }
     int bulk_count = 0;
     Bitboard bulk = count_only ? own & ~special : 0;
-    int n = sc_gen_pseudo(p, list, &a, check || !count_only, bulk, &bulk_count), k = 0;
+    int n = sc_gen_pseudo(p, list, &a, !caps_only && (check || !count_only), bulk, &bulk_count,
+                          caps_only),
+        k = 0;
     for (int i = 0; i < n; i++) {
         Move m = list[i];
         int kind = MOVE_KIND(m);
@@ -275,10 +277,14 @@ static int sc_generate(Position *p, Move *list, bool count_only) {
 }
 
 /* Legal moves, fast path. */
-int sc_gen_legal(Position *p, Move *list) { return sc_generate(p, list, false); }
+int sc_gen_legal(Position *p, Move *list) { return sc_generate(p, list, false, false); }
+
+/* Legal captures (quiescence): the moves of sc_gen_legal that land on an enemy piece, and
+ * e.p., in the same order; no drops, castling or quiet promotions. */
+int sc_gen_captures(Position *p, Move *list) { return sc_generate(p, list, false, true); }
 
 /* Number of legal moves (perft's last ply). */
 uint64_t sc_count_legal(Position *p) {
     Move list[MAX_MOVES];
-    return (uint64_t)sc_generate(p, list, true);
+    return (uint64_t)sc_generate(p, list, true, false);
 }

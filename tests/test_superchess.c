@@ -539,3 +539,43 @@ Test(superchess, castling_conditions) {
     cr_assert_not(is_legal("3rk3/8/8/8/8/8/8/R3K3 w Ka - 0 1", "e1c1"), "rd8 hits d1");
     cr_assert(is_legal("3rk3/2M5/8/8/8/8/8/R3K3 w Ka - 0 1", "e1c1"), "rd8 frozen by Mc7");
 }
+
+/* The capture generator (quiescence) gives exactly the legal moves that remove an enemy
+ * piece, judged by making each legal move and counting the enemy's pieces on the board,
+ * in the legal generator's order: along random games from P0, P1 and prelude arrays (drops,
+ * freezes, pacified pieces, immune Ambassadors, promotions from the pool). */
+Test(superchess, capture_generator_gives_exactly_the_removing_moves) {
+    Position *p = malloc(sizeof *p);
+    uint64_t rng = 4321, checked = 0, captures = 0;
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    for (int g = 0; g < 40; g++) {
+        char fen[256];
+        CvError err = {{0}};
+        if (g % 3 == 2) cr_assert(prelude_random(&pp, 700 + g, fen, sizeof fen, &err), "%s", err.msg);
+        else snprintf(fen, sizeof fen, "%s", variant_start(sc(), g % 3 ? "p1" : "p0"));
+        tu_fen(p, sc(), fen);
+        for (int ply = 0; ply < 150; ply++) {
+            Move list[MAX_MOVES], caps[MAX_MOVES], want[MAX_MOVES];
+            int n = pos_legal_moves(p, list), w = 0;
+            int before = __builtin_popcountll(p->bb.b8.color[p->side ^ 1]);
+            for (int i = 0; i < n; i++) {
+                pos_make(p, list[i]);
+                if (__builtin_popcountll(p->bb.b8.color[p->side]) < before) want[w++] = list[i];
+                pos_unmake(p);
+            }
+            int k = pos_legal_captures(p, caps);
+            pos_to_fen(p, fen, sizeof fen);
+            cr_assert_eq(k, w, "%s: %d captures generated, %d remove a piece", fen, k, w);
+            cr_assert(memcmp(caps, want, (size_t)k * sizeof *caps) == 0,
+                      "%s: captures differ or come in another order", fen);
+            checked++;
+            captures += (uint64_t)k;
+            if (!n) break;
+            pos_make(p, list[tu_rand(&rng) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(checked, 3000);
+    cr_assert_gt(captures, 5000);
+    free(p);
+}
