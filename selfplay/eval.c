@@ -70,6 +70,7 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
     }
     if (w != 8 || h != 8) ep->pawn_type = 0; /* pawn structure: 8x8 boards only */
     ep->orthodox = eval_is_orthodox(v);
+
     memcpy(ep->passed_mg, PASSED_MG, sizeof PASSED_MG);
     memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
 }
@@ -179,10 +180,14 @@ static bool eval_is_orthodox(const Variant *v) {
  * centred on a typical count (opening, ending), by type N, B, R, Q. */
 static const int16_t MOB_MG[7] = {0, 0, 4, 5, 2, 1, 0}, MOB_EG[7] = {0, 0, 4, 5, 4, 2, 0};
 static const int8_t MOB_MID[7] = {0, 0, 4, 6, 7, 13, 0};
+#define MOB_SCALE 130 /* per cent of the weights above: a match preferred 130 to 70, 100 and 150 */
 /* King safety (opening weight): attack units per zone square a piece attacks, by type. */
 static const int8_t KS_UNITS[7] = {0, 0, 2, 2, 3, 5, 0};
 #define KS_CAP        500 /* most a king-safety penalty can take */
 #define SHIELD_PAWN   10  /* per own pawn shielding a castled king (opening) */
+#define THREAT_PAWN  40 /* per enemy piece (not pawn or king) a pawn attacks */
+#define THREAT_MINOR 25 /* per enemy rook or queen a knight or bishop attacks */
+#define THREAT_ROOK  20 /* per enemy queen a rook attacks */
 #define BISHOP_PAIR_MG 30
 #define BISHOP_PAIR_EG 50
 #define ROOK_OPEN_MG  20 /* rook on a file without pawns */
@@ -199,14 +204,15 @@ static inline uint64_t pawn_attacks(uint64_t pawns, int c) {
 /* Colour c's activity and the safety of the enemy king, opening and ending parts in
  * *mg and *eg (c's view): mobility of knights, bishops, rooks and queens, attack units on
  * the squares around the enemy king, the bishop pair, rooks on open and half-open files,
- * and the pawn shield of c's own king. */
+ * threats on enemy pieces by cheaper ones, and the pawn shield of c's own king. */
 static void eval_side(const Position *pos, int c, int *mg, int *eg) {
     const uint64_t *t = pos->bb.b8.type, own = pos->bb.b8.color[c], them = pos->bb.b8.color[c ^ 1];
     uint64_t occ = own | them, pawns = t[O_PAWN];
     uint64_t avoid = own | pawn_attacks(pawns & them, c ^ 1);
     int eksq = __builtin_ctzll(t[O_KING] & them);
     uint64_t zone = cv_king_att8(eksq) | (t[O_KING] & them);
-    int units = 0, attackers = 0, m = 0, e = 0;
+    int units = 0, attackers = 0, m = 0, e = 0, mm = 0, me = 0;
+    uint64_t minor_att = 0, rook_att = 0;
     for (int ty = O_KNIGHT; ty <= O_QUEEN; ty++) {
         for (uint64_t b = t[ty] & own; b; b &= b - 1) {
             int sq = __builtin_ctzll(b);
@@ -215,8 +221,10 @@ static void eval_side(const Position *pos, int c, int *mg, int *eg) {
                          : ty == O_ROOK   ? cv_rook_att8(sq, occ)
                                           : cv_bishop_att8(sq, occ) | cv_rook_att8(sq, occ);
             int mob = __builtin_popcountll(a & ~avoid) - MOB_MID[ty];
-            m += MOB_MG[ty] * mob;
-            e += MOB_EG[ty] * mob;
+            mm += MOB_MG[ty] * mob;
+            me += MOB_EG[ty] * mob;
+            if (ty <= O_BISHOP) minor_att |= a;
+            else if (ty == O_ROOK) rook_att |= a;
             uint64_t hit = a & zone;
             if (hit) {
                 attackers++;
@@ -238,6 +246,15 @@ static void eval_side(const Position *pos, int c, int *mg, int *eg) {
         int pen = units * units / 4;
         m += pen < KS_CAP ? pen : KS_CAP;
     }
+    m += mm * MOB_SCALE / 100;
+    e += me * MOB_SCALE / 100;
+    /* threats: enemy pieces attacked by a cheaper kind of c's pieces */
+    int th = THREAT_PAWN * __builtin_popcountll(pawn_attacks(pawns & own, c) & them & ~pawns &
+                                                ~t[O_KING]) +
+             THREAT_MINOR * __builtin_popcountll(minor_att & them & (t[O_ROOK] | t[O_QUEEN])) +
+             THREAT_ROOK * __builtin_popcountll(rook_att & them & t[O_QUEEN]);
+    m += th;
+    e += th;
     if (__builtin_popcountll(t[O_BISHOP] & own) >= 2) {
         m += BISHOP_PAIR_MG;
         e += BISHOP_PAIR_EG;
