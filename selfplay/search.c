@@ -697,7 +697,7 @@ static void search_keep_sample(Search *s, SearchResult *r, int n, int d) {
 }
 
 /* Iterative deepening within the node, depth or time budget; the answer is the deepest
- * finished iteration, or a move of the unfinished one that scored above it. */
+ * finished iteration, or a move of the unfinished one that scored above its best. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     SearchResult r = {0};
     Move list[MAX_MOVES];
@@ -740,6 +740,19 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
                 search_keep_sample(s, &r, kk, 1);
                 r.nroot = kk;
                 r.depth = 1;
+            } else if (done > 1) {
+                /* The unfinished iteration searched the last best move first, then others at
+                 * the new depth: one that scored above it (verified by a full-window search)
+                 * is the better answer. */
+                int b = 0;
+                for (int i = 1; i < done; i++)
+                    if (s->root[i].score > s->root[b].score) b = i;
+                if (b > 0 && s->root[b].score > s->root[0].score) {
+                    int j = 0; /* where that move stands in the finished iteration's list */
+                    while (j < n && s->root_done[j].move != s->root[b].move) j++;
+                    if (j < n) memmove(&s->root_done[1], &s->root_done[0], (size_t)j * sizeof *s->root);
+                    s->root_done[0] = s->root[b];
+                }
             }
             break;
         }
