@@ -180,20 +180,21 @@ static bool eval_is_orthodox(const Variant *v) {
  * centred on a typical count (opening, ending), by type N, B, R, Q. */
 static const int16_t MOB_MG[7] = {0, 0, 4, 5, 2, 1, 0}, MOB_EG[7] = {0, 0, 4, 5, 4, 2, 0};
 static const int8_t MOB_MID[7] = {0, 0, 4, 6, 7, 13, 0};
-#define MOB_SCALE 130 /* per cent of the weights above: a match preferred 130 to 70, 100 and 150 */
+/* Mobility at this per cent of the weights above: a match preferred 130 to 70, 100, 150. */
+#define MOB_SCALE 130
 /* King safety (opening weight): attack units per zone square a piece attacks, by type. */
 static const int8_t KS_UNITS[7] = {0, 0, 2, 2, 3, 5, 0};
-#define KS_CAP        500 /* most a king-safety penalty can take */
-#define SHIELD_PAWN   10  /* per own pawn shielding a castled king (opening) */
-#define THREAT_PAWN  40 /* per enemy piece (not pawn or king) a pawn attacks */
-#define THREAT_MINOR 25 /* per enemy rook or queen a knight or bishop attacks */
-#define THREAT_ROOK  20 /* per enemy queen a rook attacks */
+#define KS_CAP         500 /* most a king-safety penalty can take */
+#define SHIELD_PAWN    10  /* per own pawn shielding a castled king (opening) */
+#define THREAT_PAWN    40  /* per enemy piece (not pawn or king) a pawn attacks */
+#define THREAT_MINOR   25  /* per enemy rook or queen a knight or bishop attacks */
+#define THREAT_ROOK    20  /* per enemy queen a rook attacks */
 #define BISHOP_PAIR_MG 30
 #define BISHOP_PAIR_EG 50
-#define ROOK_OPEN_MG  20 /* rook on a file without pawns */
-#define ROOK_OPEN_EG  10
-#define ROOK_SEMI_MG  10 /* rook on a file without own pawns */
-#define ROOK_SEMI_EG  5
+#define ROOK_OPEN_MG   20 /* rook on a file without pawns */
+#define ROOK_OPEN_EG   10
+#define ROOK_SEMI_MG   10 /* rook on a file without own pawns */
+#define ROOK_SEMI_EG   5
 
 /* Squares attacked by the pawns of colour c in `pawns`. */
 static inline uint64_t pawn_attacks(uint64_t pawns, int c) {
@@ -249,8 +250,8 @@ static void eval_side(const Position *pos, int c, int *mg, int *eg) {
     m += mm * MOB_SCALE / 100;
     e += me * MOB_SCALE / 100;
     /* threats: enemy pieces attacked by a cheaper kind of c's pieces */
-    int th = THREAT_PAWN * __builtin_popcountll(pawn_attacks(pawns & own, c) & them & ~pawns &
-                                                ~t[O_KING]) +
+    int th = THREAT_PAWN *
+                 __builtin_popcountll(pawn_attacks(pawns & own, c) & them & ~pawns & ~t[O_KING]) +
              THREAT_MINOR * __builtin_popcountll(minor_att & them & (t[O_ROOK] | t[O_QUEEN])) +
              THREAT_ROOK * __builtin_popcountll(rook_att & them & t[O_QUEEN]);
     m += th;

@@ -750,7 +750,8 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
                 if (b > 0 && s->root[b].score > s->root[0].score) {
                     int j = 0; /* where that move stands in the finished iteration's list */
                     while (j < n && s->root_done[j].move != s->root[b].move) j++;
-                    if (j < n) memmove(&s->root_done[1], &s->root_done[0], (size_t)j * sizeof *s->root);
+                    if (j < n)
+                        memmove(&s->root_done[1], &s->root_done[0], (size_t)j * sizeof *s->root);
                     s->root_done[0] = s->root[b];
                 }
             }

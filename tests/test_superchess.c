@@ -552,7 +552,8 @@ Test(superchess, capture_generator_gives_exactly_the_removing_moves) {
     for (int g = 0; g < 40; g++) {
         char fen[256];
         CvError err = {{0}};
-        if (g % 3 == 2) cr_assert(prelude_random(&pp, 700 + g, fen, sizeof fen, &err), "%s", err.msg);
+        if (g % 3 == 2)
+            cr_assert(prelude_random(&pp, 700 + g, fen, sizeof fen, &err), "%s", err.msg);
         else snprintf(fen, sizeof fen, "%s", variant_start(sc(), g % 3 ? "p1" : "p0"));
         tu_fen(p, sc(), fen);
         for (int ply = 0; ply < 150; ply++) {
