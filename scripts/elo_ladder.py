@@ -26,7 +26,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import git_state, machine_info  # noqa: E402
+from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+
+ensure_matplotlib()
 from chessvar_run import result  # noqa: E402
 from uci_engine import find_engine  # noqa: E402
 

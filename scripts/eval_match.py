@@ -17,7 +17,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import git_state, machine_info  # noqa: E402
+from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+
+ensure_matplotlib()
 from search_matches import run_match  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

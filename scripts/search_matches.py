@@ -21,7 +21,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import git_state, machine_info  # noqa: E402
+from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+
+ensure_matplotlib()
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SUMMARY = re.compile(r"A scored ([\d.]+)% \(\+(\d+) =(\d+) -(\d+)\), Elo ([+-]?\d+), "
