@@ -167,6 +167,34 @@ static inline int tu_random_walk(const Variant *v, const char *fen, uint64_t see
     return seen;
 }
 
+/* Pieces of colour c on the board (hand pieces not counted), any board size. */
+static inline int tu_pieces_of(const Position *p, int c) {
+    int n = 0;
+    for (int t = 1; t <= p->var->npt; t++) n += p->count[PC_MAKE(c, t)];
+    return n;
+}
+
+/* Checks the capture generator at p against its definition: exactly the legal moves that
+ * lower the enemy's piece count (each made and counted), in the legal generator's order.
+ * Fills caps and returns how many there are; `label` names the position in messages. */
+static inline int tu_check_captures(Position *p, const char *label, Move *caps) {
+    Move list[MAX_MOVES], want[MAX_MOVES];
+    int n = pos_legal_moves(p, list), w = 0, them = p->side ^ 1;
+    int before = tu_pieces_of(p, them);
+    for (int i = 0; i < n; i++) {
+        pos_make(p, list[i]);
+        if (tu_pieces_of(p, them) < before) want[w++] = list[i];
+        pos_unmake(p);
+    }
+    int k = pos_legal_captures(p, caps);
+    char fen[512];
+    pos_to_fen(p, fen, sizeof fen);
+    cr_assert_eq(k, w, "%s %s: %d captures generated, %d remove a piece", label, fen, k, w);
+    cr_assert(memcmp(caps, want, (size_t)k * sizeof *caps) == 0,
+              "%s %s: captures differ or come in another order", label, fen);
+    return k;
+}
+
 /* Colour-flipped FEN of an orthodox-shaped 8x8 FEN: ranks mirrored, case swapped, side,
  * castling letters and e.p. square mirrored. */
 static inline void tu_flip_fen(const char *fen, char *out) {
