@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool eval_is_orthodox(const Variant *v);
-
 /* Value of piece type t: the variant record's, 0 for royal pieces. */
 static int eval_value_of(const Variant *v, int t) {
     const PieceDef *pd = &v->pieces[t];
@@ -42,6 +40,16 @@ static const int16_t PASSED_EG[8] = {0, 10, 15, 25, 45, 75, 120, 0};
 #define ISOLATED_PAWN 10 /* per pawn with no pawn of its colour on an adjacent file */
 #define ROYAL_EG_STEP 10 /* per ring nearer the centre, at phase 0 */
 
+/* Whether the piece types of v are the orthodox six in the engine's order on 8x8
+ * (chess, Switching chess): the activity terms of eval_orthodox apply. */
+static bool eval_is_orthodox(const Variant *v) {
+    static const char letters[] = "PNBRQK";
+    if (v->width != 8 || v->height != 8 || v->npt != 6) return false;
+    for (int t = 1; t <= 6; t++)
+        if (v->pieces[t].letter != letters[t - 1]) return false;
+    return true;
+}
+
 /* The phase tables and pawn-structure masks of variant v (see EvalParams). */
 static void eval_init_extras(EvalParams *ep, const Variant *v) {
     int w = v->width, h = v->height;
@@ -70,7 +78,6 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
     }
     if (w != 8 || h != 8) ep->pawn_type = 0; /* pawn structure: 8x8 boards only */
     ep->orthodox = eval_is_orthodox(v);
-
     memcpy(ep->passed_mg, PASSED_MG, sizeof PASSED_MG);
     memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
 }
@@ -167,15 +174,6 @@ static int eval_pawns(const EvalParams *ep, const Position *pos, int phase) {
 
 enum { O_PAWN = 1, O_KNIGHT, O_BISHOP, O_ROOK, O_QUEEN, O_KING };
 
-/* Whether the piece types of v are the orthodox six in the engine's order on 8x8. */
-static bool eval_is_orthodox(const Variant *v) {
-    static const char letters[] = "PNBRQK";
-    if (v->width != 8 || v->height != 8 || v->npt != 6) return false;
-    for (int t = 1; t <= 6; t++)
-        if (v->pieces[t].letter != letters[t - 1]) return false;
-    return true;
-}
-
 /* Mobility: per square a piece attacks that holds no own piece and no enemy pawn attacks,
  * centred on a typical count (opening, ending), by type N, B, R, Q. */
 static const int16_t MOB_MG[7] = {0, 0, 4, 5, 2, 1, 0}, MOB_EG[7] = {0, 0, 4, 5, 4, 2, 0};
@@ -196,10 +194,9 @@ static const int8_t KS_UNITS[7] = {0, 0, 2, 2, 3, 5, 0};
 #define ROOK_SEMI_MG   10 /* rook on a file without own pawns */
 #define ROOK_SEMI_EG   5
 
-/* Squares attacked by the pawns of colour c in `pawns`. */
+/* Squares attacked by the pawns of colour c in `pawns`: the side squares one rank ahead. */
 static inline uint64_t pawn_attacks(uint64_t pawns, int c) {
-    return c == WHITE ? ((pawns << 7) & ~FILE_H_BB) | ((pawns << 9) & ~FILE_A_BB)
-                      : ((pawns >> 9) & ~FILE_H_BB) | ((pawns >> 7) & ~FILE_A_BB);
+    return sides(c == WHITE ? pawns << 8 : pawns >> 8);
 }
 
 /* Colour c's activity and the safety of the enemy king, opening and ending parts in

@@ -747,7 +747,7 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
                 int b = 0;
                 for (int i = 1; i < done; i++)
                     if (s->root[i].score > s->root[b].score) b = i;
-                if (b > 0 && s->root[b].score > s->root[0].score) {
+                if (b > 0) {   /* b moves only on a strictly higher score */
                     int j = 0; /* where that move stands in the finished iteration's list */
                     while (j < n && s->root_done[j].move != s->root[b].move) j++;
                     if (j < n)
