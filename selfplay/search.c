@@ -21,9 +21,11 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define ASP_DEPTH    4 /* aspiration windows from this depth, half-width ASP_WINDOW */
 #define ASP_WINDOW   30
 #define HIST_MAX     16000
-#define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
-#define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
-#define SEE_QUIET    30  /* and of captures (per ply) */
+#define CONT_LMR_DIV 10000 /* LMR: one ply less per this much history (butterfly + continuation)   \
+                            */
+#define RAZOR_MARGIN 250   /* razoring at depth <= 2: margin per ply */
+#define SEE_DEPTH    6     /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
+#define SEE_QUIET    30    /* and of captures (per ply) */
 #define SEE_CAPTURE  100
 
 /* Monotonic clock in nanoseconds. */
@@ -80,6 +82,12 @@ Search *search_new(const Variant *v, int tt_bits) {
         return NULL;
     }
     s->tt_mask = n - 1;
+    s->cont_n = 2 * (v->npt + 1) * v->width * v->height;
+    s->cont = calloc((size_t)s->cont_n * s->cont_n, sizeof *s->cont);
+    if (!s->cont) {
+        search_free(s);
+        return NULL;
+    }
     eval_init(&s->eval, v);
     search_variant_setup(s, v);
     return s;
@@ -89,6 +97,7 @@ Search *search_new(const Variant *v, int tt_bits) {
 void search_free(Search *s) {
     if (!s) return;
     free(s->tt);
+    free(s->cont);
     free(s);
 }
 
@@ -98,6 +107,7 @@ void search_clear(Search *s) {
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
     memset(s->counter, 0, sizeof s->counter);
+    memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
     s->gen = 0;
 }
 
@@ -156,12 +166,41 @@ static inline int search_attacker_value(const Search *s, const Position *pos, Mo
                                    : eval_piece_value(&s->eval, PC_TYPE(pos->board[MOVE_FROM(m)]));
 }
 
+/* Continuation-history key of move m in pos (before it is made): the moving piece (the
+ * dropped one for a drop) and its target square. */
+static inline int search_cont_key(const Position *pos, Move m) {
+    int pc = MOVE_KIND(m) == MK_DROP ? PC_MAKE(pos->side, MOVE_PROMO(m)) : pos->board[MOVE_FROM(m)];
+    return ((PC_COLOR(pc) * (pos->var->npt + 1)) + PC_TYPE(pc)) * pos->nsq + MOVE_TO(m);
+}
+
+/* The continuation-history rows of the moves one and two plies before a node at ply (NULL
+ * where there is none: the root, a null move). */
+static inline void search_cont_rows(Search *s, int ply, int16_t **c1, int16_t **c2) {
+    int k1 = ply >= 1 ? s->cont_at[ply - 1] : -1, k2 = ply >= 2 ? s->cont_at[ply - 2] : -1;
+    *c1 = k1 >= 0 ? s->cont + (size_t)k1 * s->cont_n : NULL;
+    *c2 = k2 >= 0 ? s->cont + (size_t)k2 * s->cont_n : NULL;
+}
+
+/* History score of quiet move m: butterfly history plus both continuation histories. */
+static inline int search_quiet_stat(const Search *s, const Position *pos, Move m, const int16_t *c1,
+                                    const int16_t *c2) {
+    int v = s->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
+    if (c1 || c2) {
+        int k = search_cont_key(pos, m);
+        if (c1) v += c1[k];
+        if (c2) v += c2[k];
+    }
+    return v;
+}
+
 /* Scores every move of the list for ordering: hash move, captures that cannot lose
  * material by the victim - attacker bound (all captures where the bound does not hold),
  * promotions, killers, the counter-move, the other captures, then quiet moves by history. */
 static void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int n,
                                Move hash, int ply) {
     Move counter = MOVE_NONE;
+    int16_t *c1 = NULL, *c2 = NULL;
+    if (ply < SEARCH_MAX_PLY) search_cont_rows(s, ply, &c1, &c2);
     if (pos->ply > 0 && ply < SEARCH_MAX_PLY) {
         Move prev = pos->stack[pos->ply - 1].move;
         if (prev != MOVE_NONE) counter = s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)];
@@ -186,7 +225,7 @@ static void search_score_moves(Search *s, const Position *pos, Move *list, int *
         } else if (m == counter) {
             sc[i] = (1 << 23);
         } else {
-            sc[i] = s->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
+            sc[i] = search_quiet_stat(s, pos, m, c1, c2);
         }
     }
 }
@@ -391,15 +430,27 @@ static bool search_null_material(const Search *s, const Position *pos) {
     return false;
 }
 
-/* Rewards the quiet move that cut off and penalises the quiet moves tried before it
- * (history with gravity: entries stay within +-HIST_MAX). */
-static void search_history_update(Search *s, int side, const Move *quiets, int nq, Move best,
-                                  int depth) {
+/* Moves a history entry by b, less the further it already is from 0 in b's direction. */
+static inline void search_gravity(int16_t *h, int b) {
+    *h = (int16_t)(*h + b - *h * (b < 0 ? -b : b) / HIST_MAX);
+}
+
+/* Rewards the quiet move that cut off and penalises the quiet moves tried before it, in the
+ * butterfly history and the continuation histories of the node at ply (pos before the move;
+ * history with gravity: entries stay within +-HIST_MAX). */
+static void search_history_update(Search *s, const Position *pos, int ply, const Move *quiets,
+                                  int nq, Move best, int depth) {
     int bonus = depth * depth > 400 ? 400 : depth * depth;
+    int16_t *c1, *c2;
+    search_cont_rows(s, ply, &c1, &c2);
     for (int i = 0; i < nq; i++) {
         int b = quiets[i] == best ? bonus * 32 : -bonus * 32;
-        int16_t *h = &s->history[side][MOVE_FROM(quiets[i])][MOVE_TO(quiets[i])];
-        *h = (int16_t)(*h + b - *h * (b < 0 ? -b : b) / HIST_MAX);
+        search_gravity(&s->history[pos->side][MOVE_FROM(quiets[i])][MOVE_TO(quiets[i])], b);
+        if (c1 || c2) {
+            int k = search_cont_key(pos, quiets[i]);
+            if (c1) search_gravity(&c1[k], b);
+            if (c2) search_gravity(&c2[k], b);
+        }
     }
 }
 
@@ -453,6 +504,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             search_null_material(s, pos)) {
             int r = 3 + depth / 4 + ((ev - beta) / 200 < 3 ? (ev - beta) / 200 : 3);
             pos_make_null(pos);
+            s->cont_at[ply] = -1;
             int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
             pos_unmake_null(pos);
             if (s->stop) return 0;
@@ -478,6 +530,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     Move best_move = MOVE_NONE, quiets[64];
     bool futile = !pvnode && !check && depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
     int lmp = (3 + depth * depth) / (improving ? 1 : 2);
+    int16_t *c1, *c2;
+    search_cont_rows(s, ply, &c1, &c2);
     for (int i = 0; i < n; i++) {
         if (i > 0 || hidx < 0) {
             if (!scored) {
@@ -504,6 +558,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             !pos_see_ge(pos, m, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth,
                         s->see_value))
             continue; /* the exchange on the target square loses too much */
+        int stat = quiet ? search_quiet_stat(s, pos, m, c1, c2) : 0;
+        s->cont_at[ply] = search_cont_key(pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
             quiet && i > 0 && (futile || (depth >= 2 && !check)) && pos_in_check(pos);
@@ -520,7 +576,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             if (depth >= 2 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
                 r = s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
                 r += !pvnode + !improving - refut;
-                r -= s->history[pos->side ^ 1][MOVE_FROM(m)][MOVE_TO(m)] / 6000;
+                r -= stat / CONT_LMR_DIV;
                 if (r > nd - 1) r = nd - 1;
                 if (r < 0) r = 0;
             }
@@ -547,7 +603,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
                         Move prev = pos->ply > 0 ? pos->stack[pos->ply - 1].move : MOVE_NONE;
                         if (prev != MOVE_NONE)
                             s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)] = m;
-                        search_history_update(s, pos->side, quiets, nquiet, m, depth);
+                        search_history_update(s, pos, ply, quiets, nquiet, m, depth);
                     }
                     break;
                 }
@@ -604,6 +660,7 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
     for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {
         int floor = search_root_floor(top, k, margin), score;
+        s->cont_at[0] = search_cont_key(pos, root[i].move);
         pos_make(pos, root[i].move);
         if (floor == -SEARCH_INF) {
             int delta = ASP_WINDOW, lo = -SEARCH_INF, hi = SEARCH_INF;

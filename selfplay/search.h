@@ -113,8 +113,15 @@ typedef struct Search {
     size_t tt_mask;
     uint8_t gen; /* generation of the current search_run, 6 bits */
     Move killers[SEARCH_MAX_PLY][2];
-    int16_t history[2][MAX_SQ][MAX_SQ];  /* [side][from][to] quiet-move history */
-    Move counter[64][MAX_SQ];            /* reply to [piece][to] of the previous move */
+    int16_t history[2][MAX_SQ][MAX_SQ]; /* [side][from][to] quiet-move history */
+    Move counter[64][MAX_SQ];           /* reply to [piece][to] of the previous move */
+    /* Continuation history: how a quiet move (piece, to) fared after the move one or two
+     * plies before it, [cont_key(earlier)][cont_key(move)] in a table of cont_n^2 entries,
+     * cont_n = 2 * (piece types + 1) * squares; cont_at[ply] is the key of the move made at
+     * ply (-1 for a null move). */
+    int16_t *cont;
+    int cont_n;
+    int cont_at[SEARCH_MAX_PLY + 2];
     int static_eval[SEARCH_MAX_PLY + 2]; /* static evaluation per ply (improving) */
     bool null_ok;                        /* the variant allows null-move pruning */
     int null_min_pieces;                 /* pieces besides royals and pawns needed for it */
