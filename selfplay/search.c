@@ -10,22 +10,23 @@
 
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
-#define QSEARCH_MAX  8    /* capture plies searched below the horizon */
-#define POLL_NODES   1024 /* nodes between two looks at the clock and the stop flag */
-#define QS_DELTA     200  /* delta pruning margin in quiescence */
-#define RFP_DEPTH    6    /* reverse futility: depths and margin per ply */
-#define RFP_MARGIN   90
-#define FUT_DEPTH    3 /* futility pruning of quiet moves: depths and margin per ply */
-#define FUT_MARGIN   150
-#define LMP_DEPTH    4 /* late-move pruning depths */
-#define ASP_DEPTH    4 /* aspiration windows from this depth, half-width ASP_WINDOW */
-#define ASP_WINDOW   30
-#define HIST_MAX     16000
-#define CONT_LMR_DIV 10000 /* LMR: one ply less per this much history (butterfly + continuation)   \
-                            */
-#define RAZOR_MARGIN 250   /* razoring at depth <= 2: margin per ply */
-#define SEE_DEPTH    6     /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
-#define SEE_QUIET    30    /* and of captures (per ply) */
+#define QSEARCH_MAX 8    /* capture plies searched below the horizon */
+#define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
+#define QS_DELTA    200  /* delta pruning margin in quiescence */
+#define RFP_DEPTH   6    /* reverse futility: depths and margin per ply */
+#define RFP_MARGIN  90
+#define FUT_DEPTH   3 /* futility pruning of quiet moves: depths and margin per ply */
+#define FUT_MARGIN  150
+#define LMP_DEPTH   4 /* late-move pruning depths */
+#define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
+#define ASP_WINDOW  30
+#define HIST_MAX    16000
+#define CONT_LMR_DIV                                                                               \
+    10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
+                          */
+#define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
+#define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
+#define SEE_QUIET    30  /* and of captures (per ply) */
 #define SEE_CAPTURE  100
 
 /* Monotonic clock in nanoseconds. */
