@@ -21,6 +21,8 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
 #define ASP_WINDOW  30
 #define HIST_MAX    16000
+#define HP_DEPTH    3 /* history pruning of quiet moves: depths, and margin per ply */
+#define HP_MARGIN   4000
 #define CONT_LMR_DIV                                                                               \
     10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
                           */
@@ -554,12 +556,15 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             if (s->see_bound && scored && sc[i] < (1 << 22)) break;
             continue;
         }
+        int stat = quiet ? search_quiet_stat(s, pos, m, c1, c2) : 0;
+        if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
+            depth <= HP_DEPTH && !refut && stat < -HP_MARGIN * depth)
+            continue; /* history pruning: this quiet move has kept failing here */
         if (s->see && !check && ply > 0 && best > -SEARCH_MATE_BOUND && depth <= SEE_DEPTH &&
             m != hash &&
             !pos_see_ge(pos, m, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth,
                         s->see_value))
             continue; /* the exchange on the target square loses too much */
-        int stat = quiet ? search_quiet_stat(s, pos, m, c1, c2) : 0;
         s->cont_at[ply] = search_cont_key(pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
