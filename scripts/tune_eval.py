@@ -9,8 +9,10 @@ FENs from the JSONL), keeps the quiet positions (not in check, best move not a c
 ply >= --min-ply, no mate score) and fits, per variant:
 
     eval(White) = sum over pieces of +-(value[type] + psq[type][square]) + hand values + tempo
+                  + the hand-set terms of selfplay/eval.c (a fixed offset per position)
 
-with the square seen from the piece's own side (ranks flipped for Black: symmetric by
+(with --tapered, value and psq come twice, the opening's weighted by phase / 256 and the
+ending's by 1 - phase / 256, the phase being the engine's), with the square seen from the piece's own side (ranks flipped for Black: symmetric by
 colour) and files mirrored (a and h share a parameter), so an 8x8 variant has 32 and a
 10x10 one 50 placement terms per piece type. The Texel loss is the mean squared error
 between the game result r (1, 1/2, 0 for White; Supremo stalemates 3/4, 1/4) and
@@ -90,8 +92,8 @@ def quiet_mask(d, min_ply):
 class Features:
     """Index of every parameter and the sparse feature matrix (White minus Black counts)."""
 
-    def __init__(self, width, height, npt, hold):
-        self.w, self.h, self.npt, self.hold = width, height, npt, hold
+    def __init__(self, width, height, npt, hold, tapered=False):
+        self.w, self.h, self.npt, self.hold, self.tapered = width, height, npt, hold, tapered
         self.half = (width + 1) // 2
         self.nrel = height * self.half
         self.n_value = npt + 1
@@ -101,6 +103,10 @@ class Features:
         self.off_hand = self.off_psq + self.n_psq
         self.off_tempo = self.off_hand + self.n_hand
         self.size = self.off_tempo + 1
+        if tapered:  # the ending's values and placement after the opening's (and hand, tempo)
+            self.off_value_eg = self.size
+            self.off_psq_eg = self.off_value_eg + self.n_value
+            self.size = self.off_psq_eg + self.n_psq
 
     def rel(self, sq, black):
         """Parameter square of a piece on sq: own side's view, files mirrored."""
@@ -109,7 +115,21 @@ class Features:
         f = np.minimum(f, self.w - 1 - f)
         return r * self.half + f
 
-    def matrix(self, d):
+    def matrix(self, d, phase=None):
+        """Rows of positions, columns of parameters; tapered: value and placement columns
+        weighted by phase / 256 (opening) and by 1 - phase / 256 (ending)."""
+        from scipy import sparse
+        x = self.matrix_flat(d)
+        if not self.tapered:
+            return x
+        w = sparse.diags(np.asarray(phase, dtype=float) / 256.0)
+        one = sparse.identity(x.shape[0])
+        vp = x[:, :self.off_hand]
+        return sparse.hstack([w @ vp, x[:, self.off_hand:], (one - w) @ vp]).tocsr()
+
+    def matrix_flat(self, d):
+        """The untapered matrix: White-minus-Black counts per value, placement, hand and
+        tempo parameter."""
         from scipy import sparse
         board = d["board"].astype(np.int64)
         n, nsq = board.shape
@@ -131,25 +151,34 @@ class Features:
         cols.append(np.full(n, self.off_tempo))
         vals.append(np.where(d["side"] == 0, 1.0, -1.0))
         return sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
-                                 shape=(n, self.size))
+                                 shape=(n, self.off_tempo + 1))
 
-    def expand_psq(self, theta):
-        """Full [(npt+1) * W*H] placement table for White from the mirrored parameters."""
+    def expand_psq(self, theta, ending=False):
+        """Full [(npt+1) * W*H] placement table for White from the mirrored parameters (the
+        ending's of a tapered model with ending=True)."""
+        off = self.off_psq_eg if ending else self.off_psq
         out = np.zeros((self.npt + 1, self.w * self.h))
         for sq in range(self.w * self.h):
-            out[:, sq] = theta[self.off_psq + np.arange(self.npt + 1) * self.nrel +
+            out[:, sq] = theta[off + np.arange(self.npt + 1) * self.nrel +
                                int(self.rel(np.array(sq), False))]
         return out
 
 
 EVAL_LINE = re.compile(r"info string eval (-?\d+) side to move, (-?\d+) white, "
-                       r"linear part (-?\d+) white")
+                       r"linear part (-?\d+) white, phase (\d+)")
 
 
 def engine_evals(binary, variant, fens, part="total"):
+    """One part of engine_eval_parts (see there)."""
+    return engine_eval_parts(binary, variant, fens)[part]
+
+
+def engine_eval_parts(binary, variant, fens):
     """White's static evaluation of every FEN by `chessvar uci` (its `eval` command): the
-    whole of it, or with part="linear" only the linear part this script fits (the phased
-    terms of selfplay/eval.c, royal centralisation and pawn structure, are set by hand)."""
+    whole of it, with part="linear" only the linear part this script fits (the phased
+    terms of selfplay/eval.c, royal centralisation, pawn structure and piece activity, are
+    set by hand), with part="phase" the game phase (256 opening .. 0 ending): a dict of the
+    three arrays by part."""
     with tempfile.NamedTemporaryFile("w", suffix=".uci", delete=False) as f:
         f.write(f"uci\nsetoption name UCI_Variant value {variant}\n")
         for fen in fens:
@@ -162,12 +191,12 @@ def engine_evals(binary, variant, fens, part="total"):
                                  check=True).stdout
     finally:
         os.unlink(name)
-    vals = [int(m.group(2 if part == "total" else 3)) for m in map(EVAL_LINE.match, out.splitlines())
-            if m]
+    rows = [m for m in map(EVAL_LINE.match, out.splitlines()) if m]
     errors = [line for line in out.splitlines() if "error" in line]
-    if len(vals) != len(fens) or errors:
-        raise RuntimeError(f"chessvar uci gave {len(vals)} evals for {len(fens)} FENs: {errors[:3]}")
-    return np.array(vals, dtype=float)
+    if len(rows) != len(fens) or errors:
+        raise RuntimeError(f"chessvar uci gave {len(rows)} evals for {len(fens)} FENs: {errors[:3]}")
+    return {part: np.array([int(m.group(g)) for m in rows], dtype=float)
+            for part, g in (("total", 2), ("linear", 3), ("phase", 4))}
 
 
 def sigmoid(x):
@@ -219,29 +248,43 @@ def fit(args):
     search_white = np.where(sub["side"] == 0, 1, -1) * sub["score"].astype(float)
     hold = sub["game"] % 10 == 0
     tr = ~hold
-    feats = Features(meta["width"], meta["height"], meta["npt"], meta["hold_types"])
-    X = feats.matrix(sub)
+    feats = Features(meta["width"], meta["height"], meta["npt"], meta["hold_types"], args.tapered)
+    parts = engine_eval_parts(args.chessvar, variant, [fens[i] for i in idx])
+    e0, phase = parts["total"], parts["phase"]
+    # the hand-set terms (everything but the linear part) stay as they are: a fixed offset
+    offset = e0 - parts["linear"]
+    X = feats.matrix(sub, phase)
     print(f"{variant}: {len(d['game'])} positions, {len(idx)} quiet used "
           f"({int(tr.sum())} train, {int(hold.sum())} held out), {feats.size} parameters")
 
-    e0 = engine_evals(args.chessvar, variant, [fens[i] for i in idx])
     k = fit_k(e0[tr], white[tr])
     # the target: the game result, blended with the search score (--lambda) seen through
     # the same sigmoid; the losses reported stay against the game result
     target = args.lam * sigmoid(k * search_white / 400.0) + (1 - args.lam) * white
-    # the current evaluation in these parameters (exact up to terms the data never sees)
-    theta0 = lsqr(X, e0, damp=1e-3, atol=1e-10, btol=1e-10, iter_lim=20000)[0]
-    resid = float(np.max(np.abs(X @ theta0 - e0)))
+    # the current linear part in these parameters (exact up to terms the data never sees;
+    # a tapered model starts with the ending's parameters equal to the opening's, which is
+    # what an untapered engine evaluates)
+    x_flat = feats.matrix_flat(sub)
+    flat0 = lsqr(x_flat, parts["linear"], damp=1e-3, atol=1e-10, btol=1e-10, iter_lim=20000)[0]
+    theta0 = np.zeros(feats.size)
+    theta0[:len(flat0)] = flat0
+    if args.tapered:
+        theta0[feats.off_value_eg:] = flat0[:feats.off_hand]
+    resid = float(np.max(np.abs(X @ theta0 + offset - e0)))
     reg = np.full(feats.size, args.l2)
     reg[:feats.n_value] = args.l2_value
     reg[feats.off_hand:feats.off_tempo + 1] = args.l2_value
+    if args.tapered:
+        reg[feats.off_value_eg:feats.off_psq_eg] = args.l2_value
     used = np.asarray((abs(X[tr]) > 0).sum(axis=0)).ravel() > 0
     if args.values_only:  # placement stays as the engine has it
         used[feats.off_psq:feats.off_psq + feats.n_psq] = False
-    Xt, rt, nt = X[tr], target[tr], int(tr.sum())
+        if args.tapered:
+            used[feats.off_psq_eg:] = False
+    Xt, rt, nt, ot = X[tr], target[tr], int(tr.sum()), offset[tr]
 
     def objective(theta):
-        ev = Xt @ theta
+        ev = Xt @ theta + ot
         p = sigmoid(k * ev / 400.0)
         err = p - rt
         loss = np.mean(err ** 2) + np.sum(reg * (theta - theta0) ** 2)
@@ -261,7 +304,13 @@ def fit(args):
     psq_full = np.clip(feats.expand_psq(theta_i), -2000, 2000).astype(int)
     hand = np.round(theta_i[feats.off_hand:feats.off_hand + feats.n_hand]).astype(int)
     tempo = int(round(theta_i[feats.off_tempo]))
-    e1 = X @ theta_i
+    value_eg = psq_eg = None
+    if args.tapered:
+        value_eg = theta_i[feats.off_value_eg:feats.off_psq_eg].astype(int)
+        value_eg[value == 0] = 0  # royal and unused types, as the opening's
+        theta_i[feats.off_value_eg:feats.off_psq_eg] = value_eg
+        psq_eg = np.clip(feats.expand_psq(theta_i, ending=True), -2000, 2000).astype(int)
+    e1 = X @ theta_i + offset
 
     report = {
         "variant": variant,
@@ -271,7 +320,8 @@ def fit(args):
                     "held_out": int(hold.sum()), "held_out_rule": "game id % 10 == 0",
                     "min_ply": args.min_ply},
         "model": {"parameters": feats.size, "fitted_parameters": int(used.sum()),
-                  "values_only": args.values_only,
+                  "values_only": args.values_only, "tapered": args.tapered,
+                  "fixed_offset": "the hand-set terms of the evaluation (total - linear part)",
                   "target": f"{args.lam} * sigmoid(K * search score / 400) + "
                             f"{1 - args.lam} * game result",
                   "placement": "own-side view, files mirrored", "l2_towards_start_per_cp2": {"placement": args.l2, "values": args.l2_value},
@@ -286,7 +336,9 @@ def fit(args):
         "params": {"npt": meta["npt"], "width": meta["width"], "height": meta["height"],
                    "tempo": tempo, "value": value.tolist(),
                    "hand": hand.tolist() if feats.n_hand else None,
-                   "psq": psq_full.ravel().tolist()},
+                   "psq": psq_full.ravel().tolist(),
+                   "value_eg": value_eg.tolist() if args.tapered else None,
+                   "psq_eg": psq_eg.ravel().tolist() if args.tapered else None},
         "start_values": np.round(theta0[:feats.n_value]).astype(int).tolist(),
     }
     k1 = fit_k(e1[tr], white[tr])
@@ -360,7 +412,8 @@ def write_c(args):
         with open(p) as f:
             fits.append(json.load(f))
     head = ["/* eval_params.c - GENERATED by scripts/tune_eval.py write-c; do not edit by hand.",
-            " * Texel fits (eval = value + placement, own-side view, files mirrored) kept because a",
+            " * Texel fits (eval = value + placement, own-side view, files mirrored; tapered fits",
+            " * also the ending's, blended by phase) kept because a",
             " * match said the tuned evaluation plays better; other variants use eval.c's heuristic."]
     if not fits:
         head.append(" * No variant's fitted parameters are kept.")
@@ -383,9 +436,14 @@ def write_c(args):
             body.append(c_array(f"{v}_hand", p["hand"]))
             hand = f"{v}_hand"
         body.append(c_array(f"{v}_psq", p["psq"]))
+        eg = "NULL, NULL"
+        if p.get("psq_eg"):
+            body.append(c_array(f"{v}_value_eg", p["value_eg"]))
+            body.append(c_array(f"{v}_psq_eg", p["psq_eg"]))
+            eg = f"{v}_value_eg, {v}_psq_eg"
         entries.append(f'    {{"{v}", {p["npt"]}, {p["width"] * p["height"]}, {p["tempo"]}, '
-                       f"{v}_value, {hand}, {v}_psq}},")
-    entries.append("    {NULL, 0, 0, 0, NULL, NULL, NULL},")
+                       f"{v}_value, {hand}, {v}_psq, {eg}}},")
+    entries.append("    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL},")
     body.append("const EvalTuned eval_tuned[] = {\n" + "\n".join(entries) + "\n};\n")
     body.append("""/* The entry of v's name whose table sizes match v. */
 const EvalTuned *eval_tuned_find(const Variant *v) {
@@ -421,6 +479,8 @@ def main():
     f.add_argument("--values-only", action="store_true",
                    help="fit piece, hand and tempo values only; placement stays as it is")
     f.add_argument("--iters", type=int, default=400)
+    f.add_argument("--tapered", action="store_true",
+                   help="fit opening and ending values and placement, blended by the game phase")
     f.add_argument("--max-positions", type=int, default=0)
     w = sub.add_parser("write-c", help="generate selfplay/eval_params.c from kept fits")
     w.add_argument("fits", nargs="*")

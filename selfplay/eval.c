@@ -100,9 +100,26 @@ void eval_init(EvalParams *ep, const Variant *v) {
             int b = tp ? tp->psq[t * nsq + mirror] : eval_placement(v, t, mirror);
             ep->psq[PC_MAKE(WHITE, t)][sq] = (int16_t)(ep->value[t] + w);
             ep->psq[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ep->value[t] + b);
+            if (tp && tp->psq_eg) {
+                int ve = tp->value_eg[t];
+                ep->psq_eg[PC_MAKE(WHITE, t)][sq] = (int16_t)(ve + tp->psq_eg[t * nsq + sq]);
+                ep->psq_eg[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ve + tp->psq_eg[t * nsq + mirror]);
+            }
         }
     }
+    ep->tapered = tp && tp->psq_eg;
     eval_init_extras(ep, v);
+}
+
+/* Sums of the opening and ending piece-square values of the pieces on the squares of b. */
+static inline void eval_sum_bits2(const EvalParams *ep, const Position *pos, uint64_t b, int offset,
+                                  int *mg, int *eg) {
+    while (b) {
+        int sq = __builtin_ctzll(b) + offset, pc = pos->board[sq];
+        b &= b - 1;
+        *mg += ep->psq[pc][sq];
+        *eg += ep->psq_eg[pc][sq];
+    }
 }
 
 /* Sum of the piece-square values of the pieces on the squares of bitboard b. */
@@ -275,17 +292,22 @@ static int eval_orthodox(const Position *pos, int phase) {
     return ((wm - bm) * phase + (we - be) * (256 - phase)) / 256;
 }
 
-/* The terms that change with the phase: royals drawn to the centre as material goes, and
- * pawn structure; White's view. */
-static int eval_phased(const EvalParams *ep, const Position *pos) {
-    const Variant *v = pos->var;
+int eval_phase(const EvalParams *ep, const Position *pos) {
     int material = 0;
-    for (int t = 1; t <= v->npt; t++)
+    for (int t = 1; t <= pos->var->npt; t++)
         if (ep->phase_value[t])
             material += (pos->count[PC_MAKE(WHITE, t)] + pos->count[PC_MAKE(BLACK, t)] +
                          pos->hand[WHITE][t] + pos->hand[BLACK][t]) *
                         ep->phase_value[t];
-    int phase = material >= ep->phase_full ? 256 : material * 256 / ep->phase_full;
+    return material >= ep->phase_full ? 256 : material * 256 / ep->phase_full;
+}
+
+static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase);
+
+/* The terms that change with the phase: royals drawn to the centre as material goes, and
+ * pawn structure; White's view. */
+static int eval_phased(const EvalParams *ep, const Position *pos, int phase) {
+    const Variant *v = pos->var;
     int s = 0;
     for (int t = 1; t <= v->npt; t++) {
         if (!(v->pieces[t].flags & PF_ROYAL)) continue;
@@ -311,14 +333,29 @@ static int eval_phased(const EvalParams *ep, const Position *pos) {
 
 /* The whole evaluation for the side to move: the linear part and the phased terms. */
 int eval_position(const EvalParams *ep, const Position *pos) {
-    int s = eval_phased(ep, pos);
-    return eval_linear(ep, pos) + (pos->side == WHITE ? s : -s);
+    int phase = eval_phase(ep, pos), s = eval_phased(ep, pos, phase);
+    return eval_linear_phased(ep, pos, phase) + (pos->side == WHITE ? s : -s);
 }
 
 /* Material, placement, hand pieces and tempo, for the side to move. */
 int eval_linear(const EvalParams *ep, const Position *pos) {
+    return eval_linear_phased(ep, pos, eval_phase(ep, pos));
+}
+
+/* eval_linear at a known phase. */
+static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase) {
     int s;
-    if (pos->wide) {
+    if (ep->tapered) {
+        int mg = 0, eg = 0;
+        if (pos->wide) {
+            Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
+            eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &mg, &eg);
+            eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &mg, &eg);
+        } else {
+            eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &mg, &eg);
+        }
+        s = (mg * phase + eg * (256 - phase)) / 256;
+    } else if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
         s = eval_sum_bits(ep, pos, (uint64_t)occ, 0) +
             eval_sum_bits(ep, pos, (uint64_t)(occ >> 64), 64);

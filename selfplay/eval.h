@@ -15,6 +15,10 @@ typedef struct EvalParams {
     int hand_value[MAX_PT];  /* centipawns per piece in hand (drop variants) */
     int tempo;               /* bonus of the side to move */
     int16_t psq[64][MAX_SQ]; /* [piece code][square]: value + placement, White positive */
+    /* Tapered tables (a fit with an ending set): psq is then the opening's, psq_eg the
+     * ending's, blended by the game phase. */
+    bool tapered;
+    int16_t psq_eg[64][MAX_SQ];
     /* Game phase: material of the pieces besides royals and pawns (hand pieces too) against
      * the start's; 256 at the start, 0 with none left. */
     int phase_value[MAX_PT];
@@ -37,9 +41,13 @@ void eval_init(EvalParams *ep, const Variant *v);
 int eval_position(const EvalParams *ep, const Position *pos);
 
 /* Its linear part (material, placement, hand pieces, tempo: what scripts/tune_eval.py
- * fits), for the side to move; the rest is the phased terms (royal centralisation, pawn
- * structure), set by hand and kept by a match. */
+ * fits; material and placement blended by phase when tapered), for the side to move; the rest is
+ * the phased terms (royal centralisation, pawn structure), set by hand and kept by a match. */
 int eval_linear(const EvalParams *ep, const Position *pos);
+
+/* The game phase of pos: 256 with the start's material besides royals and pawns (hand
+ * pieces too), 0 with none of it left. */
+int eval_phase(const EvalParams *ep, const Position *pos);
 
 /* Value of piece type t in centipawns (0 for royals and for type 0). */
 static inline int eval_piece_value(const EvalParams *ep, int t) { return ep->value[t]; }

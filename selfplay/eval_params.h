@@ -14,6 +14,10 @@ typedef struct EvalTuned {
     const int16_t *value; /* [npt + 1] material per type (royals 0) */
     const int16_t *hand;  /* [npt + 1] value of a piece in hand (drop variants), or NULL */
     const int16_t *psq;   /* [(npt + 1) * nsq] placement for White, square = rank * W + file */
+    /* Tapered fits: value and psq above are the opening's, these the ending's (blended by
+     * the game phase); NULL for one set of both. */
+    const int16_t *value_eg;
+    const int16_t *psq_eg;
 } EvalTuned;
 
 /* Every fitted variant, ended by an entry with variant NULL. */

@@ -50,17 +50,32 @@ def main():
         _, _, fens = tune_eval.read_jsonl_fens(out)
         m = d["meta"]
         feats = tune_eval.Features(m["width"], m["height"], m["npt"], m["hold_types"])
-        theta = np.zeros(feats.size)
-        theta[:feats.n_value] = p["value"]
-        psq = np.array(p["psq"]).reshape(feats.npt + 1, -1)
-        for sq in range(m["width"] * m["height"]):
-            rel = int(feats.rel(np.array(sq), False))
-            theta[feats.off_psq + np.arange(feats.npt + 1) * feats.nrel + rel] = psq[:, sq]
+        x = feats.matrix_flat({k: d[k] for k in d if k != "meta"})
+
+        def theta_of(value, psq_list):
+            theta = np.zeros(feats.off_tempo + 1)
+            theta[:feats.n_value] = value
+            psq = np.array(psq_list).reshape(feats.npt + 1, -1)
+            for sq in range(m["width"] * m["height"]):
+                rel = int(feats.rel(np.array(sq), False))
+                theta[feats.off_psq + np.arange(feats.npt + 1) * feats.nrel + rel] = psq[:, sq]
+            return theta
+
+        rest = np.zeros(feats.off_tempo + 1)  # hand pieces and tempo
         if p["hand"]:
-            theta[feats.off_hand:feats.off_hand + feats.n_hand] = p["hand"]
-        theta[feats.off_tempo] = p["tempo"]
-        model = feats.matrix({k: d[k] for k in d if k != "meta"}) @ theta
-        engine = tune_eval.engine_evals(binary, v, fens, part="linear")
+            rest[feats.off_hand:feats.off_hand + feats.n_hand] = p["hand"]
+        rest[feats.off_tempo] = p["tempo"]
+        parts = tune_eval.engine_eval_parts(binary, v, fens)
+        engine = parts["linear"]
+        mg = np.rint(x @ theta_of(p["value"], p["psq"])).astype(np.int64)
+        if p.get("psq_eg"):  # tapered: blended as the engine does, C division (toward 0)
+            eg = np.rint(x @ theta_of(p["value_eg"], p["psq_eg"])).astype(np.int64)
+            ph = parts["phase"].astype(np.int64)
+            num = mg * ph + eg * (256 - ph)
+            board = np.sign(num) * (np.abs(num) // 256)
+        else:
+            board = mg
+        model = board + np.rint(x @ rest).astype(np.int64)
         bad = int(np.sum(model != engine))
         print(f"{v}: {len(fens)} positions, engine eval differs from the fitted model on {bad}")
         fails += bad > 0
