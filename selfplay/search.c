@@ -23,6 +23,8 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define HIST_MAX    16000
 #define HP_DEPTH    3 /* history pruning of quiet moves: depths, and margin per ply */
 #define HP_MARGIN   4000
+#define SE_DEPTH    6 /* singular extension: from this depth, margin per ply */
+#define SE_MARGIN   2
 #define CONT_LMR_DIV                                                                               \
     10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
                           */
@@ -481,13 +483,16 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     if (ply > s->seldepth) s->seldepth = ply;
     bool hit;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
-    Move hash = MOVE_NONE;
-    int ev = -SEARCH_INF;
+    Move hash = MOVE_NONE, excl = s->excluded[ply];
+    int ev = -SEARCH_INF, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
     if (hit) {
         hash = e->move;
         int ts = search_from_tt(e->score, ply);
         int bound = e->gen_bound & 3;
-        if (e->depth >= depth && ply > 0 && !pvnode &&
+        tt_score = ts;
+        tt_bound = bound;
+        tt_depth = e->depth;
+        if (e->depth >= depth && ply > 0 && !pvnode && excl == MOVE_NONE &&
             (bound == BOUND_EXACT || (bound == BOUND_LOWER && ts >= beta) ||
              (bound == BOUND_UPPER && ts <= alpha)))
             return ts;
@@ -496,7 +501,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     if (!check && !hit) ev = eval_position(&s->eval, pos);
     s->static_eval[ply] = ev;
     bool improving = !check && ply >= 2 && ev > s->static_eval[ply - 2];
-    if (!pvnode && !check && ply > 0 && beta > -SEARCH_MATE_BOUND && beta < SEARCH_MATE_BOUND) {
+    if (!pvnode && !check && ply > 0 && excl == MOVE_NONE && beta > -SEARCH_MATE_BOUND &&
+        beta < SEARCH_MATE_BOUND) {
         if (depth <= RFP_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta) return ev;
         if (depth <= 2 && ev + RAZOR_MARGIN * depth <= alpha) { /* razoring */
             int score = search_quiesce(s, pos, alpha, alpha + 1, ply, 0);
@@ -515,6 +521,22 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         }
     }
     if (depth >= 4 && hash == MOVE_NONE) depth--; /* internal iterative reduction */
+    /* Singular extension: when the table's move scored at least tt_score at nearly this
+     * depth and no other move reaches tt_score - SE_MARGIN * depth in a shallower search
+     * without it, it is the only good move here and is searched a ply deeper; when the
+     * others reach that bound and it is not below beta, several moves hold: cut off. */
+    int hash_ext = 0;
+    if (ply > 0 && depth >= SE_DEPTH && hash != MOVE_NONE && excl == MOVE_NONE &&
+        (tt_bound & BOUND_LOWER) && tt_depth >= depth - 3 && tt_score > -SEARCH_MATE_BOUND &&
+        tt_score < SEARCH_MATE_BOUND) {
+        int sb = tt_score - SE_MARGIN * depth;
+        s->excluded[ply] = hash;
+        int score = search_node(s, pos, (depth - 1) / 2, sb - 1, sb, ply);
+        s->excluded[ply] = MOVE_NONE;
+        if (s->stop) return 0;
+        if (score < sb) hash_ext = 1;
+        else if (sb >= beta) return sb;
+    }
     Move *list = s->moves[ply];
     int *sc = s->scores[ply];
     int n = pos_legal_moves(pos, list);
@@ -544,6 +566,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             search_pick(list, sc, n, i);
         }
         Move m = list[i];
+        if (m == excl) continue;
         bool quiet = search_victim_value(s, pos, m) == 0 && MOVE_KIND(m) != MK_MULTI &&
                      !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
         bool refut = m == hash ||
@@ -574,7 +597,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             continue;
         }
         if (quiet && nquiet < 64) quiets[nquiet++] = m;
-        int score, nd = depth - 1;
+        int score, nd = depth - 1 + (m == hash ? hash_ext : 0);
         if (i == 0) {
             score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
         } else {
@@ -618,8 +641,9 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     }
     if (best == -SEARCH_INF) best = alpha; /* every move was pruned */
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
-    search_tt_store(s, pos->key, depth, bound, best, ev,
-                    bound == BOUND_UPPER ? MOVE_NONE : best_move, ply);
+    if (excl == MOVE_NONE) /* a search without a move is not this node's result */
+        search_tt_store(s, pos->key, depth, bound, best, ev,
+                        bound == BOUND_UPPER ? MOVE_NONE : best_move, ply);
     return best;
 }
 
