@@ -89,7 +89,8 @@ Search *search_new(const Variant *v, int tt_bits) {
     s->tt_mask = n - 1;
     s->cont_n = 2 * (v->npt + 1) * v->width * v->height;
     s->cont = calloc((size_t)s->cont_n * s->cont_n, sizeof *s->cont);
-    if (!s->cont) {
+    s->capt = calloc((size_t)s->cont_n * MAX_PT, sizeof *s->capt);
+    if (!s->cont || !s->capt) {
         search_free(s);
         return NULL;
     }
@@ -103,6 +104,7 @@ void search_free(Search *s) {
     if (!s) return;
     free(s->tt);
     free(s->cont);
+    free(s->capt);
     free(s);
 }
 
@@ -113,6 +115,7 @@ void search_clear(Search *s) {
     memset(s->history, 0, sizeof s->history);
     memset(s->counter, 0, sizeof s->counter);
     memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
+    memset(s->capt, 0, (size_t)s->cont_n * MAX_PT * sizeof *s->capt);
     s->gen = 0;
 }
 
@@ -186,6 +189,13 @@ static inline void search_cont_rows(Search *s, int ply, int16_t **c1, int16_t **
     *c2 = k2 >= 0 ? s->cont + (size_t)k2 * s->cont_n : NULL;
 }
 
+/* The capture-history entry of capture m in pos (before it is made): by the moving piece,
+ * its target and the type it lands on (0 for a capture elsewhere: e.p., a hop, a blast). */
+static inline int16_t *search_capt_entry(Search *s, const Position *pos, Move m) {
+    int pc = pos->board[MOVE_TO(m)];
+    return &s->capt[(size_t)search_cont_key(pos, m) * MAX_PT + (pc ? PC_TYPE(pc) : 0)];
+}
+
 /* History score of quiet move m: butterfly history plus both continuation histories. */
 static inline int search_quiet_stat(const Search *s, const Position *pos, Move m, const int16_t *c1,
                                     const int16_t *c2) {
@@ -222,7 +232,7 @@ static void search_score_moves(Search *s, const Position *pos, Move *list, int *
             int mvv = victim * 16 - attacker / 16;
             bool good = victim >= attacker ||
                         (s->see ? pos_see_ge(pos, m, 0, s->see_value) : !s->see_bound);
-            sc[i] = (good ? 1 << 26 : 1 << 22) + mvv;
+            sc[i] = (good ? 1 << 26 : 1 << 22) + mvv + *search_capt_entry(s, pos, m) / 16;
         } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
             sc[i] = (1 << 25) + eval_piece_value(&s->eval, MOVE_PROMO(m));
         } else if (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
@@ -459,6 +469,16 @@ static void search_history_update(Search *s, const Position *pos, int ply, const
     }
 }
 
+/* Rewards the capture that cut off (if it was one) and penalises the captures tried before
+ * it, in the capture history. */
+static void search_capt_update(Search *s, const Position *pos, const Move *capts, int nc, Move best,
+                               int depth) {
+    int bonus = depth * depth > 400 ? 400 : depth * depth;
+    for (int i = 0; i < nc; i++)
+        search_gravity(search_capt_entry(s, pos, capts[i]),
+                       capts[i] == best ? bonus * 32 : -bonus * 32);
+}
+
 /* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
  * pruning, reverse futility, null move, internal iterative reduction, futility and late-move
  * pruning of quiet moves, late-move reductions. */
@@ -552,7 +572,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         }
     bool scored = false;
     int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0;
-    Move best_move = MOVE_NONE, quiets[64];
+    Move best_move = MOVE_NONE, quiets[64], capts[32];
+    int ncapt = 0;
     bool futile = !pvnode && !check && depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
     int lmp = (3 + depth * depth) / (improving ? 1 : 2);
     int16_t *c1, *c2;
@@ -567,8 +588,9 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         }
         Move m = list[i];
         if (m == excl) continue;
-        bool quiet = search_victim_value(s, pos, m) == 0 && MOVE_KIND(m) != MK_MULTI &&
-                     !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
+        int victim = search_victim_value(s, pos, m);
+        bool quiet =
+            victim == 0 && MOVE_KIND(m) != MK_MULTI && !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
         bool refut = m == hash ||
                      (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]));
         if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
@@ -597,6 +619,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             continue;
         }
         if (quiet && nquiet < 64) quiets[nquiet++] = m;
+        if (victim > 0 && ncapt < 32) capts[ncapt++] = m;
         int score, nd = depth - 1 + (m == hash ? hash_ext : 0);
         if (i == 0) {
             score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
@@ -634,6 +657,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
                             s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)] = m;
                         search_history_update(s, pos, ply, quiets, nquiet, m, depth);
                     }
+                    search_capt_update(s, pos, capts, ncapt, m, depth);
                     break;
                 }
             }

@@ -122,7 +122,10 @@ typedef struct Search {
     int16_t *cont;
     int cont_n;
     int cont_at[SEARCH_MAX_PLY + 2];
-    Move excluded[SEARCH_MAX_PLY + 1];   /* the move a singular-extension search leaves out */
+    Move excluded[SEARCH_MAX_PLY + 1]; /* the move a singular-extension search leaves out */
+    /* Capture history: how a capture fared, [cont_key(move) * MAX_PT + captured type]
+     * (cont_n * MAX_PT entries). */
+    int16_t *capt;
     int static_eval[SEARCH_MAX_PLY + 2]; /* static evaluation per ply (improving) */
     bool null_ok;                        /* the variant allows null-move pruning */
     int null_min_pieces;                 /* pieces besides royals and pawns needed for it */
