@@ -14,7 +14,7 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
 #define QS_DELTA    200  /* delta pruning margin in quiescence */
 #define RFP_DEPTH   6    /* reverse futility: depths and margin per ply */
-#define RFP_MARGIN  90
+#define RFP_MARGIN  80
 #define FUT_DEPTH   3 /* futility pruning of quiet moves: depths and margin per ply */
 #define FUT_MARGIN  150
 #define LMP_DEPTH   4 /* late-move pruning depths */
@@ -72,7 +72,7 @@ static void search_variant_setup(Search *s, const Variant *v) {
     for (int x = 1; x < 64; x++) ln[x] = search_ln(x);
     for (int d = 0; d < 64; d++)
         for (int i = 0; i < 64; i++) {
-            double r = d && i ? 1.0 + ln[d] * ln[i] / 1.75 : 0;
+            double r = d && i ? 1.0 + ln[d] * ln[i] / 1.5 : 0;
             s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
         }
 }
