@@ -445,6 +445,11 @@ static bool search_null_material(const Search *s, const Position *pos) {
     return false;
 }
 
+/* The size of a history bonus or malus after a cut-off at depth. */
+static inline int search_history_bonus(int depth) {
+    return (depth * depth > 400 ? 400 : depth * depth) * 32;
+}
+
 /* Moves a history entry by b, less the further it already is from 0 in b's direction. */
 static inline void search_gravity(int16_t *h, int b) {
     *h = (int16_t)(*h + b - *h * (b < 0 ? -b : b) / HIST_MAX);
@@ -455,11 +460,11 @@ static inline void search_gravity(int16_t *h, int b) {
  * history with gravity: entries stay within +-HIST_MAX). */
 static void search_history_update(Search *s, const Position *pos, int ply, const Move *quiets,
                                   int nq, Move best, int depth) {
-    int bonus = depth * depth > 400 ? 400 : depth * depth;
+    int bonus = search_history_bonus(depth);
     int16_t *c1, *c2;
     search_cont_rows(s, ply, &c1, &c2);
     for (int i = 0; i < nq; i++) {
-        int b = quiets[i] == best ? bonus * 32 : -bonus * 32;
+        int b = quiets[i] == best ? bonus : -bonus;
         search_gravity(&s->history[pos->side][MOVE_FROM(quiets[i])][MOVE_TO(quiets[i])], b);
         if (c1 || c2) {
             int k = search_cont_key(pos, quiets[i]);
@@ -473,10 +478,9 @@ static void search_history_update(Search *s, const Position *pos, int ply, const
  * it, in the capture history. */
 static void search_capt_update(Search *s, const Position *pos, const Move *capts, int nc, Move best,
                                int depth) {
-    int bonus = depth * depth > 400 ? 400 : depth * depth;
+    int bonus = search_history_bonus(depth);
     for (int i = 0; i < nc; i++)
-        search_gravity(search_capt_entry(s, pos, capts[i]),
-                       capts[i] == best ? bonus * 32 : -bonus * 32);
+        search_gravity(search_capt_entry(s, pos, capts[i]), capts[i] == best ? bonus : -bonus);
 }
 
 /* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
@@ -507,15 +511,13 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     int ev = -SEARCH_INF, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
     if (hit) {
         hash = e->move;
-        int ts = search_from_tt(e->score, ply);
-        int bound = e->gen_bound & 3;
-        tt_score = ts;
-        tt_bound = bound;
+        tt_score = search_from_tt(e->score, ply);
+        tt_bound = e->gen_bound & 3;
         tt_depth = e->depth;
-        if (e->depth >= depth && ply > 0 && !pvnode && excl == MOVE_NONE &&
-            (bound == BOUND_EXACT || (bound == BOUND_LOWER && ts >= beta) ||
-             (bound == BOUND_UPPER && ts <= alpha)))
-            return ts;
+        if (tt_depth >= depth && ply > 0 && !pvnode && excl == MOVE_NONE &&
+            (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
+             (tt_bound == BOUND_UPPER && tt_score <= alpha)))
+            return tt_score;
         if (!check) ev = e->eval;
     }
     if (!check && !hit) ev = eval_position(&s->eval, pos);
