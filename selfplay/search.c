@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "search.h"
+#include "search_order.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,6 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define LMP_DEPTH   4 /* late-move pruning depths */
 #define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
 #define ASP_WINDOW  30
-#define HIST_MAX    16000
 #define HP_DEPTH    3 /* history pruning of quiet moves: depths, and margin per ply */
 #define HP_MARGIN   4000
 #define SE_DEPTH    6 /* singular extension: from this depth, margin per ply */
@@ -150,114 +150,6 @@ bool search_repeated(const Position *pos, int times) {
  * lost stalemate is worse than any material but better than being mated. */
 static int search_stalemate_score(const Position *pos) {
     return (pos->var->stalemate_score - 500) * 40;
-}
-
-/* Value of what m captures before it is made (0 if it captures nothing visible). */
-static inline int search_victim_value(const Search *s, const Position *pos, Move m) {
-    int kind = MOVE_KIND(m);
-    int pc = pos->board[MOVE_TO(m)], mid = MOVE_MID(m);
-    if (!pc && mid == NO_SQ && kind != MK_EP) return 0; /* the common quiet move */
-    if (kind == MK_DROP || kind == MK_SWITCH || kind == MK_CASTLE) return 0;
-    int v = 0, them = pos->side ^ 1;
-    if (pc && PC_COLOR(pc) == them) v += eval_piece_value(&s->eval, PC_TYPE(pc));
-    if (mid != NO_SQ && mid < pos->nsq) {
-        pc = pos->board[mid];
-        if (pc && PC_COLOR(pc) == them) v += eval_piece_value(&s->eval, PC_TYPE(pc));
-    }
-    if (kind == MK_EP) v += 100;
-    return v;
-}
-
-/* Value of the piece that makes m (0 for a drop). */
-static inline int search_attacker_value(const Search *s, const Position *pos, Move m) {
-    return MOVE_KIND(m) == MK_DROP ? 0
-                                   : eval_piece_value(&s->eval, PC_TYPE(pos->board[MOVE_FROM(m)]));
-}
-
-/* Continuation-history key of move m in pos (before it is made): the moving piece (the
- * dropped one for a drop) and its target square. */
-static inline int search_cont_key(const Position *pos, Move m) {
-    int pc = MOVE_KIND(m) == MK_DROP ? PC_MAKE(pos->side, MOVE_PROMO(m)) : pos->board[MOVE_FROM(m)];
-    return ((PC_COLOR(pc) * (pos->var->npt + 1)) + PC_TYPE(pc)) * pos->nsq + MOVE_TO(m);
-}
-
-/* The continuation-history rows of the moves one and two plies before a node at ply (NULL
- * where there is none: the root, a null move). */
-static inline void search_cont_rows(Search *s, int ply, int16_t **c1, int16_t **c2) {
-    int k1 = ply >= 1 ? s->cont_at[ply - 1] : -1, k2 = ply >= 2 ? s->cont_at[ply - 2] : -1;
-    *c1 = k1 >= 0 ? s->cont + (size_t)k1 * s->cont_n : NULL;
-    *c2 = k2 >= 0 ? s->cont + (size_t)k2 * s->cont_n : NULL;
-}
-
-/* The capture-history entry of capture m in pos (before it is made): by the moving piece,
- * its target and the type it lands on (0 for a capture elsewhere: e.p., a hop, a blast). */
-static inline int16_t *search_capt_entry(Search *s, const Position *pos, Move m) {
-    int pc = pos->board[MOVE_TO(m)];
-    return &s->capt[(size_t)search_cont_key(pos, m) * MAX_PT + (pc ? PC_TYPE(pc) : 0)];
-}
-
-/* History score of quiet move m: butterfly history plus both continuation histories. */
-static inline int search_quiet_stat(const Search *s, const Position *pos, Move m, const int16_t *c1,
-                                    const int16_t *c2) {
-    int v = s->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
-    if (c1 || c2) {
-        int k = search_cont_key(pos, m);
-        if (c1) v += c1[k];
-        if (c2) v += c2[k];
-    }
-    return v;
-}
-
-/* Scores every move of the list for ordering: hash move, captures that cannot lose
- * material by the victim - attacker bound (all captures where the bound does not hold),
- * promotions, killers, the counter-move, the other captures, then quiet moves by history. */
-static void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int n,
-                               Move hash, int ply) {
-    Move counter = MOVE_NONE;
-    int16_t *c1 = NULL, *c2 = NULL;
-    if (ply < SEARCH_MAX_PLY) search_cont_rows(s, ply, &c1, &c2);
-    if (pos->ply > 0 && ply < SEARCH_MAX_PLY) {
-        Move prev = pos->stack[pos->ply - 1].move;
-        if (prev != MOVE_NONE) counter = s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)];
-    }
-    for (int i = 0; i < n; i++) {
-        Move m = list[i];
-        if (m == hash) {
-            sc[i] = 1 << 30;
-            continue;
-        }
-        int victim = search_victim_value(s, pos, m);
-        if (victim > 0) {
-            int attacker = search_attacker_value(s, pos, m);
-            int mvv = victim * 16 - attacker / 16;
-            bool good = victim >= attacker ||
-                        (s->see ? pos_see_ge(pos, m, 0, s->see_value) : !s->see_bound);
-            sc[i] = (good ? 1 << 26 : 1 << 22) + mvv + *search_capt_entry(s, pos, m) / 16;
-        } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
-            sc[i] = (1 << 25) + eval_piece_value(&s->eval, MOVE_PROMO(m));
-        } else if (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
-            sc[i] = (1 << 24) + (m == s->killers[ply][0]);
-        } else if (m == counter) {
-            sc[i] = (1 << 23);
-        } else {
-            sc[i] = search_quiet_stat(s, pos, m, c1, c2);
-        }
-    }
-}
-
-/* Moves the best-scored remaining move to index i (selection sort, lazily). */
-static void search_pick(Move *list, int *sc, int n, int i) {
-    int b = i;
-    for (int j = i + 1; j < n; j++)
-        if (sc[j] > sc[b]) b = j;
-    if (b != i) {
-        Move tm = list[i];
-        list[i] = list[b];
-        list[b] = tm;
-        int ts = sc[i];
-        sc[i] = sc[b];
-        sc[b] = ts;
-    }
 }
 
 /* Looks at the node budget, the clock and the external stop flag; raises s->stop when
@@ -443,44 +335,6 @@ static bool search_null_material(const Search *s, const Position *pos) {
         if (pieces >= s->null_min_pieces) return true;
     }
     return false;
-}
-
-/* The size of a history bonus or malus after a cut-off at depth. */
-static inline int search_history_bonus(int depth) {
-    return (depth * depth > 400 ? 400 : depth * depth) * 32;
-}
-
-/* Moves a history entry by b, less the further it already is from 0 in b's direction. */
-static inline void search_gravity(int16_t *h, int b) {
-    *h = (int16_t)(*h + b - *h * (b < 0 ? -b : b) / HIST_MAX);
-}
-
-/* Rewards the quiet move that cut off and penalises the quiet moves tried before it, in the
- * butterfly history and the continuation histories of the node at ply (pos before the move;
- * history with gravity: entries stay within +-HIST_MAX). */
-static void search_history_update(Search *s, const Position *pos, int ply, const Move *quiets,
-                                  int nq, Move best, int depth) {
-    int bonus = search_history_bonus(depth);
-    int16_t *c1, *c2;
-    search_cont_rows(s, ply, &c1, &c2);
-    for (int i = 0; i < nq; i++) {
-        int b = quiets[i] == best ? bonus : -bonus;
-        search_gravity(&s->history[pos->side][MOVE_FROM(quiets[i])][MOVE_TO(quiets[i])], b);
-        if (c1 || c2) {
-            int k = search_cont_key(pos, quiets[i]);
-            if (c1) search_gravity(&c1[k], b);
-            if (c2) search_gravity(&c2[k], b);
-        }
-    }
-}
-
-/* Rewards the capture that cut off (if it was one) and penalises the captures tried before
- * it, in the capture history. */
-static void search_capt_update(Search *s, const Position *pos, const Move *capts, int nc, Move best,
-                               int depth) {
-    int bonus = search_history_bonus(depth);
-    for (int i = 0; i < nc; i++)
-        search_gravity(search_capt_entry(s, pos, capts[i]), capts[i] == best ? bonus : -bonus);
 }
 
 /* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
