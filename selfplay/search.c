@@ -339,8 +339,9 @@ static bool search_null_material(const Search *s, const Position *pos) {
 
 /* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
  * pruning, reverse futility, null move, internal iterative reduction, futility and late-move
- * pruning of quiet moves, late-move reductions. */
-static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply) {
+ * pruning of quiet moves, late-move reductions. cut: an expected cut node (reduced more). */
+static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
+                       bool cut) {
     bool pvnode = beta - alpha > 1;
     s->pvlen[ply] = 0;
     if (ply > 0) {
@@ -390,7 +391,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             int r = 3 + depth / 4 + ((ev - beta) / 200 < 3 ? (ev - beta) / 200 : 3);
             pos_make_null(pos);
             s->cont_at[ply] = -1;
-            int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1);
+            int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
             pos_unmake_null(pos);
             if (s->stop) return 0;
             if (score >= beta) return score > SEARCH_MATE_BOUND ? beta : score;
@@ -407,7 +408,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         tt_score < SEARCH_MATE_BOUND) {
         int sb = tt_score - SE_MARGIN * depth;
         s->excluded[ply] = hash;
-        int score = search_node(s, pos, (depth - 1) / 2, sb - 1, sb, ply);
+        int score = search_node(s, pos, (depth - 1) / 2, sb - 1, sb, ply, cut);
         s->excluded[ply] = MOVE_NONE;
         if (s->stop) return 0;
         if (score < sb) hash_ext = 1;
@@ -478,21 +479,21 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         if (victim > 0 && ncapt < 32) capts[ncapt++] = m;
         int score, nd = depth - 1 + (m == hash ? hash_ext : 0);
         if (i == 0) {
-            score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
+            score = -search_node(s, pos, nd, -beta, -alpha, ply + 1, !pvnode && !cut);
         } else {
             int r = 0;
             if (depth >= 2 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
                 r = s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
-                r += !pvnode + !improving - refut;
+                r += !pvnode + !improving - refut + cut;
                 r -= stat / CONT_LMR_DIV;
                 if (r > nd - 1) r = nd - 1;
                 if (r < 0) r = 0;
             }
-            score = -search_node(s, pos, nd - r, -alpha - 1, -alpha, ply + 1);
+            score = -search_node(s, pos, nd - r, -alpha - 1, -alpha, ply + 1, true);
             if (r > 0 && score > alpha && !s->stop)
-                score = -search_node(s, pos, nd, -alpha - 1, -alpha, ply + 1);
+                score = -search_node(s, pos, nd, -alpha - 1, -alpha, ply + 1, !cut);
             if (score > alpha && score < beta && !s->stop)
-                score = -search_node(s, pos, nd, -beta, -alpha, ply + 1);
+                score = -search_node(s, pos, nd, -beta, -alpha, ply + 1, false);
         }
         pos_unmake(pos);
         if (s->stop) return 0;
@@ -579,7 +580,7 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
                 hi = prev + delta;
             }
             for (;;) {
-                score = -search_node(s, pos, depth - 1, -hi, -lo, 1);
+                score = -search_node(s, pos, depth - 1, -hi, -lo, 1, false);
                 if (s->stop) break;
                 if (score <= lo && lo > -SEARCH_INF) {
                     lo = lo - delta < -SEARCH_MATE_BOUND ? -SEARCH_INF : lo - delta;
@@ -591,9 +592,9 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
                 delta *= 2;
             }
         } else {
-            score = -search_node(s, pos, depth - 1, -floor - 1, -floor, 1);
+            score = -search_node(s, pos, depth - 1, -floor - 1, -floor, 1, true);
             if (score > floor && !s->stop)
-                score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1);
+                score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1, false);
         }
         pos_unmake(pos);
         if (s->stop) return i;
