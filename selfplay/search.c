@@ -28,6 +28,9 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define CONT_LMR_DIV                                                                               \
     10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
                           */
+#define CORR_GRAIN   256 /* correction history: units per centipawn, */
+#define CORR_MAX     (64 * CORR_GRAIN) /* largest correction, */
+#define CORR_WEIGHT  256 /* and the weight of a depth-d update: min(d + 1, 16) / CORR_WEIGHT */
 #define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
 #define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
 #define SEE_QUIET    30  /* and of captures (per ply) */
@@ -66,6 +69,9 @@ static void search_variant_setup(Search *s, const Variant *v) {
     }
     if (v->stalemate_score != 500) s->null_min_pieces = 2;
     s->see = v->ops->see_ge != NULL;
+    s->pawn_types = 0;
+    for (int t = 1; t <= v->npt; t++)
+        if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;
     for (int t = 1; t <= v->npt; t++)
         s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
     double ln[64];
@@ -116,6 +122,7 @@ void search_clear(Search *s) {
     memset(s->counter, 0, sizeof s->counter);
     memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
     memset(s->capt, 0, (size_t)s->cont_n * MAX_PT * sizeof *s->capt);
+    memset(s->corr, 0, sizeof s->corr);
     s->gen = 0;
 }
 
@@ -242,6 +249,44 @@ static inline void search_tt_store(Search *s, uint64_t key, int depth, int bound
     e->gen_bound = (uint8_t)(s->gen << 2 | bound);
 }
 
+/* The correction-history entry of pos: by side to move and a hash of where each side's
+ * pawn-like pieces stand (bitboards, 8x8 or 10x10). */
+static inline int16_t *search_corr_entry(Search *s, const Position *pos) {
+    uint64_t w = 0, b = 0;
+    for (unsigned m = s->pawn_types; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        if (pos->nsq <= 64) {
+            w |= pos->bb.b8.type[t] & pos->bb.b8.color[WHITE];
+            b |= pos->bb.b8.type[t] & pos->bb.b8.color[BLACK];
+        } else {
+            Bitboard128 pw = pos->bb.b10.type[t] & pos->bb.b10.color[WHITE];
+            Bitboard128 pb = pos->bb.b10.type[t] & pos->bb.b10.color[BLACK];
+            w ^= (uint64_t)pw ^ (uint64_t)(pw >> 64) * 0xD6E8FEB86659FD93ULL;
+            b ^= (uint64_t)pb ^ (uint64_t)(pb >> 64) * 0xD6E8FEB86659FD93ULL;
+        }
+    }
+    uint64_t h = (w * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL);
+    h ^= h >> 29;
+    return &s->corr[pos->side][(h * 0xBF58476D1CE4E5B9ULL) >> 50 & (SEARCH_CORR_SIZE - 1)];
+}
+
+/* The static evaluation raw corrected by the correction history (raw when it is no score). */
+static inline int search_corrected(const int16_t *c, int raw) {
+    if (raw == -SEARCH_INF) return raw;
+    int v = raw + *c / CORR_GRAIN;
+    return v > SEARCH_MATE_BOUND - 1    ? SEARCH_MATE_BOUND - 1
+           : v < -SEARCH_MATE_BOUND + 1 ? -SEARCH_MATE_BOUND + 1
+                                        : v;
+}
+
+/* Moves a correction entry toward diff (search result - corrected evaluation), more the
+ * deeper the search. */
+static inline void search_corr_update(int16_t *c, int diff, int depth) {
+    int w = depth + 1 < 16 ? depth + 1 : 16;
+    int v = (*c * (CORR_WEIGHT - w) + diff * CORR_GRAIN * w) / CORR_WEIGHT;
+    *c = (int16_t)(v > CORR_MAX ? CORR_MAX : v < -CORR_MAX ? -CORR_MAX : v);
+}
+
 /* Captures-only search below the horizon (all evasions when in check), with delta pruning:
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
@@ -259,12 +304,13 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             return ts;
     }
     bool check = pos_in_check(pos);
-    int best = -SEARCH_INF, stand = -SEARCH_INF, alpha0 = alpha;
+    int best = -SEARCH_INF, stand = -SEARCH_INF, raw = -SEARCH_INF, alpha0 = alpha;
     Move best_move = MOVE_NONE;
     if (!check) {
-        best = stand = hit && e->eval != -SEARCH_INF ? e->eval : eval_position(&s->eval, pos);
+        raw = hit && e->eval != -SEARCH_INF ? e->eval : eval_position(&s->eval, pos);
+        best = stand = search_corrected(search_corr_entry(s, pos), raw);
         if (best >= beta) {
-            if (!hit) search_tt_store(s, pos->key, 0, BOUND_LOWER, best, stand, MOVE_NONE, ply);
+            if (!hit) search_tt_store(s, pos->key, 0, BOUND_LOWER, best, raw, MOVE_NONE, ply);
             return best;
         }
         if (qdepth >= QSEARCH_MAX) return best;
@@ -320,7 +366,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
         }
     }
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
-    search_tt_store(s, pos->key, 0, bound, best, stand, best_move, ply);
+    search_tt_store(s, pos->key, 0, bound, best, raw, best_move, ply);
     return best;
 }
 
@@ -363,7 +409,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     bool hit;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     Move hash = MOVE_NONE, excl = s->excluded[ply];
-    int ev = -SEARCH_INF, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
+    int ev = -SEARCH_INF, raw = -SEARCH_INF, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
     if (hit) {
         hash = e->move;
         tt_score = search_from_tt(e->score, ply);
@@ -373,9 +419,11 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
              (tt_bound == BOUND_UPPER && tt_score <= alpha)))
             return tt_score;
-        if (!check) ev = e->eval;
+        if (!check) raw = e->eval;
     }
-    if (!check && !hit) ev = eval_position(&s->eval, pos);
+    if (!check && !hit) raw = eval_position(&s->eval, pos);
+    int16_t *corr = check ? NULL : search_corr_entry(s, pos);
+    ev = check ? raw : search_corrected(corr, raw);
     s->static_eval[ply] = ev;
     bool improving = !check && ply >= 2 && ev > s->static_eval[ply - 2];
     if (!pvnode && !check && ply > 0 && excl == MOVE_NONE && beta > -SEARCH_MATE_BOUND &&
@@ -522,9 +570,16 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     }
     if (best == -SEARCH_INF) best = alpha; /* every move was pruned */
     int bound = best >= beta ? BOUND_LOWER : best > alpha0 ? BOUND_EXACT : BOUND_UPPER;
-    if (excl == MOVE_NONE) /* a search without a move is not this node's result */
-        search_tt_store(s, pos->key, depth, bound, best, ev,
+    if (excl == MOVE_NONE) { /* a search without a move is not this node's result */
+        search_tt_store(s, pos->key, depth, bound, best, raw,
                         bound == BOUND_UPPER ? MOVE_NONE : best_move, ply);
+        /* The evaluation was off where the result is exact or bounds it on the far side,
+         * and no capture made the difference. */
+        if (corr && raw != -SEARCH_INF && best > -SEARCH_MATE_BOUND && best < SEARCH_MATE_BOUND &&
+            (best_move == MOVE_NONE || search_victim_value(s, pos, best_move) == 0) &&
+            !(bound == BOUND_LOWER && best <= ev) && !(bound == BOUND_UPPER && best >= ev))
+            search_corr_update(corr, best - ev, depth);
+    }
     return best;
 }
 

@@ -107,6 +107,8 @@ typedef struct SearchResult {
     int sample_depth;
 } SearchResult;
 
+#define SEARCH_CORR_SIZE 16384 /* correction-history entries per side (a power of 2) */
+
 typedef struct Search {
     EvalParams eval;
     TTEntry *tt;
@@ -127,12 +129,17 @@ typedef struct Search {
      * (cont_n * MAX_PT entries). */
     int16_t *capt;
     int static_eval[SEARCH_MAX_PLY + 2]; /* static evaluation per ply (improving) */
-    bool null_ok;                        /* the variant allows null-move pruning */
-    int null_min_pieces;                 /* pieces besides royals and pawns needed for it */
-    bool see_bound;                      /* victim - attacker bounds SEE from below */
-    bool see;                            /* the variant has an exact static exchange test */
-    int see_value[MAX_PT];               /* piece prices for it (royals: beyond any material) */
-    int8_t lmr[64][64];                  /* late-move reduction by [depth][move number] */
+    /* Correction history: by side to move and pawn structure, how far searches found the
+     * static evaluation off (in 1/CORR_GRAIN centipawns); added to it where the search
+     * prunes. pawn_types: the bits of the variant's pawn-like types (PF_PAWN_PIECE). */
+    int16_t corr[2][SEARCH_CORR_SIZE];
+    unsigned pawn_types;
+    bool null_ok;          /* the variant allows null-move pruning */
+    int null_min_pieces;   /* pieces besides royals and pawns needed for it */
+    bool see_bound;        /* victim - attacker bounds SEE from below */
+    bool see;              /* the variant has an exact static exchange test */
+    int see_value[MAX_PT]; /* piece prices for it (royals: beyond any material) */
+    int8_t lmr[64][64];    /* late-move reduction by [depth][move number] */
     int64_t nodes, node_limit, next_check;
     int64_t start_ns, hard_ns;
     const atomic_bool *ext_stop;
