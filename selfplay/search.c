@@ -31,6 +31,8 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define CORR_GRAIN   256 /* correction history: units per centipawn, */
 #define CORR_MAX     (64 * CORR_GRAIN) /* largest correction, */
 #define CORR_WEIGHT  256 /* and the weight of a depth-d update: min(d + 1, 16) / CORR_WEIGHT */
+#define PC_DEPTH     5   /* ProbCut: from this depth, */
+#define PC_MARGIN    200 /* this far above beta */
 #define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
 #define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
 #define SEE_QUIET    30  /* and of captures (per ply) */
@@ -443,6 +445,32 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             pos_unmake_null(pos);
             if (s->stop) return 0;
             if (score >= beta) return score > SEARCH_MATE_BOUND ? beta : score;
+        }
+        /* ProbCut: a capture whose exchange alone wins beta + PC_MARGIN over the evaluation,
+         * and that holds that bound in a quiescence search and then a search 4 plies
+         * shallower, cuts off (unless the table says a search nearly as deep fell short). */
+        int pc_beta = beta + PC_MARGIN;
+        if (depth >= PC_DEPTH && s->see && pc_beta < SEARCH_MATE_BOUND &&
+            !(hit && tt_depth >= depth - 3 && tt_score < pc_beta)) {
+            Move *list = s->moves[ply];
+            int n = pos_legal_captures(pos, list);
+            for (int i = 0; i < n; i++) {
+                Move m = list[i];
+                if (search_victim_value(s, pos, m) == 0 ||
+                    !pos_see_ge(pos, m, pc_beta - ev, s->see_value))
+                    continue;
+                s->cont_at[ply] = search_cont_key(pos, m);
+                pos_make(pos, m);
+                int score = -search_quiesce(s, pos, -pc_beta, -pc_beta + 1, ply + 1, 0);
+                if (score >= pc_beta && !s->stop)
+                    score = -search_node(s, pos, depth - 4, -pc_beta, -pc_beta + 1, ply + 1, !cut);
+                pos_unmake(pos);
+                if (s->stop) return 0;
+                if (score >= pc_beta) {
+                    search_tt_store(s, pos->key, depth - 3, BOUND_LOWER, score, raw, m, ply);
+                    return score;
+                }
+            }
         }
     }
     if (depth >= 4 && hash == MOVE_NONE) depth--; /* internal iterative reduction */
