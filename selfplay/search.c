@@ -25,6 +25,8 @@ enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 #define HP_MARGIN   4000
 #define SE_DEPTH    6 /* singular extension: from this depth, margin per ply */
 #define SE_MARGIN   2
+#define DE_MARGIN   20 /* double extension: this far below the singular bound, */
+#define DE_MAX      6  /* at most this many times along a line */
 #define CONT_LMR_DIV                                                                               \
     10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
                           */
@@ -487,8 +489,10 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         int score = search_node(s, pos, (depth - 1) / 2, sb - 1, sb, ply, cut);
         s->excluded[ply] = MOVE_NONE;
         if (s->stop) return 0;
-        if (score < sb) hash_ext = 1;
+        if (score < sb) /* singular; far below the bound: two plies, a few times per line */
+            hash_ext = !pvnode && score < sb - DE_MARGIN && s->dext[ply] < DE_MAX ? 2 : 1;
         else if (sb >= beta) return sb;
+        else if (tt_score >= beta) hash_ext = -1; /* not singular, but above beta: less */
     }
     Move *list = s->moves[ply];
     int *sc = s->scores[ply];
@@ -554,6 +558,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         if (quiet && nquiet < 64) quiets[nquiet++] = m;
         if (victim > 0 && ncapt < 32) capts[ncapt++] = m;
         int score, nd = depth - 1 + (m == hash ? hash_ext : 0);
+        s->dext[ply + 1] = s->dext[ply] + (m == hash && hash_ext == 2);
         if (i == 0) {
             score = -search_node(s, pos, nd, -beta, -alpha, ply + 1, !pvnode && !cut);
         } else {
