@@ -466,11 +466,17 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             !pos_see_ge(pos, m, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth,
                         s->see_value))
             continue; /* the exchange on the target square loses too much */
+        /* Deeper, futility by the depth a late quiet move would be reduced to. */
+        bool fut = futile;
+        if (quiet && !fut && !pvnode && !check && i > 0 && !refut && depth > FUT_DEPTH) {
+            int lmrd = depth - 1 - s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
+            fut = lmrd < FUT_DEPTH && ev + FUT_MARGIN * (lmrd > 0 ? lmrd + 1 : 1) <= alpha;
+        }
         s->cont_at[ply] = search_cont_key(pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
-            quiet && i > 0 && (futile || (depth >= 2 && !check)) && pos_in_check(pos);
-        if (quiet && futile && best > -SEARCH_MATE_BOUND && !gives_check) {
+            quiet && i > 0 && (fut || (depth >= 2 && !check)) && pos_in_check(pos);
+        if (quiet && fut && best > -SEARCH_MATE_BOUND && !gives_check) {
             pos_unmake(pos); /* futility pruning */
             continue;
         }
