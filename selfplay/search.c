@@ -183,6 +183,11 @@ static inline void search_count(Search *s) {
     if (++s->nodes >= s->next_check) search_poll(s);
 }
 
+/* The late-move reduction table's entry for the i-th move at depth (both capped at 63). */
+static inline int search_lmr(const Search *s, int depth, int i) {
+    return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
+}
+
 /* Records m followed by the child's PV as the PV of ply. */
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
@@ -469,8 +474,9 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         /* Deeper, futility by the depth a late quiet move would be reduced to. */
         bool fut = futile;
         if (quiet && !fut && !pvnode && !check && i > 0 && !refut && depth > FUT_DEPTH) {
-            int lmrd = depth - 1 - s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
-            fut = lmrd < FUT_DEPTH && ev + FUT_MARGIN * (lmrd > 0 ? lmrd + 1 : 1) <= alpha;
+            int lmrd = depth - 1 - search_lmr(s, depth, i);
+            if (lmrd < 0) lmrd = 0;
+            fut = lmrd < FUT_DEPTH && ev + FUT_MARGIN * (lmrd + 1) <= alpha;
         }
         s->cont_at[ply] = search_cont_key(pos, m);
         pos_make(pos, m);
@@ -489,7 +495,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         } else {
             int r = 0;
             if (depth >= 2 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
-                r = s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
+                r = search_lmr(s, depth, i);
                 r += !pvnode + !improving - refut + cut;
                 r -= stat / CONT_LMR_DIV;
                 if (r > nd - 1) r = nd - 1;
