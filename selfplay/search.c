@@ -612,8 +612,13 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
             }
         } else {
             score = -search_node(s, pos, depth - 1, -floor - 1, -floor, 1, true);
+            /* Within the margin: exact in a window up to the best so far (narrow, so the
+             * line is cheap); a move above the best is searched again from there. */
+            int hi = floor < top[0] && top[0] < SEARCH_MATE_BOUND ? top[0] + 1 : SEARCH_INF;
             if (score > floor && !s->stop)
-                score = -search_node(s, pos, depth - 1, -SEARCH_INF, -floor, 1, false);
+                score = -search_node(s, pos, depth - 1, -hi, -floor, 1, false);
+            if (hi < SEARCH_INF && score >= hi && !s->stop)
+                score = -search_node(s, pos, depth - 1, -SEARCH_INF, -top[0], 1, false);
         }
         pos_unmake(pos);
         if (s->stop) return i;
@@ -714,8 +719,14 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     }
     r.nroot = n;
     r.root = s->root_done;
+    /* The iteration the sample comes from: with a depth limit alone it surely finishes, so
+     * the shallower ones need no margin (they only order the root moves). */
+    int sample_depth =
+        lim->margin_depth > 0 && lim->margin_depth < maxdepth ? lim->margin_depth : maxdepth;
+    bool depth_only = lim->nodes <= 0 && lim->movetime_ms <= 0 && lim->soft_ms <= 0 && !lim->stop;
     for (int d = 1; d <= maxdepth; d++) {
-        bool keep_margin = lim->margin_depth <= 0 || d <= lim->margin_depth;
+        bool keep_margin =
+            (lim->margin_depth <= 0 || d <= lim->margin_depth) && !(depth_only && d < sample_depth);
         int done = search_root_iteration(s, pos, s->root, n, d, keep_margin ? lim->margin : 0, k,
                                          s->root[0].score);
         if (done < n) {
