@@ -334,6 +334,9 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     search_count(s);
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
+    /* The children (null move, ProbCut captures and moves alike) inherit this line's
+     * double-extension count; the move loop adds the hash move's own. */
+    if (ply < SEARCH_MAX_PLY) s->dext[ply + 1] = s->dext[ply];
     bool hit;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     Move hash = MOVE_NONE, excl = s->excluded[ply];
