@@ -56,6 +56,8 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
     for (int t = 1; t <= v->npt; t++) {
         uint32_t f = v->pieces[t].flags;
         ep->phase_value[t] = f & (PF_ROYAL | PF_PAWN | PF_PAWN_PIECE) ? 0 : ep->value[t];
+        if (ep->phase_value[t]) ep->phase_types |= 1u << t;
+        if (f & PF_ROYAL) ep->royal_types |= 1u << t;
         if ((f & PF_PAWN) && !ep->pawn_type) ep->pawn_type = t;
     }
     Position *start = malloc(sizeof *start);
@@ -105,20 +107,25 @@ void eval_init(EvalParams *ep, const Variant *v) {
                 ep->psq_eg[PC_MAKE(WHITE, t)][sq] = (int16_t)(ve + tp->psq_eg[t * nsq + sq]);
                 ep->psq_eg[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ve + tp->psq_eg[t * nsq + mirror]);
             }
+            for (int c = 0; c < 2; c++) {
+                int pc = PC_MAKE(c, t);
+                ep->psq_pk[pc][sq] = (uint64_t)(int64_t)ep->psq[pc][sq] +
+                                     ((uint64_t)(int64_t)ep->psq_eg[pc][sq] << 32);
+            }
         }
     }
     ep->tapered = tp && tp->psq_eg;
     eval_init_extras(ep, v);
 }
 
-/* Sums of the opening and ending piece-square values of the pieces on the squares of b. */
+/* Adds the packed opening and ending piece-square values of the pieces on the squares of
+ * b to *acc. */
 static inline void eval_sum_bits2(const EvalParams *ep, const Position *pos, uint64_t b, int offset,
-                                  int *mg, int *eg) {
+                                  uint64_t *acc) {
     while (b) {
-        int sq = __builtin_ctzll(b) + offset, pc = pos->board[sq];
+        int sq = __builtin_ctzll(b) + offset;
         b &= b - 1;
-        *mg += ep->psq[pc][sq];
-        *eg += ep->psq_eg[pc][sq];
+        *acc += ep->psq_pk[pos->board[sq]][sq];
     }
 }
 
@@ -294,11 +301,12 @@ static int eval_orthodox(const Position *pos, int phase) {
 
 int eval_phase(const EvalParams *ep, const Position *pos) {
     int material = 0;
-    for (int t = 1; t <= pos->var->npt; t++)
-        if (ep->phase_value[t])
-            material += (pos->count[PC_MAKE(WHITE, t)] + pos->count[PC_MAKE(BLACK, t)] +
-                         pos->hand[WHITE][t] + pos->hand[BLACK][t]) *
-                        ep->phase_value[t];
+    for (unsigned m = ep->phase_types; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
+        material += (pos->count[PC_MAKE(WHITE, t)] + pos->count[PC_MAKE(BLACK, t)] +
+                     pos->hand[WHITE][t] + pos->hand[BLACK][t]) *
+                    ep->phase_value[t];
+    }
     return material >= ep->phase_full ? 256 : material * 256 / ep->phase_full;
 }
 
@@ -307,10 +315,9 @@ static int eval_linear_phased(const EvalParams *ep, const Position *pos, int pha
 /* The terms that change with the phase: royals drawn to the centre as material goes, and
  * pawn structure; White's view. */
 static int eval_phased(const EvalParams *ep, const Position *pos, int phase) {
-    const Variant *v = pos->var;
     int s = 0;
-    for (int t = 1; t <= v->npt; t++) {
-        if (!(v->pieces[t].flags & PF_ROYAL)) continue;
+    for (unsigned m = ep->royal_types; m; m &= m - 1) {
+        int t = __builtin_ctz(m);
         for (int c = 0; c < 2; c++) {
             int r = 0;
             if (pos->wide) {
@@ -346,14 +353,16 @@ int eval_linear(const EvalParams *ep, const Position *pos) {
 static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase) {
     int s;
     if (ep->tapered) {
-        int mg = 0, eg = 0;
+        uint64_t acc = 0;
         if (pos->wide) {
             Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
-            eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &mg, &eg);
-            eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &mg, &eg);
+            eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &acc);
+            eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &acc);
         } else {
-            eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &mg, &eg);
+            eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &acc);
         }
+        int mg = (int32_t)(uint32_t)acc,
+            eg = (int32_t)(uint32_t)((acc - (uint64_t)(int64_t)mg) >> 32);
         s = (mg * phase + eg * (256 - phase)) / 256;
     } else if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];

@@ -19,6 +19,9 @@ typedef struct EvalParams {
      * ending's, blended by the game phase. */
     bool tapered;
     int16_t psq_eg[64][MAX_SQ];
+    /* Both, packed for one addition per piece: opening + ending * 2^32 (mod 2^64). */
+    uint64_t psq_pk[64][MAX_SQ];
+    unsigned royal_types, phase_types; /* bits of the royal types, of those with a phase value */
     /* Game phase: material of the pieces besides royals and pawns (hand pieces too) against
      * the start's; 256 at the start, 0 with none left. */
     int phase_value[MAX_PT];

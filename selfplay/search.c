@@ -94,9 +94,12 @@ Search *search_new(const Variant *v, int tt_bits) {
     }
     s->tt_mask = n - 1;
     s->cont_n = 2 * (v->npt + 1) * v->width * v->height;
+    for (int pc = 0; pc < 64; pc++)
+        s->cont_base[pc] = (PC_COLOR(pc) * (v->npt + 1) + PC_TYPE(pc)) * v->width * v->height;
     s->cont = calloc((size_t)s->cont_n * s->cont_n, sizeof *s->cont);
     s->capt = calloc((size_t)s->cont_n * MAX_PT, sizeof *s->capt);
-    if (!s->cont || !s->capt) {
+    s->evc = calloc((size_t)1 << SEARCH_EVC_BITS, sizeof *s->evc);
+    if (!s->cont || !s->capt || !s->evc) {
         search_free(s);
         return NULL;
     }
@@ -111,6 +114,7 @@ void search_free(Search *s) {
     free(s->tt);
     free(s->cont);
     free(s->capt);
+    free(s->evc);
     free(s);
 }
 
@@ -123,6 +127,7 @@ void search_clear(Search *s) {
     memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
     memset(s->capt, 0, (size_t)s->cont_n * MAX_PT * sizeof *s->capt);
     memset(s->corr, 0, sizeof s->corr);
+    memset(s->evc, 0, ((size_t)1 << SEARCH_EVC_BITS) * sizeof *s->evc);
     s->gen = 0;
 }
 
@@ -188,6 +193,18 @@ static inline int search_lmr(const Search *s, int depth, int i) {
     return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
 }
 
+/* The static evaluation of pos, from the evaluation cache when it holds the position. An
+ * entry is the key with its low 16 bits replaced by the score (the index is below them),
+ * and 0 when empty. */
+static inline int search_eval(Search *s, const Position *pos) {
+    uint64_t *c = &s->evc[pos->key & (((uint64_t)1 << SEARCH_EVC_BITS) - 1)];
+    uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
+    if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
+    int v = eval_position(&s->eval, pos);
+    *c = tag | (uint16_t)(int16_t)v;
+    return v;
+}
+
 /* Records m followed by the child's PV as the PV of ply. */
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
@@ -222,7 +239,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     s->pvlen[ply] = 0;
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
-    if (ply >= SEARCH_MAX_PLY) return eval_position(&s->eval, pos);
+    if (ply >= SEARCH_MAX_PLY) return search_eval(s, pos);
     bool hit, pvnode = beta - alpha > 1;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     if (hit && !pvnode) { /* any stored result is at least as deep as this one */
@@ -235,7 +252,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     int best = -SEARCH_INF, stand = -SEARCH_INF, raw = -SEARCH_INF, alpha0 = alpha;
     Move best_move = MOVE_NONE;
     if (!check) {
-        raw = hit && e->eval != -SEARCH_INF ? e->eval : eval_position(&s->eval, pos);
+        raw = hit && e->eval != -SEARCH_INF ? e->eval : search_eval(s, pos);
         best = stand = search_corrected(search_corr_entry(s, pos), raw);
         if (best >= beta) {
             if (!hit) search_tt_store(s, pos->key, 0, BOUND_LOWER, best, raw, MOVE_NONE, ply);
@@ -352,7 +369,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             return tt_score;
         if (!check) raw = e->eval;
     }
-    if (!check && !hit) raw = eval_position(&s->eval, pos);
+    if (!check && !hit) raw = search_eval(s, pos);
     int16_t *corr = check ? NULL : search_corr_entry(s, pos);
     ev = check ? raw : search_corrected(corr, raw);
     s->static_eval[ply] = ev;
@@ -388,7 +405,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
                 if (search_victim_value(s, pos, m) == 0 ||
                     !pos_see_ge(pos, m, pc_beta - ev, s->see_value))
                     continue;
-                s->cont_at[ply] = search_cont_key(pos, m);
+                s->cont_at[ply] = search_cont_key(s, pos, m);
                 pos_make(pos, m);
                 int score = -search_quiesce(s, pos, -pc_beta, -pc_beta + 1, ply + 1, 0);
                 if (score >= pc_beta && !s->stop)
@@ -481,7 +498,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             if (lmrd < 0) lmrd = 0;
             fut = lmrd < FUT_DEPTH && ev + FUT_MARGIN * (lmrd + 1) <= alpha;
         }
-        s->cont_at[ply] = search_cont_key(pos, m);
+        s->cont_at[ply] = search_cont_key(s, pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
             quiet && i > 0 && (fut || (depth >= 2 && !check)) && pos_in_check(pos);
@@ -593,7 +610,7 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
     for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {
         int floor = search_root_floor(top, k, margin), score;
-        s->cont_at[0] = search_cont_key(pos, root[i].move);
+        s->cont_at[0] = search_cont_key(s, pos, root[i].move);
         pos_make(pos, root[i].move);
         if (floor == -SEARCH_INF) {
             int delta = ASP_WINDOW, lo = -SEARCH_INF, hi = SEARCH_INF;

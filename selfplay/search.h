@@ -108,6 +108,7 @@ typedef struct SearchResult {
 } SearchResult;
 
 #define SEARCH_CORR_SIZE 16384 /* correction-history entries per side (a power of 2) */
+#define SEARCH_EVC_BITS  16    /* evaluation-cache entries: 2^this */
 
 typedef struct Search {
     EvalParams eval;
@@ -123,6 +124,7 @@ typedef struct Search {
      * ply (-1 for a null move). */
     int16_t *cont;
     int cont_n;
+    int cont_base[64]; /* [piece code]: (colour * (types + 1) + type) * squares */
     int cont_at[SEARCH_MAX_PLY + 2];
     Move excluded[SEARCH_MAX_PLY + 1]; /* the move a singular-extension search leaves out */
     int dext[SEARCH_MAX_PLY + 2];      /* double extensions along the line to ply */
@@ -134,6 +136,10 @@ typedef struct Search {
      * static evaluation off (in 1/CORR_GRAIN centipawns); added to it where the search
      * prunes. pawn_types: the bits of the variant's pawn-like types (PF_PAWN_PIECE). */
     int16_t corr[2][SEARCH_CORR_SIZE];
+    /* Evaluation cache: static evaluations by position key (the key's high bits above
+     * the index, and the score in the low 16), for positions the table has lost; the
+     * evaluation is a function of the position, so a hit changes nothing but time. */
+    uint64_t *evc;
     unsigned pawn_types;
     bool null_ok;          /* the variant allows null-move pruning */
     int null_min_pieces;   /* pieces besides royals and pawns needed for it */

@@ -61,7 +61,7 @@ void search_history_update(Search *s, const Position *pos, int ply, const Move *
         int b = quiets[i] == best ? bonus : -bonus;
         search_gravity(&s->history[pos->side][MOVE_FROM(quiets[i])][MOVE_TO(quiets[i])], b);
         if (c1 || c2) {
-            int k = search_cont_key(pos, quiets[i]);
+            int k = search_cont_key(s, pos, quiets[i]);
             if (c1) search_gravity(&c1[k], b);
             if (c2) search_gravity(&c2[k], b);
         }

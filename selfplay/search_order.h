@@ -31,9 +31,9 @@ static inline int search_attacker_value(const Search *s, const Position *pos, Mo
 
 /* Continuation-history key of move m in pos (before it is made): the moving piece (the
  * dropped one for a drop) and its target square. */
-static inline int search_cont_key(const Position *pos, Move m) {
+static inline int search_cont_key(const Search *s, const Position *pos, Move m) {
     int pc = MOVE_KIND(m) == MK_DROP ? PC_MAKE(pos->side, MOVE_PROMO(m)) : pos->board[MOVE_FROM(m)];
-    return ((PC_COLOR(pc) * (pos->var->npt + 1)) + PC_TYPE(pc)) * pos->nsq + MOVE_TO(m);
+    return s->cont_base[pc] + MOVE_TO(m);
 }
 
 /* The continuation-history rows of the moves one and two plies before a node at ply (NULL
@@ -48,7 +48,7 @@ static inline void search_cont_rows(Search *s, int ply, int16_t **c1, int16_t **
  * its target and the type it lands on (0 for a capture elsewhere: e.p., a hop, a blast). */
 static inline int16_t *search_capt_entry(Search *s, const Position *pos, Move m) {
     int pc = pos->board[MOVE_TO(m)];
-    return &s->capt[(size_t)search_cont_key(pos, m) * MAX_PT + (pc ? PC_TYPE(pc) : 0)];
+    return &s->capt[(size_t)search_cont_key(s, pos, m) * MAX_PT + (pc ? PC_TYPE(pc) : 0)];
 }
 
 /* History score of quiet move m: butterfly history plus both continuation histories. */
@@ -56,7 +56,7 @@ static inline int search_quiet_stat(const Search *s, const Position *pos, Move m
                                     const int16_t *c2) {
     int v = s->history[pos->side][MOVE_FROM(m)][MOVE_TO(m)];
     if (c1 || c2) {
-        int k = search_cont_key(pos, m);
+        int k = search_cont_key(s, pos, m);
         if (c1) v += c1[k];
         if (c2) v += c2[k];
     }
@@ -65,17 +65,16 @@ static inline int search_quiet_stat(const Search *s, const Position *pos, Move m
 
 /* Moves the best-scored remaining move to index i (selection sort, lazily). */
 static inline void search_pick(Move *list, int *sc, int n, int i) {
-    int b = i;
-    for (int j = i + 1; j < n; j++)
-        if (sc[j] > sc[b]) b = j;
-    if (b != i) {
-        Move tm = list[i];
-        list[i] = list[b];
-        list[b] = tm;
-        int ts = sc[i];
-        sc[i] = sc[b];
-        sc[b] = ts;
-    }
+    int best = sc[i]; /* the highest score first (a loop without branches: vectorised) */
+    for (int j = i + 1; j < n; j++) best = sc[j] > best ? sc[j] : best;
+    if (best == sc[i]) return; /* the first move with it is already in place */
+    int b = i + 1;
+    while (sc[b] != best) b++;
+    Move tm = list[i];
+    list[i] = list[b];
+    list[b] = tm;
+    sc[b] = sc[i];
+    sc[i] = best;
 }
 
 /* Scores every move of list[0..n) for ordering at ply (hash: the table's move, first). */
