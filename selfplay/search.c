@@ -240,7 +240,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
     if (ply >= SEARCH_MAX_PLY) return search_eval(s, pos);
-    bool hit, pvnode = beta - alpha > 1;
+    bool hit, pvnode = beta - alpha > 1 && !s->nopv;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     if (hit && !pvnode) { /* any stored result is at least as deep as this one */
         int ts = search_from_tt(e->score, ply), bound = e->gen_bound & 3;
@@ -333,7 +333,7 @@ static bool search_null_material(const Search *s, const Position *pos) {
  * pruning of quiet moves, late-move reductions. cut: an expected cut node (reduced more). */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
-    bool pvnode = beta - alpha > 1;
+    bool pvnode = beta - alpha > 1 && !s->nopv;
     s->pvlen[ply] = 0;
     if (ply > 0) {
         if (pos->halfmove >= 100 || search_repeated(pos, 1)) {
@@ -635,8 +635,13 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
             /* Within the margin: exact in a window up to the best so far (narrow, so the
              * line is cheap); a move above the best is searched again from there. */
             int hi = floor < top[0] && top[0] < SEARCH_MATE_BOUND ? top[0] + 1 : SEARCH_INF;
-            if (score > floor && !s->stop)
+            if (score > floor && !s->stop) {
+                /* The sampler's exact scores: a value inside the window is exact for the
+                 * tree searched, so the tree may be pruned as a null-window one is. */
+                s->nopv = margin > 0 && hi < SEARCH_INF;
                 score = -search_node(s, pos, depth - 1, -hi, -floor, 1, false);
+                s->nopv = false;
+            }
             if (hi < SEARCH_INF && score >= hi && !s->stop)
                 score = -search_node(s, pos, depth - 1, -SEARCH_INF, -top[0], 1, false);
         }

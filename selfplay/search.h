@@ -152,6 +152,7 @@ typedef struct Search {
     const atomic_bool *ext_stop;
     int seldepth;
     bool stop;
+    bool nopv; /* every node a null-window one in its pruning (the sampler's exact searches) */
     Move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1]; /* triangular PV table */
     int pvlen[SEARCH_MAX_PLY + 1];
     Move moves[SEARCH_MAX_PLY + 1][MAX_MOVES];
