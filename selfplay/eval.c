@@ -84,6 +84,12 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
     memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
 }
 
+/* An opening and an ending value in one word: mg + eg * 2^32 (mod 2^64); sums of such
+ * words unpack exactly while each sum fits 32 bits (eval_linear_phased). */
+static uint64_t eval_pack(int mg, int eg) {
+    return (uint64_t)(int64_t)mg + ((uint64_t)(int64_t)eg << 32);
+}
+
 /* Builds the value and piece-square tables of variant v once, so evaluation is one table lookup per
  * piece. */
 void eval_init(EvalParams *ep, const Variant *v) {
@@ -104,13 +110,11 @@ void eval_init(EvalParams *ep, const Variant *v) {
             ep->psq[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ep->value[t] + b);
             if (tp && tp->psq_eg) {
                 int ve = tp->value_eg[t];
-                ep->psq_eg[PC_MAKE(WHITE, t)][sq] = (int16_t)(ve + tp->psq_eg[t * nsq + sq]);
-                ep->psq_eg[PC_MAKE(BLACK, t)][sq] = (int16_t) - (ve + tp->psq_eg[t * nsq + mirror]);
-            }
-            for (int c = 0; c < 2; c++) {
-                int pc = PC_MAKE(c, t);
-                ep->psq_pk[pc][sq] = (uint64_t)(int64_t)ep->psq[pc][sq] +
-                                     ((uint64_t)(int64_t)ep->psq_eg[pc][sq] << 32);
+                ep->psq_pk[PC_MAKE(WHITE, t)][sq] = eval_pack(
+                    ep->psq[PC_MAKE(WHITE, t)][sq], (int16_t)(ve + tp->psq_eg[t * nsq + sq]));
+                ep->psq_pk[PC_MAKE(BLACK, t)][sq] =
+                    eval_pack(ep->psq[PC_MAKE(BLACK, t)][sq],
+                              (int16_t) - (ve + tp->psq_eg[t * nsq + mirror]));
             }
         }
     }

@@ -15,11 +15,10 @@ typedef struct EvalParams {
     int hand_value[MAX_PT];  /* centipawns per piece in hand (drop variants) */
     int tempo;               /* bonus of the side to move */
     int16_t psq[64][MAX_SQ]; /* [piece code][square]: value + placement, White positive */
-    /* Tapered tables (a fit with an ending set): psq is then the opening's, psq_eg the
-     * ending's, blended by the game phase. */
+    /* Tapered tables (a fit with an ending set): psq is then the opening's, and psq_pk
+     * holds opening + ending * 2^32 (mod 2^64) per piece and square, one addition per
+     * piece for both; the two are blended by the game phase. */
     bool tapered;
-    int16_t psq_eg[64][MAX_SQ];
-    /* Both, packed for one addition per piece: opening + ending * 2^32 (mod 2^64). */
     uint64_t psq_pk[64][MAX_SQ];
     unsigned royal_types, phase_types; /* bits of the royal types, of those with a phase value */
     /* Game phase: material of the pieces besides royals and pawns (hand pieces too) against
