@@ -98,7 +98,7 @@ Search *search_new(const Variant *v, int tt_bits) {
         s->cont_base[pc] = (PC_COLOR(pc) * (v->npt + 1) + PC_TYPE(pc)) * v->width * v->height;
     s->cont = calloc((size_t)s->cont_n * s->cont_n, sizeof *s->cont);
     s->capt = calloc((size_t)s->cont_n * MAX_PT, sizeof *s->capt);
-    s->evc = calloc((size_t)1 << SEARCH_EVC_BITS, sizeof *s->evc);
+    s->evc = calloc(SEARCH_EVC_SIZE, sizeof *s->evc);
     if (!s->cont || !s->capt || !s->evc) {
         search_free(s);
         return NULL;
@@ -127,7 +127,7 @@ void search_clear(Search *s) {
     memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
     memset(s->capt, 0, (size_t)s->cont_n * MAX_PT * sizeof *s->capt);
     memset(s->corr, 0, sizeof s->corr);
-    memset(s->evc, 0, ((size_t)1 << SEARCH_EVC_BITS) * sizeof *s->evc);
+    memset(s->evc, 0, SEARCH_EVC_SIZE * sizeof *s->evc);
     s->gen = 0;
 }
 
@@ -193,11 +193,13 @@ static inline int search_lmr(const Search *s, int depth, int i) {
     return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
 }
 
+_Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the score replaces");
+
 /* The static evaluation of pos, from the evaluation cache when it holds the position. An
  * entry is the key with its low 16 bits replaced by the score (the index is below them),
  * and 0 when empty. */
 static inline int search_eval(Search *s, const Position *pos) {
-    uint64_t *c = &s->evc[pos->key & (((uint64_t)1 << SEARCH_EVC_BITS) - 1)];
+    uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
     uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
     if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
     int v = eval_position(&s->eval, pos);

@@ -108,7 +108,8 @@ typedef struct SearchResult {
 } SearchResult;
 
 #define SEARCH_CORR_SIZE 16384 /* correction-history entries per side (a power of 2) */
-#define SEARCH_EVC_BITS  16    /* evaluation-cache entries: 2^this */
+#define SEARCH_EVC_BITS  16    /* evaluation-cache entries: 2^this (at least 16: see search_eval) */
+#define SEARCH_EVC_SIZE  ((size_t)1 << SEARCH_EVC_BITS)
 
 typedef struct Search {
     EvalParams eval;
