@@ -132,7 +132,7 @@ def main():
                          ["--depth", str(n + 2), "--opponent", f"depth={n}"]))
     for kind, label, v, extra in todo:
         r = run_match(a.binary, v, a.games, a.seed, extra, a.threads)
-        r.update(kind=kind, label=label)
+        r.update(kind=kind, label=label, commit=results["commit"])
         results["matches"] = [m for m in results["matches"]
                               if (m["kind"], m["label"], m["variant"]) != (kind, label, v)]
         results["matches"].append(r)
