@@ -119,6 +119,8 @@ void eval_init(EvalParams *ep, const Variant *v) {
         }
     }
     ep->tapered = tp && tp->psq_eg;
+    ep->psq_incremental =
+        ep->tapered && (strcmp(v->name, "chess") == 0 || strcmp(v->name, "switching") == 0);
     eval_init_extras(ep, v);
 }
 
@@ -315,6 +317,7 @@ int eval_phase(const EvalParams *ep, const Position *pos) {
 }
 
 static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase);
+static int eval_linear_psq(const EvalParams *ep, const Position *pos, int phase, uint64_t psq);
 
 /* The terms that change with the phase: royals drawn to the centre as material goes, and
  * pawn structure; White's view. */
@@ -348,6 +351,12 @@ int eval_position(const EvalParams *ep, const Position *pos) {
     return eval_linear_phased(ep, pos, phase) + (pos->side == WHITE ? s : -s);
 }
 
+/* eval_position with the piece-square sum psq of pos already known. */
+int eval_position_psq(const EvalParams *ep, const Position *pos, uint64_t psq) {
+    int phase = eval_phase(ep, pos), s = eval_phased(ep, pos, phase);
+    return eval_linear_psq(ep, pos, phase, psq) + (pos->side == WHITE ? s : -s);
+}
+
 /* Material, placement, hand pieces and tempo, for the side to move. */
 int eval_linear(const EvalParams *ep, const Position *pos) {
     return eval_linear_phased(ep, pos, eval_phase(ep, pos));
@@ -355,18 +364,29 @@ int eval_linear(const EvalParams *ep, const Position *pos) {
 
 /* eval_linear at a known phase. */
 static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase) {
+    return eval_linear_psq(ep, pos, phase, ep->tapered ? eval_psq_sum(ep, pos) : 0);
+}
+
+/* The packed piece-square sum of pos (tapered tables: opening + ending * 2^32), from
+ * scratch. */
+uint64_t eval_psq_sum(const EvalParams *ep, const Position *pos) {
+    uint64_t acc = 0;
+    if (pos->wide) {
+        Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
+        eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &acc);
+        eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &acc);
+    } else {
+        eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &acc);
+    }
+    return acc;
+}
+
+/* eval_linear at a known phase, with the packed piece-square sum psq when tapered. */
+static int eval_linear_psq(const EvalParams *ep, const Position *pos, int phase, uint64_t psq) {
     int s;
     if (ep->tapered) {
-        uint64_t acc = 0;
-        if (pos->wide) {
-            Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
-            eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &acc);
-            eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &acc);
-        } else {
-            eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &acc);
-        }
-        int mg = (int32_t)(uint32_t)acc,
-            eg = (int32_t)(uint32_t)((acc - (uint64_t)(int64_t)mg) >> 32);
+        int mg = (int32_t)(uint32_t)psq,
+            eg = (int32_t)(uint32_t)((psq - (uint64_t)(int64_t)mg) >> 32);
         s = (mg * phase + eg * (256 - phase)) / 256;
     } else if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];

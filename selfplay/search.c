@@ -6,6 +6,7 @@
 #include "search_order.h"
 #include "search_tables.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -193,21 +194,44 @@ static inline int search_lmr(const Search *s, int depth, int i) {
     return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
 }
 
+/* Sets the packed piece-square sum of pos, the position at ply (EvalParams.psq_incremental):
+ * at the root summed whole, below it the parent's sum plus what the last move changed
+ * (whole again after a move the undo record does not describe). Called on entering every
+ * node, so the parent's sum is always there. */
+static inline void search_psq_enter(Search *s, const Position *pos, int ply) {
+    if (!s->eval.psq_incremental || ply > SEARCH_MAX_PLY) return;
+    if (ply > 0) {
+        s->psq[ply] = s->psq[ply - 1];
+        if (eval_psq_delta(&s->eval, &pos->stack[pos->ply - 1], &s->psq[ply])) return;
+    }
+    s->psq[ply] = eval_psq_sum(&s->eval, pos);
+}
+
 _Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the score replaces");
 
 /* The static evaluation of pos, from the evaluation cache when it holds the position. An
  * entry is the key with its low 16 bits replaced by the score (the index is below them),
  * and 0 when empty. */
-static inline int search_eval(Search *s, const Position *pos) {
+static inline int search_eval(Search *s, const Position *pos, int ply) {
     uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
     uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
     if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
-    int v = eval_position(&s->eval, pos);
+    assert(!s->eval.psq_incremental || s->psq[ply] == eval_psq_sum(&s->eval, pos));
+    int v = s->eval.psq_incremental ? eval_position_psq(&s->eval, pos, s->psq[ply])
+                                    : eval_position(&s->eval, pos);
     *c = tag | (uint16_t)(int16_t)v;
     return v;
 }
 
-/* Records m followed by the child's PV as the PV of ply. */
+/* Starts loading the table slot and the evaluation-cache slot of pos: the two reads a node
+ * makes first are the search's dearest (cache misses), and asked for together they overlap
+ * with each other and with the work before them. */
+static inline void search_prefetch(const Search *s, const Position *pos) {
+    __builtin_prefetch(&s->tt[pos->key & s->tt_mask]);
+    __builtin_prefetch(&s->evc[pos->key & (SEARCH_EVC_SIZE - 1)]);
+}
+
+/* Records m followed by the child's PV as the PV of ply.*/
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
     int n = ply + 1 <= SEARCH_MAX_PLY ? s->pvlen[ply + 1] : 0;
@@ -237,11 +261,13 @@ static int search_max_gain(const Search *s, const Position *pos) {
 /* Captures-only search below the horizon (all evasions when in check), with delta pruning:
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
+    search_prefetch(s, pos);
+    search_psq_enter(s, pos, ply);
     search_count(s);
     s->pvlen[ply] = 0;
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
-    if (ply >= SEARCH_MAX_PLY) return search_eval(s, pos);
+    if (ply >= SEARCH_MAX_PLY) return search_eval(s, pos, ply);
     bool hit, pvnode = beta - alpha > 1 && !s->nopv;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     if (hit && !pvnode) { /* any stored result is at least as deep as this one */
@@ -254,7 +280,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     int best = -SEARCH_INF, stand = -SEARCH_INF, raw = -SEARCH_INF, alpha0 = alpha;
     Move best_move = MOVE_NONE;
     if (!check) {
-        raw = hit && e->eval != -SEARCH_INF ? e->eval : search_eval(s, pos);
+        raw = hit && e->eval != -SEARCH_INF ? e->eval : search_eval(s, pos, ply);
         best = stand = search_corrected(search_corr_entry(s, pos), raw);
         if (best >= beta) {
             if (!hit) search_tt_store(s, pos->key, 0, BOUND_LOWER, best, raw, MOVE_NONE, ply);
@@ -335,6 +361,8 @@ static bool search_null_material(const Search *s, const Position *pos) {
  * pruning of quiet moves, late-move reductions. cut: an expected cut node (reduced more). */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
+    search_prefetch(s, pos);
+    search_psq_enter(s, pos, ply);
     bool pvnode = beta - alpha > 1 && !s->nopv;
     s->pvlen[ply] = 0;
     if (ply > 0) {
@@ -371,7 +399,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             return tt_score;
         if (!check) raw = e->eval;
     }
-    if (!check && !hit) raw = search_eval(s, pos);
+    if (!check && !hit) raw = search_eval(s, pos, ply);
     int16_t *corr = check ? NULL : search_corr_entry(s, pos);
     ev = check ? raw : search_corrected(corr, raw);
     s->static_eval[ply] = ev;
@@ -608,6 +636,7 @@ static void search_top_insert(int *top, int k, int score) {
  * only when it finished. */
 static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth,
                                  int margin, int k, int prev) {
+    search_psq_enter(s, pos, 0); /* the children's sums start here */
     int top[SEARCH_MAX_MULTIPV];
     for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {

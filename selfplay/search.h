@@ -141,6 +141,9 @@ typedef struct Search {
      * the index, and the score in the low 16), for positions the table has lost; the
      * evaluation is a function of the position, so a hit changes nothing but time. */
     uint64_t *evc;
+    /* The packed piece-square sums of the positions on the line searched, by ply, carried
+     * from one to the next by the undo records (EvalParams.psq_incremental). */
+    uint64_t psq[SEARCH_MAX_PLY + 1];
     unsigned pawn_types;
     bool null_ok;          /* the variant allows null-move pruning */
     int null_min_pieces;   /* pieces besides royals and pawns needed for it */
