@@ -231,6 +231,17 @@ static inline void search_prefetch(const Search *s, const Position *pos) {
     __builtin_prefetch(&s->evc[pos->key & (SEARCH_EVC_SIZE - 1)]);
 }
 
+/* Whether the side to move in pos, the position at ply, is in check: asked once per
+ * position, since a parent that asked after its move leaves the answer with the key. */
+static inline bool search_in_check(Search *s, const Position *pos, int ply) {
+    if (ply > SEARCH_MAX_PLY) return pos_in_check(pos);
+    if (s->check_key[ply] != pos->key) {
+        s->check_key[ply] = pos->key;
+        s->check_at[ply] = pos_in_check(pos);
+    }
+    return s->check_at[ply];
+}
+
 /* Records m followed by the child's PV as the PV of ply.*/
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
@@ -276,7 +287,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             (bound == BOUND_UPPER && ts <= alpha))
             return ts;
     }
-    bool check = pos_in_check(pos);
+    bool check = search_in_check(s, pos, ply);
     int best = -SEARCH_INF, stand = -SEARCH_INF, raw = -SEARCH_INF, alpha0 = alpha;
     Move best_move = MOVE_NONE;
     if (!check) {
@@ -375,7 +386,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         if (beta > hi) beta = hi;
         if (alpha >= beta) return alpha;
     }
-    bool check = pos_in_check(pos);
+    bool check = search_in_check(s, pos, ply);
     if (check && ply < SEARCH_MAX_PLY / 2) depth++;
     if (depth <= 0 || ply >= SEARCH_MAX_PLY) return search_quiesce(s, pos, alpha, beta, ply, 0);
     search_count(s);
@@ -531,7 +542,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         s->cont_at[ply] = search_cont_key(s, pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
-            quiet && i > 0 && (fut || (depth >= 2 && !check)) && pos_in_check(pos);
+            quiet && i > 0 && (fut || (depth >= 2 && !check)) && search_in_check(s, pos, ply + 1);
         if (quiet && fut && best > -SEARCH_MATE_BOUND && !gives_check) {
             pos_unmake(pos); /* futility pruning */
             continue;

@@ -144,6 +144,9 @@ typedef struct Search {
     /* The packed piece-square sums of the positions on the line searched, by ply, carried
      * from one to the next by the undo records (EvalParams.psq_incremental). */
     uint64_t psq[SEARCH_MAX_PLY + 1];
+    /* Whether the side to move is in check, by ply, with the position's key. */
+    uint64_t check_key[SEARCH_MAX_PLY + 1];
+    bool check_at[SEARCH_MAX_PLY + 1];
     unsigned pawn_types;
     bool null_ok;          /* the variant allows null-move pruning */
     int null_min_pieces;   /* pieces besides royals and pawns needed for it */
