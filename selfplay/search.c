@@ -75,6 +75,20 @@ static void search_variant_setup(Search *s, const Variant *v) {
         if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;
     for (int t = 1; t <= v->npt; t++)
         s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
+    /* search_max_gain: the types worth something, dearest first (a stable order), the
+     * promoting types, and what a promotion can add (the dearest value, at least 1). */
+    s->ngain = 0;
+    s->promo_types = 0;
+    s->promo_gain = 1;
+    for (int t = 1; t <= v->npt; t++) {
+        if (v->pieces[t].flags & PF_PROMOTES) s->promo_types |= 1u << t;
+        if (s->eval.value[t] > s->promo_gain) s->promo_gain = s->eval.value[t];
+        if (s->eval.value[t] <= 0) continue;
+        int i = s->ngain++;
+        for (; i > 0 && s->eval.value[s->gain_type[i - 1]] < s->eval.value[t]; i--)
+            s->gain_type[i] = s->gain_type[i - 1];
+        s->gain_type[i] = (uint8_t)t;
+    }
     double ln[64];
     for (int x = 1; x < 64; x++) ln[x] = search_ln(x);
     for (int d = 0; d < 64; d++)
@@ -121,6 +135,8 @@ void search_free(Search *s) {
 
 /* Forgets everything learnt, so the next game does not depend on the previous one. */
 void search_clear(Search *s) {
+    if (!s->used) return; /* as allocated: all zero, and its pages not yet touched */
+    s->used = false;
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
@@ -256,17 +272,15 @@ static inline void search_update_pv(Search *s, int ply, Move m) {
  * pieces: no bound then). */
 static int search_max_gain(const Search *s, const Position *pos) {
     if (!s->see_bound) return SEARCH_INF;
-    const Variant *v = pos->var;
-    int best = 0, promo = 0;
-    for (int t = 1; t <= v->npt; t++) {
-        if (pos->count[PC_MAKE(pos->side ^ 1, t)] && s->eval.value[t] > best)
-            best = s->eval.value[t];
-        if ((v->pieces[t].flags & PF_PROMOTES) && pos->count[PC_MAKE(pos->side, t)]) promo = 1;
-    }
-    if (promo)
-        for (int t = 1; t <= v->npt; t++)
-            if (s->eval.value[t] > promo) promo = s->eval.value[t];
-    return best + promo;
+    int best = 0;
+    for (int i = 0; i < s->ngain; i++)
+        if (pos->count[PC_MAKE(pos->side ^ 1, s->gain_type[i])]) {
+            best = s->eval.value[s->gain_type[i]];
+            break;
+        }
+    for (unsigned m = s->promo_types; m; m &= m - 1)
+        if (pos->count[PC_MAKE(pos->side, __builtin_ctz(m))]) return best + s->promo_gain;
+    return best;
 }
 
 /* Captures-only search below the horizon (all evasions when in check), with delta pruning:
@@ -761,6 +775,7 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     SearchResult r = {0};
     Move list[MAX_MOVES];
     int n = pos_legal_moves(pos, list);
+    s->used = true;
     s->start_ns = search_now_ns();
     s->gen = (uint8_t)((s->gen + 1) & 63);
     s->nodes = 0;
