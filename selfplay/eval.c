@@ -229,6 +229,47 @@ static inline uint64_t pawn_attacks(uint64_t pawns, int c) {
     return sides(c == WHITE ? pawns << 8 : pawns >> 8);
 }
 
+/* What eval_side gathers over a side's pieces. */
+typedef struct SideActivity {
+    int units, attackers, m, e, mm, me;
+    uint64_t minor_att, rook_att;
+} SideActivity;
+
+/* The activity terms of the pieces of type ty on the squares of b (ty a constant where it
+ * is called, so each type gets its own loop). */
+static inline __attribute__((always_inline)) void eval_activity(int ty, uint64_t b, uint64_t occ,
+                                                                uint64_t avoid, uint64_t zone,
+                                                                uint64_t pawns, uint64_t own,
+                                                                SideActivity *sa) {
+    for (; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        uint64_t a = ty == O_KNIGHT   ? cv_knight_att8(sq)
+                     : ty == O_BISHOP ? cv_bishop_att8(sq, occ)
+                     : ty == O_ROOK   ? cv_rook_att8(sq, occ)
+                                      : cv_bishop_att8(sq, occ) | cv_rook_att8(sq, occ);
+        int mob = __builtin_popcountll(a & ~avoid) - MOB_MID[ty];
+        sa->mm += MOB_MG[ty] * mob;
+        sa->me += MOB_EG[ty] * mob;
+        if (ty <= O_BISHOP) sa->minor_att |= a;
+        else if (ty == O_ROOK) sa->rook_att |= a;
+        uint64_t hit = a & zone;
+        if (hit) {
+            sa->attackers++;
+            sa->units += KS_UNITS[ty] * __builtin_popcountll(hit);
+        }
+        if (ty == O_ROOK) {
+            uint64_t file = FILE_A_BB << (sq & 7);
+            if (!(file & pawns)) {
+                sa->m += ROOK_OPEN_MG;
+                sa->e += ROOK_OPEN_EG;
+            } else if (!(file & pawns & own)) {
+                sa->m += ROOK_SEMI_MG;
+                sa->e += ROOK_SEMI_EG;
+            }
+        }
+    }
+}
+
 /* Colour c's activity and the safety of the enemy king, opening and ending parts in
  * *mg and *eg (c's view): mobility of knights, bishops, rooks and queens, attack units on
  * the squares around the enemy king, the bishop pair, rooks on open and half-open files,
@@ -239,37 +280,13 @@ static void eval_side(const Position *pos, int c, int *mg, int *eg) {
     uint64_t avoid = own | pawn_attacks(pawns & them, c ^ 1);
     int eksq = __builtin_ctzll(t[O_KING] & them);
     uint64_t zone = cv_king_att8(eksq) | (t[O_KING] & them);
-    int units = 0, attackers = 0, m = 0, e = 0, mm = 0, me = 0;
-    uint64_t minor_att = 0, rook_att = 0;
-    for (int ty = O_KNIGHT; ty <= O_QUEEN; ty++) {
-        for (uint64_t b = t[ty] & own; b; b &= b - 1) {
-            int sq = __builtin_ctzll(b);
-            uint64_t a = ty == O_KNIGHT   ? cv_knight_att8(sq)
-                         : ty == O_BISHOP ? cv_bishop_att8(sq, occ)
-                         : ty == O_ROOK   ? cv_rook_att8(sq, occ)
-                                          : cv_bishop_att8(sq, occ) | cv_rook_att8(sq, occ);
-            int mob = __builtin_popcountll(a & ~avoid) - MOB_MID[ty];
-            mm += MOB_MG[ty] * mob;
-            me += MOB_EG[ty] * mob;
-            if (ty <= O_BISHOP) minor_att |= a;
-            else if (ty == O_ROOK) rook_att |= a;
-            uint64_t hit = a & zone;
-            if (hit) {
-                attackers++;
-                units += KS_UNITS[ty] * __builtin_popcountll(hit);
-            }
-            if (ty == O_ROOK) {
-                uint64_t file = FILE_A_BB << (sq & 7);
-                if (!(file & pawns)) {
-                    m += ROOK_OPEN_MG;
-                    e += ROOK_OPEN_EG;
-                } else if (!(file & pawns & own)) {
-                    m += ROOK_SEMI_MG;
-                    e += ROOK_SEMI_EG;
-                }
-            }
-        }
-    }
+    SideActivity sa = {0};
+    eval_activity(O_KNIGHT, t[O_KNIGHT] & own, occ, avoid, zone, pawns, own, &sa);
+    eval_activity(O_BISHOP, t[O_BISHOP] & own, occ, avoid, zone, pawns, own, &sa);
+    eval_activity(O_ROOK, t[O_ROOK] & own, occ, avoid, zone, pawns, own, &sa);
+    eval_activity(O_QUEEN, t[O_QUEEN] & own, occ, avoid, zone, pawns, own, &sa);
+    int units = sa.units, attackers = sa.attackers, m = sa.m, e = sa.e, mm = sa.mm, me = sa.me;
+    uint64_t minor_att = sa.minor_att, rook_att = sa.rook_att;
     if (attackers >= 2 && (t[O_QUEEN] & own)) {
         int pen = units * units / 4;
         m += pen < KS_CAP ? pen : KS_CAP;
