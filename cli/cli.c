@@ -44,7 +44,7 @@ const Variant *cli_variant(const char *cmd, const char *name) {
     const Variant *v = variant_by_name(name);
     if (!v) {
         fprintf(stderr, "chessvar %s: unknown variant '%s' (known:", cmd, name);
-        for (int i = 0; i < variant_count(); i++) fprintf(stderr, " %s", variant_at(i)->name);
+        for (int i = 0; i < variant_count(); i++) fprintf(stderr, " %s", variant_name_at(i));
         fprintf(stderr, ")\n");
     }
     return v;
@@ -138,7 +138,7 @@ void cli_help(FILE *f, const CliSpec *spec) {
     if (spec->epilogue) fputs(spec->epilogue, f);
     if (spec->list_variants) {
         fprintf(f, "variants:");
-        for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_at(i)->name);
+        for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_name_at(i));
         fprintf(f, "\n");
     }
 }

@@ -17,7 +17,7 @@ static void main_help(FILE *f, const Command *cmds, int n) {
             "options)\n\ncommands:\n");
     for (int i = 0; i < n; i++) fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
     fprintf(f, "\nvariants:");
-    for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_at(i)->name);
+    for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_name_at(i));
     fprintf(f, "\n");
 }
 

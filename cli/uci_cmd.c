@@ -160,7 +160,7 @@ static void uci_hello(UciEngine *e) {
     char combo[1024];
     int k = 0;
     for (int i = 0; i < variant_count(); i++)
-        k += snprintf(combo + k, sizeof combo - (size_t)k, " var %s", variant_at(i)->name);
+        k += snprintf(combo + k, sizeof combo - (size_t)k, " var %s", variant_name_at(i));
     uci_say(e, "id name chessvar");
     uci_say(e, "id author the chessvar authors");
     uci_say(e, "option name UCI_Variant type combo default chess%s", combo);

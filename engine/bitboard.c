@@ -13,6 +13,8 @@ Bitboard king_att8[64];
 Bitboard pawn_att8[2][64];
 Bitboard between8[64][64];
 Bitboard line8[64][64];
+Bitboard rook_ray8[64];
+Bitboard bishop_ray8[64];
 
 static Bitboard rook_table[102400];
 static Bitboard bishop_table[5248];
@@ -208,6 +210,10 @@ static void leaper_init(void) {
 
 /* between8 and line8 from the slider attacks. */
 static void lines_init(void) {
+    for (int a = 0; a < 64; a++) {
+        rook_ray8[a] = slide_att8_slow(a, 0, false);
+        bishop_ray8[a] = slide_att8_slow(a, 0, true);
+    }
     for (int a = 0; a < 64; a++)
         for (int b = 0; b < 64; b++) {
             if (a == b) continue;

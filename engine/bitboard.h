@@ -32,6 +32,8 @@ extern Bitboard king_att8[64];
 extern Bitboard pawn_att8[2][64]; /* squares a pawn of colour c on s attacks */
 extern Bitboard between8[64][64]; /* squares strictly between two aligned squares */
 extern Bitboard line8[64][64];    /* the full line through two aligned squares, or 0 */
+extern Bitboard rook_ray8[64];    /* a rook's attacks on an empty board */
+extern Bitboard bishop_ray8[64];  /* a bishop's attacks on an empty board */
 
 /* Where the processor has BMI2 (e.g. -march=native on x86-64 since Haswell), the tables
  * are indexed by PEXT of the occupancy instead of the magic product: same tables, two

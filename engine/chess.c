@@ -71,22 +71,22 @@ void chess_unmake(Position *p) {
     switch (MOVE_KIND(m)) {
     case MK_NORMAL:
         if (MOVE_PROMO(m)) {
-            pos_remove8(p, to);
-            pos_put8(p, from, u->moved);
+            pos_remove8_nokey(p, to);
+            pos_put8_nokey(p, from, u->moved);
         } else {
-            pos_move8(p, to, from);
+            pos_move8_nokey(p, to, from);
         }
-        if (u->captured) pos_put8(p, to, u->captured);
+        if (u->captured) pos_put8_nokey(p, to, u->captured);
         break;
-    case MK_DOUBLE: pos_move8(p, to, from); break;
+    case MK_DOUBLE: pos_move8_nokey(p, to, from); break;
     case MK_EP:
-        pos_move8(p, to, from);
-        pos_put8(p, to + (p->side == WHITE ? -8 : 8), u->captured);
+        pos_move8_nokey(p, to, from);
+        pos_put8_nokey(p, to + (p->side == WHITE ? -8 : 8), u->captured);
         break;
     case MK_CASTLE: {
         int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2;
-        pos_move8(p, rt, rf);
-        pos_move8(p, to, from);
+        pos_move8_nokey(p, rt, rf);
+        pos_move8_nokey(p, to, from);
         break;
     }
     default: break;

@@ -17,14 +17,18 @@
 /* Castling rights kept when a move touches a square (filled by chess_init). */
 extern uint8_t chess_castle_mask[64];
 
-/* Attacks on sq by colour `by`, with occupancy occ. */
+/* Attacks on sq by colour `by`, with occupancy occ. A slider table is read only when a
+ * slider of that kind stands on one of sq's lines (the table's read is the dear part). */
 static inline Bitboard attackers_by(const Position *p, int sq, int by, Bitboard occ) {
     const Bitboard them = BB(p).color[by];
     const Bitboard *t = BB(p).type;
-    return ((pawn_att8[by ^ 1][sq] & t[PAWN]) | (knight_att8[sq] & t[KNIGHT]) |
-            (king_att8[sq] & t[KING]) | (rook_att8(sq, occ) & (t[ROOK] | t[QUEEN])) |
-            (bishop_att8(sq, occ) & (t[BISHOP] | t[QUEEN]))) &
-           them;
+    const Bitboard orth = (t[ROOK] | t[QUEEN]) & them, diag = (t[BISHOP] | t[QUEEN]) & them;
+    Bitboard a = ((pawn_att8[by ^ 1][sq] & t[PAWN]) | (knight_att8[sq] & t[KNIGHT]) |
+                  (king_att8[sq] & t[KING])) &
+                 them;
+    if (orth & rook_ray8[sq]) a |= rook_att8(sq, occ) & orth;
+    if (diag & bishop_ray8[sq]) a |= bishop_att8(sq, occ) & diag;
+    return a;
 }
 
 /* Square of colour c's king. */

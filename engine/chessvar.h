@@ -196,8 +196,10 @@ struct Position {
 void engine_init(void);
 
 int variant_count(void);
+/* The registry: a variant's tables are built when it is first looked up here. */
 const Variant *variant_at(int i);
 const Variant *variant_by_name(const char *name);
+const char *variant_name_at(int i); /* for listings: builds nothing */
 /* FEN of a named start ("p0", "p1", ...) or the default when name is NULL; NULL if unknown. */
 const char *variant_start(const Variant *v, const char *name);
 /* The FEN of a random start for a game, chosen by `draw` as the variant's rules say (its

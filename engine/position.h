@@ -51,6 +51,32 @@ static inline void pos_move8(Position *p, int from, int to) {
     p->key ^= zob_psq[pc][from] ^ zob_psq[pc][to];
 }
 
+/* The three 8x8 primitives without the key: for takebacks, which restore the key whole
+ * from the undo record afterwards. */
+static inline void pos_put8_nokey(Position *p, int sq, int pc) {
+    Bitboard b = sq_bb8(sq);
+    p->board[sq] = (uint8_t)pc;
+    p->bb.b8.type[PC_TYPE(pc)] |= b;
+    p->bb.b8.color[PC_COLOR(pc)] |= b;
+    p->count[pc]++;
+}
+static inline int pos_remove8_nokey(Position *p, int sq) {
+    int pc = p->board[sq];
+    Bitboard b = sq_bb8(sq);
+    p->board[sq] = PC_EMPTY;
+    p->bb.b8.type[PC_TYPE(pc)] ^= b;
+    p->bb.b8.color[PC_COLOR(pc)] ^= b;
+    p->count[pc]--;
+    return pc;
+}
+static inline void pos_move8_nokey(Position *p, int from, int to) {
+    int pc = p->board[from];
+    Bitboard b = sq_bb8(from) | sq_bb8(to);
+    p->board[from] = PC_EMPTY;
+    p->board[to] = (uint8_t)pc;
+    p->bb.b8.type[PC_TYPE(pc)] ^= b;
+    p->bb.b8.color[PC_COLOR(pc)] ^= b;
+}
 static inline void pos_put10(Position *p, int sq, int pc) {
     Bitboard128 b = sq_bb10(sq);
     p->board[sq] = (uint8_t)pc;

@@ -121,10 +121,10 @@ static void switching_unmake(Position *p) {
     const int from = MOVE_FROM(u->move), to = MOVE_TO(u->move);
     p->side ^= 1;
     if (p->side == BLACK) p->fullmove--;
-    pos_remove8(p, from);
-    pos_remove8(p, to);
-    pos_put8(p, from, u->moved);
-    pos_put8(p, to, u->captured);
+    pos_remove8_nokey(p, from);
+    pos_remove8_nokey(p, to);
+    pos_put8_nokey(p, from, u->moved);
+    pos_put8_nokey(p, to, u->captured);
     chess_unmake_end(p, u);
 }
 

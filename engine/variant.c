@@ -1,5 +1,7 @@
 /* variant.c - the variant registry: every variant is one record, defined in its own
  * file and listed here. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,26 +24,51 @@ static void variant_prepare(Variant *v) {
     if (v->ops->init) v->ops->init(v);
 }
 
-/* One-time set-up of every table, before any thread starts. */
+/* One-time set-up of the shared tables, before any thread starts. A variant's own tables
+ * are built when it is first looked up (variant_ready): a run pays only for the variants it
+ * plays, which matters to short runs (the Superchess and Supremo tables cost about as much
+ * as everything else at start-up). */
 void engine_init(void) {
     static bool done = false;
     if (done) return;
     done = true;
     zobrist_init();
     bitboard_init();
-    for (int i = 0; i < REGISTRY_SIZE; i++) variant_prepare(registry[i]);
+}
+
+/* Registry entries whose tables are built, and the lock that builds them once even when
+ * threads look variants up together. */
+static atomic_bool prepared[REGISTRY_SIZE];
+static pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The i-th registry entry with its tables built. */
+static const Variant *variant_ready(int i) {
+    if (!atomic_load_explicit(&prepared[i], memory_order_acquire)) {
+        pthread_mutex_lock(&prepare_lock);
+        if (!atomic_load_explicit(&prepared[i], memory_order_relaxed)) {
+            variant_prepare(registry[i]);
+            atomic_store_explicit(&prepared[i], true, memory_order_release);
+        }
+        pthread_mutex_unlock(&prepare_lock);
+    }
+    return registry[i];
 }
 
 /* Number of registered variants. */
 int variant_count(void) { return REGISTRY_SIZE; }
 
 /* The i-th variant in registry order (NULL out of range). */
-const Variant *variant_at(int i) { return i >= 0 && i < REGISTRY_SIZE ? registry[i] : NULL; }
+const Variant *variant_at(int i) { return i >= 0 && i < REGISTRY_SIZE ? variant_ready(i) : NULL; }
+
+/* The name of the i-th variant, without building its tables (NULL out of range). */
+const char *variant_name_at(int i) {
+    return i >= 0 && i < REGISTRY_SIZE ? registry[i]->name : NULL;
+}
 
 /* Looks a variant up by its command-line name. */
 const Variant *variant_by_name(const char *name) {
     for (int k = 0; k < REGISTRY_SIZE; k++)
-        if (strcmp(registry[k]->name, name) == 0) return registry[k];
+        if (strcmp(registry[k]->name, name) == 0) return variant_ready(k);
     return NULL;
 }
 

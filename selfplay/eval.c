@@ -119,6 +119,8 @@ void eval_init(EvalParams *ep, const Variant *v) {
         }
     }
     ep->tapered = tp && tp->psq_eg;
+    ep->psq_incremental =
+        ep->tapered && (strcmp(v->name, "chess") == 0 || strcmp(v->name, "switching") == 0);
     eval_init_extras(ep, v);
 }
 
@@ -227,6 +229,47 @@ static inline uint64_t pawn_attacks(uint64_t pawns, int c) {
     return sides(c == WHITE ? pawns << 8 : pawns >> 8);
 }
 
+/* What eval_side gathers over a side's pieces. */
+typedef struct SideActivity {
+    int units, attackers, m, e, mm, me;
+    uint64_t minor_att, rook_att;
+} SideActivity;
+
+/* The activity terms of the pieces of type ty on the squares of b (ty a constant where it
+ * is called, so each type gets its own loop). */
+static inline __attribute__((always_inline)) void eval_activity(int ty, uint64_t b, uint64_t occ,
+                                                                uint64_t avoid, uint64_t zone,
+                                                                uint64_t pawns, uint64_t own,
+                                                                SideActivity *sa) {
+    for (; b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        uint64_t a = ty == O_KNIGHT   ? cv_knight_att8(sq)
+                     : ty == O_BISHOP ? cv_bishop_att8(sq, occ)
+                     : ty == O_ROOK   ? cv_rook_att8(sq, occ)
+                                      : cv_bishop_att8(sq, occ) | cv_rook_att8(sq, occ);
+        int mob = __builtin_popcountll(a & ~avoid) - MOB_MID[ty];
+        sa->mm += MOB_MG[ty] * mob;
+        sa->me += MOB_EG[ty] * mob;
+        if (ty <= O_BISHOP) sa->minor_att |= a;
+        else if (ty == O_ROOK) sa->rook_att |= a;
+        uint64_t hit = a & zone;
+        if (hit) {
+            sa->attackers++;
+            sa->units += KS_UNITS[ty] * __builtin_popcountll(hit);
+        }
+        if (ty == O_ROOK) {
+            uint64_t file = FILE_A_BB << (sq & 7);
+            if (!(file & pawns)) {
+                sa->m += ROOK_OPEN_MG;
+                sa->e += ROOK_OPEN_EG;
+            } else if (!(file & pawns & own)) {
+                sa->m += ROOK_SEMI_MG;
+                sa->e += ROOK_SEMI_EG;
+            }
+        }
+    }
+}
+
 /* Colour c's activity and the safety of the enemy king, opening and ending parts in
  * *mg and *eg (c's view): mobility of knights, bishops, rooks and queens, attack units on
  * the squares around the enemy king, the bishop pair, rooks on open and half-open files,
@@ -237,37 +280,13 @@ static void eval_side(const Position *pos, int c, int *mg, int *eg) {
     uint64_t avoid = own | pawn_attacks(pawns & them, c ^ 1);
     int eksq = __builtin_ctzll(t[O_KING] & them);
     uint64_t zone = cv_king_att8(eksq) | (t[O_KING] & them);
-    int units = 0, attackers = 0, m = 0, e = 0, mm = 0, me = 0;
-    uint64_t minor_att = 0, rook_att = 0;
-    for (int ty = O_KNIGHT; ty <= O_QUEEN; ty++) {
-        for (uint64_t b = t[ty] & own; b; b &= b - 1) {
-            int sq = __builtin_ctzll(b);
-            uint64_t a = ty == O_KNIGHT   ? cv_knight_att8(sq)
-                         : ty == O_BISHOP ? cv_bishop_att8(sq, occ)
-                         : ty == O_ROOK   ? cv_rook_att8(sq, occ)
-                                          : cv_bishop_att8(sq, occ) | cv_rook_att8(sq, occ);
-            int mob = __builtin_popcountll(a & ~avoid) - MOB_MID[ty];
-            mm += MOB_MG[ty] * mob;
-            me += MOB_EG[ty] * mob;
-            if (ty <= O_BISHOP) minor_att |= a;
-            else if (ty == O_ROOK) rook_att |= a;
-            uint64_t hit = a & zone;
-            if (hit) {
-                attackers++;
-                units += KS_UNITS[ty] * __builtin_popcountll(hit);
-            }
-            if (ty == O_ROOK) {
-                uint64_t file = FILE_A_BB << (sq & 7);
-                if (!(file & pawns)) {
-                    m += ROOK_OPEN_MG;
-                    e += ROOK_OPEN_EG;
-                } else if (!(file & pawns & own)) {
-                    m += ROOK_SEMI_MG;
-                    e += ROOK_SEMI_EG;
-                }
-            }
-        }
-    }
+    SideActivity sa = {0};
+    eval_activity(O_KNIGHT, t[O_KNIGHT] & own, occ, avoid, zone, pawns, own, &sa);
+    eval_activity(O_BISHOP, t[O_BISHOP] & own, occ, avoid, zone, pawns, own, &sa);
+    eval_activity(O_ROOK, t[O_ROOK] & own, occ, avoid, zone, pawns, own, &sa);
+    eval_activity(O_QUEEN, t[O_QUEEN] & own, occ, avoid, zone, pawns, own, &sa);
+    int units = sa.units, attackers = sa.attackers, m = sa.m, e = sa.e, mm = sa.mm, me = sa.me;
+    uint64_t minor_att = sa.minor_att, rook_att = sa.rook_att;
     if (attackers >= 2 && (t[O_QUEEN] & own)) {
         int pen = units * units / 4;
         m += pen < KS_CAP ? pen : KS_CAP;
@@ -315,6 +334,7 @@ int eval_phase(const EvalParams *ep, const Position *pos) {
 }
 
 static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase);
+static int eval_linear_psq(const EvalParams *ep, const Position *pos, int phase, uint64_t psq);
 
 /* The terms that change with the phase: royals drawn to the centre as material goes, and
  * pawn structure; White's view. */
@@ -348,6 +368,12 @@ int eval_position(const EvalParams *ep, const Position *pos) {
     return eval_linear_phased(ep, pos, phase) + (pos->side == WHITE ? s : -s);
 }
 
+/* eval_position with the piece-square sum psq of pos already known. */
+int eval_position_psq(const EvalParams *ep, const Position *pos, uint64_t psq) {
+    int phase = eval_phase(ep, pos), s = eval_phased(ep, pos, phase);
+    return eval_linear_psq(ep, pos, phase, psq) + (pos->side == WHITE ? s : -s);
+}
+
 /* Material, placement, hand pieces and tempo, for the side to move. */
 int eval_linear(const EvalParams *ep, const Position *pos) {
     return eval_linear_phased(ep, pos, eval_phase(ep, pos));
@@ -355,18 +381,29 @@ int eval_linear(const EvalParams *ep, const Position *pos) {
 
 /* eval_linear at a known phase. */
 static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase) {
+    return eval_linear_psq(ep, pos, phase, ep->tapered ? eval_psq_sum(ep, pos) : 0);
+}
+
+/* The packed piece-square sum of pos (tapered tables: opening + ending * 2^32), from
+ * scratch. */
+uint64_t eval_psq_sum(const EvalParams *ep, const Position *pos) {
+    uint64_t acc = 0;
+    if (pos->wide) {
+        Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
+        eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &acc);
+        eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &acc);
+    } else {
+        eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &acc);
+    }
+    return acc;
+}
+
+/* eval_linear at a known phase, with the packed piece-square sum psq when tapered. */
+static int eval_linear_psq(const EvalParams *ep, const Position *pos, int phase, uint64_t psq) {
     int s;
     if (ep->tapered) {
-        uint64_t acc = 0;
-        if (pos->wide) {
-            Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
-            eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &acc);
-            eval_sum_bits2(ep, pos, (uint64_t)(occ >> 64), 64, &acc);
-        } else {
-            eval_sum_bits2(ep, pos, pos->bb.b8.color[WHITE] | pos->bb.b8.color[BLACK], 0, &acc);
-        }
-        int mg = (int32_t)(uint32_t)acc,
-            eg = (int32_t)(uint32_t)((acc - (uint64_t)(int64_t)mg) >> 32);
+        int mg = (int32_t)(uint32_t)psq,
+            eg = (int32_t)(uint32_t)((psq - (uint64_t)(int64_t)mg) >> 32);
         s = (mg * phase + eg * (256 - phase)) / 256;
     } else if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];

@@ -6,6 +6,7 @@
 #include "search_order.h"
 #include "search_tables.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -74,6 +75,20 @@ static void search_variant_setup(Search *s, const Variant *v) {
         if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;
     for (int t = 1; t <= v->npt; t++)
         s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
+    /* search_max_gain: the types worth something, dearest first (a stable order), the
+     * promoting types, and what a promotion can add (the dearest value, at least 1). */
+    s->ngain = 0;
+    s->promo_types = 0;
+    s->promo_gain = 1;
+    for (int t = 1; t <= v->npt; t++) {
+        if (v->pieces[t].flags & PF_PROMOTES) s->promo_types |= 1u << t;
+        if (s->eval.value[t] > s->promo_gain) s->promo_gain = s->eval.value[t];
+        if (s->eval.value[t] <= 0) continue;
+        int i = s->ngain++;
+        for (; i > 0 && s->eval.value[s->gain_type[i - 1]] < s->eval.value[t]; i--)
+            s->gain_type[i] = s->gain_type[i - 1];
+        s->gain_type[i] = (uint8_t)t;
+    }
     double ln[64];
     for (int x = 1; x < 64; x++) ln[x] = search_ln(x);
     for (int d = 0; d < 64; d++)
@@ -120,6 +135,8 @@ void search_free(Search *s) {
 
 /* Forgets everything learnt, so the next game does not depend on the previous one. */
 void search_clear(Search *s) {
+    if (!s->used) return; /* as allocated: all zero, and its pages not yet touched */
+    s->used = false;
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     memset(s->killers, 0, sizeof s->killers);
     memset(s->history, 0, sizeof s->history);
@@ -193,21 +210,55 @@ static inline int search_lmr(const Search *s, int depth, int i) {
     return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
 }
 
+/* Sets the packed piece-square sum of pos, the position at ply (EvalParams.psq_incremental):
+ * at the root summed whole, below it the parent's sum plus what the last move changed
+ * (whole again after a move the undo record does not describe). Called on entering every
+ * node, so the parent's sum is always there. */
+static inline void search_psq_enter(Search *s, const Position *pos, int ply) {
+    if (!s->eval.psq_incremental || ply > SEARCH_MAX_PLY) return;
+    if (ply > 0) {
+        s->psq[ply] = s->psq[ply - 1];
+        if (eval_psq_delta(&s->eval, &pos->stack[pos->ply - 1], &s->psq[ply])) return;
+    }
+    s->psq[ply] = eval_psq_sum(&s->eval, pos);
+}
+
 _Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the score replaces");
 
 /* The static evaluation of pos, from the evaluation cache when it holds the position. An
  * entry is the key with its low 16 bits replaced by the score (the index is below them),
  * and 0 when empty. */
-static inline int search_eval(Search *s, const Position *pos) {
+static inline int search_eval(Search *s, const Position *pos, int ply) {
     uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
     uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
     if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
-    int v = eval_position(&s->eval, pos);
+    assert(!s->eval.psq_incremental || s->psq[ply] == eval_psq_sum(&s->eval, pos));
+    int v = s->eval.psq_incremental ? eval_position_psq(&s->eval, pos, s->psq[ply])
+                                    : eval_position(&s->eval, pos);
     *c = tag | (uint16_t)(int16_t)v;
     return v;
 }
 
-/* Records m followed by the child's PV as the PV of ply. */
+/* Starts loading the table slot and the evaluation-cache slot of pos: the two reads a node
+ * makes first are the search's dearest (cache misses), and asked for together they overlap
+ * with each other and with the work before them. */
+static inline void search_prefetch(const Search *s, const Position *pos) {
+    __builtin_prefetch(&s->tt[pos->key & s->tt_mask]);
+    __builtin_prefetch(&s->evc[pos->key & (SEARCH_EVC_SIZE - 1)]);
+}
+
+/* Whether the side to move in pos, the position at ply, is in check: asked once per
+ * position, since a parent that asked after its move leaves the answer with the key. */
+static inline bool search_in_check(Search *s, const Position *pos, int ply) {
+    if (ply > SEARCH_MAX_PLY) return pos_in_check(pos);
+    if (s->check_key[ply] != pos->key) {
+        s->check_key[ply] = pos->key;
+        s->check_at[ply] = pos_in_check(pos);
+    }
+    return s->check_at[ply];
+}
+
+/* Records m followed by the child's PV as the PV of ply.*/
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
     int n = ply + 1 <= SEARCH_MAX_PLY ? s->pvlen[ply + 1] : 0;
@@ -221,27 +272,27 @@ static inline void search_update_pv(Search *s, int ply, Move m) {
  * pieces: no bound then). */
 static int search_max_gain(const Search *s, const Position *pos) {
     if (!s->see_bound) return SEARCH_INF;
-    const Variant *v = pos->var;
-    int best = 0, promo = 0;
-    for (int t = 1; t <= v->npt; t++) {
-        if (pos->count[PC_MAKE(pos->side ^ 1, t)] && s->eval.value[t] > best)
-            best = s->eval.value[t];
-        if ((v->pieces[t].flags & PF_PROMOTES) && pos->count[PC_MAKE(pos->side, t)]) promo = 1;
-    }
-    if (promo)
-        for (int t = 1; t <= v->npt; t++)
-            if (s->eval.value[t] > promo) promo = s->eval.value[t];
-    return best + promo;
+    int best = 0;
+    for (int i = 0; i < s->ngain; i++)
+        if (pos->count[PC_MAKE(pos->side ^ 1, s->gain_type[i])]) {
+            best = s->eval.value[s->gain_type[i]];
+            break;
+        }
+    for (unsigned m = s->promo_types; m; m &= m - 1)
+        if (pos->count[PC_MAKE(pos->side, __builtin_ctz(m))]) return best + s->promo_gain;
+    return best;
 }
 
 /* Captures-only search below the horizon (all evasions when in check), with delta pruning:
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
+    search_prefetch(s, pos);
+    search_psq_enter(s, pos, ply);
     search_count(s);
     s->pvlen[ply] = 0;
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
-    if (ply >= SEARCH_MAX_PLY) return search_eval(s, pos);
+    if (ply >= SEARCH_MAX_PLY) return search_eval(s, pos, ply);
     bool hit, pvnode = beta - alpha > 1 && !s->nopv;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     if (hit && !pvnode) { /* any stored result is at least as deep as this one */
@@ -250,11 +301,11 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             (bound == BOUND_UPPER && ts <= alpha))
             return ts;
     }
-    bool check = pos_in_check(pos);
+    bool check = search_in_check(s, pos, ply);
     int best = -SEARCH_INF, stand = -SEARCH_INF, raw = -SEARCH_INF, alpha0 = alpha;
     Move best_move = MOVE_NONE;
     if (!check) {
-        raw = hit && e->eval != -SEARCH_INF ? e->eval : search_eval(s, pos);
+        raw = hit && e->eval != -SEARCH_INF ? e->eval : search_eval(s, pos, ply);
         best = stand = search_corrected(search_corr_entry(s, pos), raw);
         if (best >= beta) {
             if (!hit) search_tt_store(s, pos->key, 0, BOUND_LOWER, best, raw, MOVE_NONE, ply);
@@ -335,6 +386,8 @@ static bool search_null_material(const Search *s, const Position *pos) {
  * pruning of quiet moves, late-move reductions. cut: an expected cut node (reduced more). */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
+    search_prefetch(s, pos);
+    search_psq_enter(s, pos, ply);
     bool pvnode = beta - alpha > 1 && !s->nopv;
     s->pvlen[ply] = 0;
     if (ply > 0) {
@@ -347,7 +400,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         if (beta > hi) beta = hi;
         if (alpha >= beta) return alpha;
     }
-    bool check = pos_in_check(pos);
+    bool check = search_in_check(s, pos, ply);
     if (check && ply < SEARCH_MAX_PLY / 2) depth++;
     if (depth <= 0 || ply >= SEARCH_MAX_PLY) return search_quiesce(s, pos, alpha, beta, ply, 0);
     search_count(s);
@@ -371,7 +424,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             return tt_score;
         if (!check) raw = e->eval;
     }
-    if (!check && !hit) raw = search_eval(s, pos);
+    if (!check && !hit) raw = search_eval(s, pos, ply);
     int16_t *corr = check ? NULL : search_corr_entry(s, pos);
     ev = check ? raw : search_corrected(corr, raw);
     s->static_eval[ply] = ev;
@@ -503,7 +556,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         s->cont_at[ply] = search_cont_key(s, pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
-            quiet && i > 0 && (fut || (depth >= 2 && !check)) && pos_in_check(pos);
+            quiet && i > 0 && (fut || (depth >= 2 && !check)) && search_in_check(s, pos, ply + 1);
         if (quiet && fut && best > -SEARCH_MATE_BOUND && !gives_check) {
             pos_unmake(pos); /* futility pruning */
             continue;
@@ -608,6 +661,7 @@ static void search_top_insert(int *top, int k, int score) {
  * only when it finished. */
 static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth,
                                  int margin, int k, int prev) {
+    search_psq_enter(s, pos, 0); /* the children's sums start here */
     int top[SEARCH_MAX_MULTIPV];
     for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {
@@ -721,6 +775,7 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     SearchResult r = {0};
     Move list[MAX_MOVES];
     int n = pos_legal_moves(pos, list);
+    s->used = true;
     s->start_ns = search_now_ns();
     s->gen = (uint8_t)((s->gen + 1) & 63);
     s->nodes = 0;

@@ -141,19 +141,32 @@ typedef struct Search {
      * the index, and the score in the low 16), for positions the table has lost; the
      * evaluation is a function of the position, so a hit changes nothing but time. */
     uint64_t *evc;
+    /* The packed piece-square sums of the positions on the line searched, by ply, carried
+     * from one to the next by the undo records (EvalParams.psq_incremental). */
+    uint64_t psq[SEARCH_MAX_PLY + 1];
+    /* Whether the side to move is in check, by ply, with the position's key. */
+    uint64_t check_key[SEARCH_MAX_PLY + 1];
+    bool check_at[SEARCH_MAX_PLY + 1];
     unsigned pawn_types;
     bool null_ok;          /* the variant allows null-move pruning */
     int null_min_pieces;   /* pieces besides royals and pawns needed for it */
     bool see_bound;        /* victim - attacker bounds SEE from below */
     bool see;              /* the variant has an exact static exchange test */
     int see_value[MAX_PT]; /* piece prices for it (royals: beyond any material) */
-    int8_t lmr[64][64];    /* late-move reduction by [depth][move number] */
+    /* The most one capture can win (search_max_gain): types with a value, dearest first;
+     * the promoting types; what a promotion adds at most. */
+    uint8_t gain_type[MAX_PT];
+    int ngain;
+    unsigned promo_types;
+    int promo_gain;
+    int8_t lmr[64][64]; /* late-move reduction by [depth][move number] */
     int64_t nodes, node_limit, next_check;
     int64_t start_ns, hard_ns;
     const atomic_bool *ext_stop;
     int seldepth;
     bool stop;
     bool nopv; /* every node a null-window one in its pruning (the sampler's exact searches) */
+    bool used; /* searched since allocated or cleared (search_clear has work to do) */
     Move pv[SEARCH_MAX_PLY + 1][SEARCH_MAX_PLY + 1]; /* triangular PV table */
     int pvlen[SEARCH_MAX_PLY + 1];
     Move moves[SEARCH_MAX_PLY + 1][MAX_MOVES];
