@@ -224,6 +224,8 @@ static inline int pos_legal_moves(Position *pos, Move *list) {
 static inline int pos_reference_moves(Position *pos, Move *list) {
     return pos->var->ops->gen_reference(pos, list);
 }
+/* The key pos would have after the ordinary move m, roughly (see zobrist.c): for prefetching. */
+uint64_t pos_key_after(const Position *pos, Move m);
 static inline void pos_make(Position *pos, Move m) { pos->var->ops->make(pos, m); }
 static inline void pos_unmake(Position *pos) { pos->var->ops->unmake(pos); }
 /* Passes the turn (a search's null move): side flipped, e.p. square cleared, halfmove

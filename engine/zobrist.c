@@ -33,3 +33,11 @@ void zobrist_init(void) {
                 zob_pool[c][t][n] = n ? zob_key(6, (c * MAX_PT + t) * 16 + n) : 0;
         }
 }
+
+/* The key after m as far as the moving piece, a piece on the target square and the side
+ * to move tell (not castling rights, e.p. squares, promotions, drops or extra victims):
+ * close enough to ask for a table slot before the move is made. */
+uint64_t pos_key_after(const Position *p, Move m) {
+    int from = MOVE_FROM(m), to = MOVE_TO(m), pc = p->board[from];
+    return p->key ^ zob_side ^ zob_psq[p->board[to]][to] ^ zob_psq[pc][from] ^ zob_psq[pc][to];
+}

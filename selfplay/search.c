@@ -242,9 +242,12 @@ static inline int search_eval(Search *s, const Position *pos, int ply) {
 /* Starts loading the table slot and the evaluation-cache slot of pos: the two reads a node
  * makes first are the search's dearest (cache misses), and asked for together they overlap
  * with each other and with the work before them. */
+static inline void search_prefetch_key(const Search *s, uint64_t key) {
+    __builtin_prefetch(&s->tt[key & s->tt_mask]);
+    __builtin_prefetch(&s->evc[key & (SEARCH_EVC_SIZE - 1)]);
+}
 static inline void search_prefetch(const Search *s, const Position *pos) {
-    __builtin_prefetch(&s->tt[pos->key & s->tt_mask]);
-    __builtin_prefetch(&s->evc[pos->key & (SEARCH_EVC_SIZE - 1)]);
+    search_prefetch_key(s, pos->key);
 }
 
 /* Whether the side to move in pos, the position at ply, is in check: asked once per
@@ -337,6 +340,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
                 continue; /* loses material */
             sc[k] = victim * 16 - attacker / 16;
             list[k++] = m;
+            search_prefetch_key(s, pos_key_after(pos, m));
         }
         n = k;
     } else {
@@ -524,6 +528,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         }
         Move m = list[i];
         if (m == excl) continue;
+        search_prefetch_key(s, pos_key_after(pos, m)); /* the child's slots, well ahead */
         int victim = search_victim_value(s, pos, m);
         bool quiet =
             victim == 0 && MOVE_KIND(m) != MK_MULTI && !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
