@@ -18,41 +18,8 @@ void zobrist_init(void);
 static inline Bitboard sq_bb8(int sq) { return (Bitboard)1 << sq; }
 static inline Bitboard128 sq_bb10(int sq) { return (Bitboard128)1 << sq; }
 
-/* Put piece pc on empty square sq (8x8 geometry). */
-static inline void pos_put8(Position *p, int sq, int pc) {
-    Bitboard b = sq_bb8(sq);
-    p->board[sq] = (uint8_t)pc;
-    p->bb.b8.type[PC_TYPE(pc)] |= b;
-    p->bb.b8.color[PC_COLOR(pc)] |= b;
-    p->count[pc]++;
-    p->key ^= zob_psq[pc][sq];
-}
-
-/* Remove the piece on occupied square sq (8x8 geometry); returns it. */
-static inline int pos_remove8(Position *p, int sq) {
-    int pc = p->board[sq];
-    Bitboard b = sq_bb8(sq);
-    p->board[sq] = PC_EMPTY;
-    p->bb.b8.type[PC_TYPE(pc)] ^= b;
-    p->bb.b8.color[PC_COLOR(pc)] ^= b;
-    p->count[pc]--;
-    p->key ^= zob_psq[pc][sq];
-    return pc;
-}
-
-/* Move the piece on from to the empty square to (8x8 geometry). */
-static inline void pos_move8(Position *p, int from, int to) {
-    int pc = p->board[from];
-    Bitboard b = sq_bb8(from) | sq_bb8(to);
-    p->board[from] = PC_EMPTY;
-    p->board[to] = (uint8_t)pc;
-    p->bb.b8.type[PC_TYPE(pc)] ^= b;
-    p->bb.b8.color[PC_COLOR(pc)] ^= b;
-    p->key ^= zob_psq[pc][from] ^ zob_psq[pc][to];
-}
-
-/* The three 8x8 primitives without the key: for takebacks, which restore the key whole
- * from the undo record afterwards. */
+/* The three 8x8 primitives without the key: takebacks use them directly, since they
+ * restore the key whole from the undo record afterwards. */
 static inline void pos_put8_nokey(Position *p, int sq, int pc) {
     Bitboard b = sq_bb8(sq);
     p->board[sq] = (uint8_t)pc;
@@ -77,6 +44,27 @@ static inline void pos_move8_nokey(Position *p, int from, int to) {
     p->bb.b8.type[PC_TYPE(pc)] ^= b;
     p->bb.b8.color[PC_COLOR(pc)] ^= b;
 }
+
+/* Put piece pc on empty square sq (8x8 geometry). */
+static inline void pos_put8(Position *p, int sq, int pc) {
+    pos_put8_nokey(p, sq, pc);
+    p->key ^= zob_psq[pc][sq];
+}
+
+/* Remove the piece on occupied square sq (8x8 geometry); returns it. */
+static inline int pos_remove8(Position *p, int sq) {
+    int pc = pos_remove8_nokey(p, sq);
+    p->key ^= zob_psq[pc][sq];
+    return pc;
+}
+
+/* Move the piece on from to the empty square to (8x8 geometry). */
+static inline void pos_move8(Position *p, int from, int to) {
+    int pc = p->board[from];
+    pos_move8_nokey(p, from, to);
+    p->key ^= zob_psq[pc][from] ^ zob_psq[pc][to];
+}
+
 static inline void pos_put10(Position *p, int sq, int pc) {
     Bitboard128 b = sq_bb10(sq);
     p->board[sq] = (uint8_t)pc;
