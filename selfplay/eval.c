@@ -85,7 +85,7 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
 }
 
 /* An opening and an ending value in one word: mg + eg * 2^32 (mod 2^64); sums of such
- * words unpack exactly while each sum fits 32 bits (eval_linear_phased). */
+ * words unpack exactly while each sum fits 32 bits (eval_linear_psq). */
 static uint64_t eval_pack(int mg, int eg) {
     return (uint64_t)(int64_t)mg + ((uint64_t)(int64_t)eg << 32);
 }
@@ -201,8 +201,6 @@ static int eval_pawns(const EvalParams *ep, const Position *pos, int phase) {
 }
 
 /* ---- Orthodox pieces on 8x8: activity and king safety (chess, Switching chess) ---- */
-
-enum { O_PAWN = 1, O_KNIGHT, O_BISHOP, O_ROOK, O_QUEEN, O_KING };
 
 /* Mobility: per square a piece attacks that holds no own piece and no enemy pawn attacks,
  * centred on a typical count (opening, ending), by type N, B, R, Q. */
@@ -333,7 +331,6 @@ int eval_phase(const EvalParams *ep, const Position *pos) {
     return material >= ep->phase_full ? 256 : material * 256 / ep->phase_full;
 }
 
-static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase);
 static int eval_linear_psq(const EvalParams *ep, const Position *pos, int phase, uint64_t psq);
 
 /* The terms that change with the phase: royals drawn to the centre as material goes, and
@@ -364,8 +361,7 @@ static int eval_phased(const EvalParams *ep, const Position *pos, int phase) {
 
 /* The whole evaluation for the side to move: the linear part and the phased terms. */
 int eval_position(const EvalParams *ep, const Position *pos) {
-    int phase = eval_phase(ep, pos), s = eval_phased(ep, pos, phase);
-    return eval_linear_phased(ep, pos, phase) + (pos->side == WHITE ? s : -s);
+    return eval_position_psq(ep, pos, eval_psq_sum(ep, pos));
 }
 
 /* eval_position with the piece-square sum psq of pos already known. */
@@ -376,18 +372,14 @@ int eval_position_psq(const EvalParams *ep, const Position *pos, uint64_t psq) {
 
 /* Material, placement, hand pieces and tempo, for the side to move. */
 int eval_linear(const EvalParams *ep, const Position *pos) {
-    return eval_linear_phased(ep, pos, eval_phase(ep, pos));
-}
-
-/* eval_linear at a known phase. */
-static int eval_linear_phased(const EvalParams *ep, const Position *pos, int phase) {
-    return eval_linear_psq(ep, pos, phase, ep->tapered ? eval_psq_sum(ep, pos) : 0);
+    return eval_linear_psq(ep, pos, eval_phase(ep, pos), eval_psq_sum(ep, pos));
 }
 
 /* The packed piece-square sum of pos (tapered tables: opening + ending * 2^32), from
- * scratch. */
+ * scratch; 0 without tapered tables. */
 uint64_t eval_psq_sum(const EvalParams *ep, const Position *pos) {
     uint64_t acc = 0;
+    if (!ep->tapered) return 0;
     if (pos->wide) {
         Bitboard128 occ = pos->bb.b10.color[WHITE] | pos->bb.b10.color[BLACK];
         eval_sum_bits2(ep, pos, (uint64_t)occ, 0, &acc);

@@ -47,11 +47,11 @@ void eval_init(EvalParams *ep, const Variant *v);
 int eval_position(const EvalParams *ep, const Position *pos);
 
 /* The packed piece-square sum of pos (tapered tables: opening + ending * 2^32), from
- * scratch. */
+ * scratch; 0 without tapered tables. */
 uint64_t eval_psq_sum(const EvalParams *ep, const Position *pos);
 
-/* The orthodox pawn and rook types (chess, Switching chess). */
-enum { EVAL_PAWN = 1, EVAL_ROOK = 4 };
+/* The orthodox piece types (chess, Switching chess). */
+enum { O_PAWN = 1, O_KNIGHT, O_BISHOP, O_ROOK, O_QUEEN, O_KING };
 
 /* Adds to *acc what the move of undo record u (chess or Switching chess, psq_incremental)
  * changed in the piece-square sum: the sum of the position after it from the one before.
@@ -78,8 +78,7 @@ static inline bool eval_psq_delta(const EvalParams *ep, const Undo *u, uint64_t 
         a += pk[moved][to] - pk[moved][from] - pk[u->captured][to + (us == WHITE ? -8 : 8)];
         break;
     case MK_CASTLE: {
-        int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2,
-            rook = PC_MAKE(us, EVAL_ROOK);
+        int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2, rook = PC_MAKE(us, O_ROOK);
         a += pk[moved][to] - pk[moved][from] + pk[rook][rt] - pk[rook][rf];
         break;
     }
@@ -87,7 +86,7 @@ static inline bool eval_psq_delta(const EvalParams *ep, const Undo *u, uint64_t 
         int pa = moved, pb = u->captured;
         a -= pk[pa][from] + pk[pb][to];
         if (promo) {
-            if (PC_TYPE(pa) == EVAL_PAWN) pa = PC_MAKE(us, promo);
+            if (PC_TYPE(pa) == O_PAWN) pa = PC_MAKE(us, promo);
             else pb = PC_MAKE(us, promo);
         }
         a += pk[pb][from] + pk[pa][to];
