@@ -283,19 +283,18 @@ static void eval_side(const Position *pos, int c, int *mg, int *eg) {
     eval_activity(O_BISHOP, t[O_BISHOP] & own, occ, avoid, zone, pawns, own, &sa);
     eval_activity(O_ROOK, t[O_ROOK] & own, occ, avoid, zone, pawns, own, &sa);
     eval_activity(O_QUEEN, t[O_QUEEN] & own, occ, avoid, zone, pawns, own, &sa);
-    int units = sa.units, attackers = sa.attackers, m = sa.m, e = sa.e, mm = sa.mm, me = sa.me;
-    uint64_t minor_att = sa.minor_att, rook_att = sa.rook_att;
-    if (attackers >= 2 && (t[O_QUEEN] & own)) {
-        int pen = units * units / 4;
+    int m = sa.m, e = sa.e;
+    if (sa.attackers >= 2 && (t[O_QUEEN] & own)) {
+        int pen = sa.units * sa.units / 4;
         m += pen < KS_CAP ? pen : KS_CAP;
     }
-    m += mm * MOB_SCALE / 100;
-    e += me * MOB_SCALE / 100;
+    m += sa.mm * MOB_SCALE / 100;
+    e += sa.me * MOB_SCALE / 100;
     /* threats: enemy pieces attacked by a cheaper kind of c's pieces */
     int th = THREAT_PAWN *
                  __builtin_popcountll(pawn_attacks(pawns & own, c) & them & ~pawns & ~t[O_KING]) +
-             THREAT_MINOR * __builtin_popcountll(minor_att & them & (t[O_ROOK] | t[O_QUEEN])) +
-             THREAT_ROOK * __builtin_popcountll(rook_att & them & t[O_QUEEN]);
+             THREAT_MINOR * __builtin_popcountll(sa.minor_att & them & (t[O_ROOK] | t[O_QUEEN])) +
+             THREAT_ROOK * __builtin_popcountll(sa.rook_att & them & t[O_QUEEN]);
     m += th;
     e += th;
     if (__builtin_popcountll(t[O_BISHOP] & own) >= 2) {
