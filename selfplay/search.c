@@ -6,7 +6,6 @@
 #include "search_order.h"
 #include "search_tables.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -210,58 +209,7 @@ static inline int search_lmr(const Search *s, int depth, int i) {
     return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
 }
 
-/* Sets the packed piece-square sum of pos, the position at ply (EvalParams.psq_incremental):
- * at the root summed whole, below it the parent's sum plus what the last move changed
- * (whole again after a move the undo record does not describe). Called on entering every
- * node, so the parent's sum is always there. */
-static inline void search_psq_enter(Search *s, const Position *pos, int ply) {
-    if (!s->eval.psq_incremental || ply > SEARCH_MAX_PLY) return;
-    if (ply > 0) {
-        s->psq[ply] = s->psq[ply - 1];
-        if (eval_psq_delta(&s->eval, &pos->stack[pos->ply - 1], &s->psq[ply])) return;
-    }
-    s->psq[ply] = eval_psq_sum(&s->eval, pos);
-}
-
-_Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the score replaces");
-
-/* The static evaluation of pos, from the evaluation cache when it holds the position. An
- * entry is the key with its low 16 bits replaced by the score (the index is below them),
- * and 0 when empty. */
-static inline int search_eval(Search *s, const Position *pos, int ply) {
-    uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
-    uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
-    if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
-    assert(!s->eval.psq_incremental || s->psq[ply] == eval_psq_sum(&s->eval, pos));
-    int v = s->eval.psq_incremental ? eval_position_psq(&s->eval, pos, s->psq[ply])
-                                    : eval_position(&s->eval, pos);
-    *c = tag | (uint16_t)(int16_t)v;
-    return v;
-}
-
-/* Starts loading the table slot and the evaluation-cache slot of pos: the two reads a node
- * makes first are the search's dearest (cache misses), and asked for together they overlap
- * with each other and with the work before them. */
-static inline void search_prefetch_key(const Search *s, uint64_t key) {
-    __builtin_prefetch(&s->tt[key & s->tt_mask]);
-    __builtin_prefetch(&s->evc[key & (SEARCH_EVC_SIZE - 1)]);
-}
-static inline void search_prefetch(const Search *s, const Position *pos) {
-    search_prefetch_key(s, pos->key);
-}
-
-/* Whether the side to move in pos, the position at ply, is in check: asked once per
- * position, since a parent that asked after its move leaves the answer with the key. */
-static inline bool search_in_check(Search *s, const Position *pos, int ply) {
-    if (ply > SEARCH_MAX_PLY) return pos_in_check(pos);
-    if (s->check_key[ply] != pos->key) {
-        s->check_key[ply] = pos->key;
-        s->check_at[ply] = pos_in_check(pos);
-    }
-    return s->check_at[ply];
-}
-
-/* Records m followed by the child's PV as the PV of ply.*/
+/* Records m followed by the child's PV as the PV of ply. */
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
     int n = ply + 1 <= SEARCH_MAX_PLY ? s->pvlen[ply + 1] : 0;

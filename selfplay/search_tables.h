@@ -1,10 +1,13 @@
 /* search_tables.h - the search's transposition table and correction history (internal to
  * selfplay/): probe, store, mate scores relative to the node, and the corrected static
- * evaluation. */
+ * evaluation; and its per-node caches: the evaluation cache, the carried piece-square sums,
+ * the check status, and the prefetches of a node's slots. */
 #ifndef CHESSVAR_SEARCH_TABLES_H
 #define CHESSVAR_SEARCH_TABLES_H
 
 #include "search.h"
+
+#include <assert.h>
 
 enum { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
@@ -87,6 +90,57 @@ static inline void search_corr_update(int16_t *c, int diff, int depth) {
     int w = depth + 1 < 16 ? depth + 1 : 16;
     int v = (*c * (CORR_WEIGHT - w) + diff * CORR_GRAIN * w) / CORR_WEIGHT;
     *c = (int16_t)(v > CORR_MAX ? CORR_MAX : v < -CORR_MAX ? -CORR_MAX : v);
+}
+
+/* Sets the packed piece-square sum of pos, the position at ply (EvalParams.psq_incremental):
+ * at the root summed whole, below it the parent's sum plus what the last move changed
+ * (whole again after a move the undo record does not describe). Called on entering every
+ * node, so the parent's sum is always there. */
+static inline void search_psq_enter(Search *s, const Position *pos, int ply) {
+    if (!s->eval.psq_incremental || ply > SEARCH_MAX_PLY) return;
+    if (ply > 0) {
+        s->psq[ply] = s->psq[ply - 1];
+        if (eval_psq_delta(&s->eval, &pos->stack[pos->ply - 1], &s->psq[ply])) return;
+    }
+    s->psq[ply] = eval_psq_sum(&s->eval, pos);
+}
+
+_Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the score replaces");
+
+/* The static evaluation of pos, from the evaluation cache when it holds the position. An
+ * entry is the key with its low 16 bits replaced by the score (the index is below them),
+ * and 0 when empty. */
+static inline int search_eval(Search *s, const Position *pos, int ply) {
+    uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
+    uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
+    if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
+    assert(!s->eval.psq_incremental || s->psq[ply] == eval_psq_sum(&s->eval, pos));
+    int v = s->eval.psq_incremental ? eval_position_psq(&s->eval, pos, s->psq[ply])
+                                    : eval_position(&s->eval, pos);
+    *c = tag | (uint16_t)(int16_t)v;
+    return v;
+}
+
+/* Starts loading the table slot and the evaluation-cache slot of pos: the two reads a node
+ * makes first are the search's dearest (cache misses), and asked for together they overlap
+ * with each other and with the work before them. */
+static inline void search_prefetch_key(const Search *s, uint64_t key) {
+    __builtin_prefetch(&s->tt[key & s->tt_mask]);
+    __builtin_prefetch(&s->evc[key & (SEARCH_EVC_SIZE - 1)]);
+}
+static inline void search_prefetch(const Search *s, const Position *pos) {
+    search_prefetch_key(s, pos->key);
+}
+
+/* Whether the side to move in pos, the position at ply, is in check: asked once per
+ * position, since a parent that asked after its move leaves the answer with the key. */
+static inline bool search_in_check(Search *s, const Position *pos, int ply) {
+    if (ply > SEARCH_MAX_PLY) return pos_in_check(pos);
+    if (s->check_key[ply] != pos->key) {
+        s->check_key[ply] = pos->key;
+        s->check_at[ply] = pos_in_check(pos);
+    }
+    return s->check_at[ply];
 }
 
 #endif
