@@ -1,7 +1,11 @@
 /* uci_cmd.c - `chessvar uci`: chessvar as a UCI engine for every variant. The main
- * thread reads and answers the input; `go` searches on a second thread, so `stop`,
- * `isready` and `quit` are answered at once during a search. Bad input never ends the
- * program: it gets an `info string error: ...` line and the last good state stays. */
+ * thread reads and answers the input; `go` (a search or `go perft`) runs on a second
+ * thread, so `stop`, `isready` and `quit` are answered at once during it. Bad input never
+ * ends the program: it gets an `info string error: ...` line and the last good state
+ * stays. A command that needs the engine idle (`go`, `eval`, `setoption`, `ucinewgame`)
+ * while a search still runs is such a mistake: it is refused, never waited for, so a
+ * client that forgets `stop` after `go infinite` cannot hang the engine. `quit` and the
+ * end of the input end the process within UCI_QUIT_MS whatever runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <pthread.h>
@@ -11,14 +15,21 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../selfplay/search.h"
 #include "../selfplay/uci_client.h"
 #include "cli.h"
 
 #define UCI_HASH_DEFAULT 16
-#define UCI_HASH_MAX     4096
-#define UCI_LINE         65536 /* longest input line: a `position` with many moves */
+#ifndef UCI_HASH_MAX
+#define UCI_HASH_MAX 4096 /* MB; the fuzz build lowers it */
+#endif
+#ifndef UCI_PERFT_MAX
+#define UCI_PERFT_MAX 20 /* the deepest `go perft`; the fuzz build lowers it */
+#endif
+#define UCI_LINE    65536 /* longest input line: a `position` with many moves */
+#define UCI_QUIT_MS 50    /* how long quit waits for the search thread to end */
 
 /* The engine's state: the last good position and options, and the running search. */
 typedef struct UciEngine {
@@ -30,8 +41,10 @@ typedef struct UciEngine {
     int hash_mb, multipv;
     pthread_mutex_t out; /* one line at a time on stdout */
     pthread_t thread;
-    bool running;  /* a search thread exists and was not joined */
-    bool infinite; /* go infinite / ponder: bestmove only after stop */
+    bool running;     /* a search thread exists and was not joined */
+    bool infinite;    /* go infinite / ponder: bestmove only after stop */
+    int perft_depth;  /* the running `go` is `go perft N` (0: a search) */
+    atomic_bool done; /* the search thread has printed its last line */
     atomic_bool stop;
     SearchLimits lim;
 } UciEngine;
@@ -56,17 +69,35 @@ static int uci_tt_bits(int mb) {
     return bits;
 }
 
-/* Waits for the search thread to end (it prints bestmove) and joins it. */
-static void uci_wait(UciEngine *e) {
-    if (!e->running) return;
+/* Joins a search thread that has finished; false (and nothing joined) while it runs. */
+static bool uci_idle(UciEngine *e) {
+    if (!e->running) return true;
+    if (!atomic_load(&e->done)) return false;
+    pthread_join(e->thread, NULL);
+    e->running = false;
+    return true;
+}
+
+/* Stops a running search at once and joins it. A `go perft` cannot be stopped midway: it
+ * is left to finish (and joined by the next command that needs the engine idle), so the
+ * input is still read while it counts. */
+static void uci_stop(UciEngine *e) {
+    atomic_store(&e->stop, true);
+    if (!e->running || (e->perft_depth > 0 && !atomic_load(&e->done))) return;
     pthread_join(e->thread, NULL);
     e->running = false;
 }
 
-/* Stops a running search at once and joins it. */
-static void uci_stop(UciEngine *e) {
+/* For quit and the end of input: stops the search and gives it UCI_QUIT_MS to end; false
+ * if it is still running then (a deep `go perft` cannot be stopped midway), and the caller
+ * ends the process without joining it. */
+static bool uci_stop_for_quit(UciEngine *e) {
     atomic_store(&e->stop, true);
-    uci_wait(e);
+    for (int ms = 0; e->running && !atomic_load(&e->done) && ms < UCI_QUIT_MS; ms++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    return uci_idle(e);
 }
 
 /* Writes a score as UCI does: `cp N` or `mate N` (moves, negative when mated). */
@@ -103,27 +134,37 @@ static void uci_info(void *ctx, const SearchInfo *si) {
     uci_say(e, "%s", line);
 }
 
-/* The search thread: searches the copy, waits for stop in infinite mode, prints bestmove. */
+static uint64_t uci_perft(UciEngine *e, int depth);
+
+/* The search thread: counts `go perft`, or searches the copy, waits for stop in infinite
+ * mode and prints bestmove. It marks itself done just before its last line, so a client
+ * that has read that line finds the engine idle. */
 static void *uci_search_main(void *arg) {
     UciEngine *e = arg;
     Move list[MAX_MOVES];
-    char mv[32];
-    if (pos_legal_moves(e->spos, list) == 0) {
+    char last[64];
+    if (e->perft_depth > 0) {
+        uint64_t total = uci_perft(e, e->perft_depth);
+        snprintf(last, sizeof last, "\nNodes searched: %llu\n", (unsigned long long)total);
+    } else if (pos_legal_moves(e->spos, list) == 0) {
         uci_say(e, "info depth 0 score %s", pos_in_check(e->spos) ? "mate 0" : "cp 0");
         while (e->infinite && !atomic_load(&e->stop)) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
         }
-        uci_say(e, "bestmove (none)");
-        return NULL;
+        snprintf(last, sizeof last, "bestmove (none)");
+    } else {
+        SearchResult r = search_run(e->search, e->spos, &e->lim);
+        while (e->infinite && !atomic_load(&e->stop)) { /* UCI: no bestmove before stop */
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        char mv[32];
+        move_to_str(e->spos, r.best, mv);
+        snprintf(last, sizeof last, "bestmove %s", mv);
     }
-    SearchResult r = search_run(e->search, e->spos, &e->lim);
-    while (e->infinite && !atomic_load(&e->stop)) { /* UCI: no bestmove before stop */
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    move_to_str(e->spos, r.best, mv);
-    uci_say(e, "bestmove %s", mv);
+    atomic_store(&e->done, true);
+    uci_say(e, "%s", last);
     return NULL;
 }
 
@@ -295,15 +336,14 @@ static void uci_position(UciEngine *e, char *args, Position *scratch) {
     pos_copy(e->pos, scratch);
 }
 
-/* `go perft N`: Stockfish's divide, `move: count` lines, a blank line, `Nodes searched`. */
-static void uci_perft(UciEngine *e, int depth) {
+/* `go perft N`: Stockfish's divide, `move: count` lines (the caller prints the blank line
+ * and `Nodes searched` with the total this returns). */
+static uint64_t uci_perft(UciEngine *e, int depth) {
     Move list[MAX_MOVES];
     char mv[32];
     Position *p = e->spos;
-    pos_copy(p, e->pos);
     int n = pos_legal_moves(p, list);
     uint64_t total = 0;
-    pthread_mutex_lock(&e->out);
     for (int i = 0; i < n; i++) {
         move_to_str(p, list[i], mv);
         uint64_t c = 1;
@@ -313,11 +353,9 @@ static void uci_perft(UciEngine *e, int depth) {
             pos_unmake(p);
         }
         total += c;
-        printf("%s: %llu\n", mv, (unsigned long long)c);
+        uci_say(e, "%s: %llu", mv, (unsigned long long)c);
     }
-    printf("\nNodes searched: %llu\n\n", (unsigned long long)total);
-    fflush(stdout);
-    pthread_mutex_unlock(&e->out);
+    return total;
 }
 
 /* Fills lim from the clock: a share of the remaining time plus most of the increment,
@@ -339,6 +377,7 @@ static void uci_go(UciEngine *e, char *args) {
     SearchLimits lim = {0};
     long v = 0, t[2] = {-1, -1}, inc[2] = {0, 0}, mtg = 0;
     bool infinite = false;
+    int perft_depth = 0;
     char *tok;
     while ((tok = uci_token(&args))) {
         char *val = NULL;
@@ -357,12 +396,11 @@ static void uci_go(UciEngine *e, char *args) {
             return;
         }
         if (strcmp(tok, "perft") == 0) {
-            if (v < 1 || v > 20) {
-                uci_error(e, "go perft needs a depth from 1 to 20, got %ld", v);
+            if (v < 1 || v > UCI_PERFT_MAX) {
+                uci_error(e, "go perft needs a depth from 1 to %d, got %ld", UCI_PERFT_MAX, v);
                 return;
             }
-            uci_perft(e, (int)v);
-            return;
+            perft_depth = (int)v;
         } else if (strcmp(tok, "depth") == 0)
             lim.depth = v > SEARCH_MAX_DEPTH ? SEARCH_MAX_DEPTH : (int)v;
         else if (strcmp(tok, "nodes") == 0) lim.nodes = v;
@@ -392,6 +430,8 @@ static void uci_go(UciEngine *e, char *args) {
     lim.info_ctx = e;
     e->lim = lim;
     e->infinite = infinite;
+    e->perft_depth = perft_depth;
+    atomic_store(&e->done, false);
     pos_copy(e->spos, e->pos);
     if (pthread_create(&e->thread, NULL, uci_search_main, e) != 0) {
         uci_error(e, "go: cannot start the search thread");
@@ -471,6 +511,10 @@ int cmd_uci(int argc, char **argv) {
         uci_help(help ? stdout : stderr);
         return help ? 0 : 2;
     }
+    return uci_loop(stdin);
+}
+
+int uci_loop(FILE *in) {
     UciEngine *e = malloc(sizeof *e);
     Position *scratch = malloc(sizeof *scratch);
     char *line = malloc(UCI_LINE);
@@ -479,11 +523,11 @@ int cmd_uci(int argc, char **argv) {
         return 1;
     }
     uci_say(e, "chessvar by the chessvar authors");
-    while (fgets(line, UCI_LINE, stdin)) {
+    while (fgets(line, UCI_LINE, in)) {
         size_t len = strlen(line);
         if (len == UCI_LINE - 1 && line[len - 1] != '\n') {
             int c;
-            while ((c = getchar()) != EOF && c != '\n') {
+            while ((c = getc(in)) != EOF && c != '\n') {
             }
             uci_error(e, "input line longer than %d bytes ignored", UCI_LINE - 2);
             continue;
@@ -491,27 +535,30 @@ int cmd_uci(int argc, char **argv) {
         char *rest = line, *cmd = uci_token(&rest);
         if (!cmd) continue;
         if (strcmp(cmd, "quit") == 0) break;
+        bool needs_idle = strcmp(cmd, "go") == 0 || strcmp(cmd, "eval") == 0 ||
+                          strcmp(cmd, "ucinewgame") == 0 || strcmp(cmd, "setoption") == 0;
+        if (needs_idle && !uci_idle(e)) {
+            uci_error(e, "'%s' while a search is running: send stop first (ignored)", cmd);
+            continue;
+        }
         if (strcmp(cmd, "stop") == 0) uci_stop(e);
         else if (strcmp(cmd, "isready") == 0) uci_say(e, "readyok");
         else if (strcmp(cmd, "ponderhit") == 0) continue;
         else if (strcmp(cmd, "uci") == 0) uci_hello(e);
         else if (strcmp(cmd, "d") == 0) uci_display(e);
-        else if (strcmp(cmd, "eval") == 0) {
-            uci_wait(e);
-            uci_eval(e);
-        } else if (strcmp(cmd, "position") == 0) uci_position(e, rest, scratch);
-        else if (strcmp(cmd, "ucinewgame") == 0) {
-            uci_wait(e);
-            search_clear(e->search);
-        } else if (strcmp(cmd, "setoption") == 0) {
-            uci_wait(e); /* the table may be replaced */
-            uci_setoption(e, rest);
-        } else if (strcmp(cmd, "go") == 0) {
-            uci_wait(e); /* as Stockfish: a new go waits for the running search */
-            uci_go(e, rest);
-        } else uci_error(e, "unknown command '%s'", cmd);
+        else if (strcmp(cmd, "eval") == 0) uci_eval(e);
+        else if (strcmp(cmd, "position") == 0) uci_position(e, rest, scratch);
+        else if (strcmp(cmd, "ucinewgame") == 0) search_clear(e->search);
+        else if (strcmp(cmd, "setoption") == 0) uci_setoption(e, rest);
+        else if (strcmp(cmd, "go") == 0) uci_go(e, rest);
+        else uci_error(e, "unknown command '%s'", cmd);
     }
-    uci_stop(e);
+    if (!uci_stop_for_quit(e)) {
+        /* A `go perft` too deep to wait for: its thread still reads the engine, so the
+         * process ends here instead of freeing what that thread uses (every line already
+         * answered was flushed when written). */
+        _exit(0);
+    }
     search_free(e->search);
     free(e->pos);
     free(e->spos);

@@ -8,9 +8,9 @@ cost (a depth-1 run of the same position) and reports instructions per node. Res
 to results/instr_counts.json (or --out); `--compare OLD.json` prints the change.
 Needs valgrind: `bash scripts/setup.sh --measure` installs it (the tests do not need it).
 
-Valgrind 3.19 does not decode AVX-512, so a -DCHESSVAR_NATIVE=ON build on an AVX-512
+Valgrind 3.19 does not decode AVX-512, so the default (-DCHESSVAR_ARCH=native) build on an AVX-512
 machine dies with SIGILL under it: measure a build configured with
--DCMAKE_C_FLAGS=-march=x86-64-v3 instead (it has BMI2, so it takes the PEXT paths too).
+-DCHESSVAR_ARCH=x86-64-v3 instead (it has BMI2, so it takes the PEXT paths too).
 """
 import argparse
 import json

@@ -17,7 +17,7 @@ every case (A B C A B C ...), medians of nodes per second, ratios chessvar / anc
 
 chessvar's time is the `seconds` of its JSON (the perft alone). Counts must agree between
 engines and across runs (exit status 1 otherwise). Build chessvar with
--DCHESSVAR_NATIVE=ON for these runs. Writes results/perft_speed.json (machine, commit,
+the default build (CHESSVAR_ARCH=native) for these runs. Writes results/perft_speed.json (machine, commit,
 every run) and results/perft_speed.png (ratios against the goals).
 
   python3 scripts/perft_speed.py --gigantua /path/to/gigantua --qperft /path/to/qperft
@@ -121,13 +121,13 @@ def alternate(engines, runs):
 
 
 def build_flags(binary):
-    """CHESSVAR_NATIVE and the build type from the CMake cache beside the binary."""
+    """CHESSVAR_ARCH (CHESSVAR_NATIVE before it) and the build type from the CMake cache."""
     flags = {}
     cache = os.path.join(os.path.dirname(os.path.abspath(binary)), "CMakeCache.txt")
     try:
         with open(cache, encoding="utf-8") as fh:
             for line in fh:
-                m = re.match(r"(CHESSVAR_NATIVE|CMAKE_BUILD_TYPE|CMAKE_C_COMPILER):\w+=(.*)", line)
+                m = re.match(r"(CHESSVAR_ARCH|CHESSVAR_NATIVE|CMAKE_BUILD_TYPE|CMAKE_C_COMPILER):\w+=(.*)", line)
                 if m:
                     flags[m.group(1)] = os.path.basename(m.group(2).strip())
     except OSError:

@@ -22,8 +22,12 @@ PACKAGES=(
     libclang-rt-14-dev  # clang's sanitizer runtimes (ASan, UBSan, TSan)
     python3
     python3-numpy       # dataset reader (tests/test_selfplay.c, tests/check_sf_formats.py)
+    python3-scipy       # the evaluation tuner's sparse fits (tests/check_eval_params.py)
+    python3-torch       # the network trainer's oracle: gradients and quantised forward pass
 )
 
+# tests/check_install.py (a CTest) fails when a test imports a Python module, directly or
+# through the scripts it uses, whose Debian package is not in PACKAGES.
 # Packages only the measuring scripts need, never a test: `bash scripts/setup.sh --measure`
 # (named in those scripts' docs) installs them as well.
 MEASURE_PACKAGES=(
