@@ -8,7 +8,8 @@ Writes to results/:
   plot_threads.png           speed-up against threads
   plot_selfplay.png          self-play positions/s per variant (results/selfplay_throughput*.json)
   plot_perft_depth.png       perft node counts against depth, log scale
-and refreshes the figures table between the markers in README.md.
+and refreshes the figures table between the markers in README.md and the index of every
+file in results/ (results/README.md, by scripts/results_index.py).
 
   python3 scripts/make_plots.py            # measure (about a minute) and plot
   python3 scripts/make_plots.py --no-measure   # plot from the JSON files already there
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 
 try:
     import matplotlib
@@ -32,6 +34,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from measure_env import machine_info  # noqa: E402
 from chessvar_run import perft as chessvar_perft  # noqa: E402
+import results_index  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RES = os.path.join(ROOT, "results")
@@ -74,14 +77,15 @@ def plot_nps(table):
         return
     rows = comp["rows"]
     engines = sorted({e for r in rows for e in r["engines"]}, key=lambda e: (e != "chessvar", e))
-    fig, ax = plt.subplots(figsize=(10, 4.5))
+    fig, ax = plt.subplots(figsize=(11, 4.8))
     width = 0.8 / len(engines)
     for i, e in enumerate(engines):
         xs = [k + i * width for k, r in enumerate(rows) if e in r["engines"]]
         ys = [r["engines"][e]["nps"] / 1e6 for r in rows if e in r["engines"]]
         ax.bar(xs, ys, width, label=e)
     ax.set_xticks([k + 0.4 - width / 2 for k in range(len(rows))])
-    ax.set_xticklabels([f"{r['label']}\nd{r['depth']}" for r in rows], fontsize=8)
+    # labels wrapped to the bar group's width, so neighbours never overlap
+    ax.set_xticklabels([textwrap.fill(r["label"], 16) + f"\nd{r['depth']}" for r in rows], fontsize=8)
     ax.set_ylabel("Mnodes/s (1 thread)")
     ax.set_yscale("log")
     ax.set_title("perft speed, same positions, same machine, one run")
@@ -183,6 +187,7 @@ def main():
     plot_depths(table)
     update_readme(table, machine_info())
     print("\n".join(table))
+    results_index.main([])
 
 
 if __name__ == "__main__":
