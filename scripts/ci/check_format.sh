@@ -3,7 +3,7 @@
 # (clang-format 14, Debian 12's). Prints the files that differ and exits 1 if any does.
 # Fix with: clang-format -i $(git ls-files '*.c' '*.h')
 set -u
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 if ! command -v clang-format >/dev/null 2>&1; then
     echo "check_format: clang-format not found (scripts/setup.sh installs it)" >&2

@@ -7,7 +7,7 @@
 # never bench <-> selfplay, never anything -> cli. Tests and fuzzers may reach inside the
 # engine but never include a .c file. Prints each violation and exits 1 if there is any.
 set -u
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$ROOT"
 bad=0
 

@@ -2,7 +2,6 @@
 every results/*.json records the machine and the commit the same way."""
 
 import os
-import sys
 import platform
 import subprocess
 import time
@@ -42,16 +41,3 @@ def git_state(root, paths=("engine", "bench", "selfplay", "CMakeLists.txt")):
         return head, bool(status)
     except (OSError, subprocess.CalledProcessError):
         return None, None
-
-
-def ensure_matplotlib():
-    """Runs the calling script again under the system interpreter when matplotlib is not
-    importable here (Debian's python3-matplotlib, from `scripts/setup.sh --measure`, is for
-    /usr/bin/python3): a measuring run then fails at once, not at its plot hours later."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        if os.path.exists("/usr/bin/python3") and \
-                os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-            os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-        raise

@@ -1,7 +1,8 @@
 """Minimal UCI client for Stockfish-family engines, used to compute and verify perft counts.
 
-Only what the perft scripts need: start the engine, set options, set a position, run
-`go perft N` (total and per-move counts), and read the FEN back with `d`.
+Only what the perft scripts need: start the engine, set options (and a Fairy-Stockfish
+variant), set a position, run `go perft N` (total and per-move counts), and read the FEN
+back with `d`.
 """
 
 import os
@@ -24,6 +25,17 @@ def find_engine(name=None, candidates=DEFAULT_CANDIDATES):
         if os.access(games, os.X_OK):
             return games
     raise FileNotFoundError(f"UCI engine not found: {name or ', '.join(candidates)}")
+
+
+def perft_once(path, fen, depth, ini=None, variant=None):
+    """One engine process, one thread: (nodes, seconds of `go perft depth`, engine name),
+    with the Fairy-Stockfish variant of the variants file ini loaded first when given."""
+    with UciEngine(path, threads=1) as engine:
+        if variant:
+            engine.load_variant(ini, variant)
+        engine.set_position(fen)
+        nodes, _, secs = engine.perft_divide(depth)
+        return nodes, secs, engine.name
 
 
 class UciEngine:
@@ -129,6 +141,12 @@ class UciEngine:
             elif line.startswith("Checkers:"):
                 checkers = line[len("Checkers:"):].split()
         return out_fen, checkers
+
+    def load_variant(self, ini, variant):
+        """Fairy-Stockfish: read the variants file ini and play variant (UCI_Variant)."""
+        self.set_option("VariantPath", ini)
+        self.set_option("UCI_Variant", variant)
+        self.ready()
 
     def close(self):
         """Ask the engine to quit and wait for it."""

@@ -5,9 +5,9 @@ Each data line is `FEN ;D1 n ;D2 n ...`; `#` starts a comment. For every (FEN, d
 the script runs Stockfish's `go perft depth` and compares. Exit status 0 when all agree, 1
 when any differs, 2 on a malformed file.
 
-  python3 scripts/check_epd_stockfish.py tests/data/chess.epd
-  python3 scripts/check_epd_stockfish.py tests/data/chess.epd --max-nodes 50000000
-  python3 scripts/check_epd_stockfish.py --complete 6 --fen "8/8/8/8/8/8/8/K1k5 w - - 0 1"
+  python3 -m scripts.crosscheck.check_epd_stockfish tests/data/chess.epd
+  python3 -m scripts.crosscheck.check_epd_stockfish tests/data/chess.epd --max-nodes 50000000
+  python3 -m scripts.crosscheck.check_epd_stockfish --complete 6 --fen "8/8/8/8/8/8/8/K1k5 w - - 0 1"
 
 --complete D prints the line with D1..D computed by Stockfish (to fill the depths a source
 does not publish); the printed counts are Stockfish's, never copied from anywhere else.
@@ -16,7 +16,7 @@ does not publish); the printed counts are Stockfish's, never copied from anywher
 import argparse
 import sys
 
-from uci_engine import UciEngine
+from scripts.common.uci_engine import UciEngine
 
 
 def parse_epd_line(line, where):

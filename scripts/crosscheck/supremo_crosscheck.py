@@ -11,16 +11,16 @@ For each FEN (the reference suite's positions by default, or --fen / --file), th
 `chessvar perft --variant supremo` and of this implementation must agree at every depth up
 to --depth; exit status 1 otherwise.
 
-  python3 scripts/supremo_crosscheck.py                      # suite positions, depth 2
-  python3 scripts/supremo_crosscheck.py --file FENS --depth 3
+  python3 -m scripts.crosscheck.supremo_crosscheck                      # suite positions, depth 2
+  python3 -m scripts.crosscheck.supremo_crosscheck --file FENS --depth 3
 """
 
 import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from chessvar_run import perft as chessvar_json_perft  # noqa: E402
+from scripts.common import ROOT
+from scripts.common.chessvar_run import perft as chessvar_json_perft  # noqa: E402
 
 KING_STEPS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)]
 KNIGHT_LEAPS = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
@@ -217,15 +217,14 @@ def chessvar_perft(binary, fen, depth):
 
 def main():
     """Command-line entry point."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--chessvar", default=os.path.join(root, "build", "chessvar"))
+    ap.add_argument("--chessvar", default=os.path.join(ROOT, "build", "chessvar"))
     ap.add_argument("--depth", type=int, default=2)
     ap.add_argument("--fen", action="append", default=[])
     ap.add_argument("--file", help="one FEN per line (text after ';' ignored)")
     args = ap.parse_args()
     fens = list(args.fen)
-    source = args.file or (None if fens else os.path.join(root, "tests", "data", "supremo.epd"))
+    source = args.file or (None if fens else os.path.join(ROOT, "tests", "data", "supremo.epd"))
     if source:
         with open(source, encoding="utf-8") as fh:
             fens += [ln.split(";")[0].strip() for ln in fh if ln.strip() and not ln.startswith("#")]

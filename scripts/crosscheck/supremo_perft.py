@@ -11,8 +11,8 @@ For S30 at depths 1..D (default 4), one thread:
 The whole reference suite (tests/data/supremo.epd, every line and depth) is run as well.
 Everything goes to results/supremo_perft.json; exit status 1 on any mismatch.
 
-  python3 scripts/supremo_perft.py
-  python3 scripts/supremo_perft.py --depth 3 --ref-depth 2     # quicker
+  python3 -m scripts.crosscheck.supremo_perft
+  python3 -m scripts.crosscheck.supremo_perft --depth 3 --ref-depth 2     # quicker
 """
 
 import argparse
@@ -21,9 +21,9 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import machine_info  # noqa: E402
-from chessvar_run import perft  # noqa: E402
+from scripts.common import ROOT
+from scripts.common.measure_env import machine_info  # noqa: E402
+from scripts.common.chessvar_run import perft  # noqa: E402
 
 
 def run_perft(binary, fen, depth, reference=False):
@@ -53,18 +53,17 @@ def read_epd(path):
 
 def main():
     """Command-line entry point."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--chessvar", default=os.path.join(root, "build", "chessvar"))
+    ap.add_argument("--chessvar", default=os.path.join(ROOT, "build", "chessvar"))
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--ref-depth", type=int, default=3)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--out", default=os.path.join(root, "results", "supremo_perft.json"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "supremo_perft.json"))
     args = ap.parse_args()
     if not os.access(args.chessvar, os.X_OK):
         sys.exit(f"chessvar binary not found: {args.chessvar} (build first, or pass --chessvar)")
 
-    suite = read_epd(os.path.join(root, "tests", "data", "supremo.epd"))
+    suite = read_epd(os.path.join(ROOT, "tests", "data", "supremo.epd"))
     s30, s30_expected = suite[0]
     ok = True
     rows = []
@@ -109,7 +108,7 @@ def main():
     with open(args.out, "w", encoding="utf-8") as fh:
         json.dump(result, fh, indent=2)
         fh.write("\n")
-    print(f"reference suite: {len(suite_rows)} checks, all match: {suite_ok}; written {os.path.relpath(args.out, root)}")
+    print(f"reference suite: {len(suite_rows)} checks, all match: {suite_ok}; written {os.path.relpath(args.out, ROOT)}")
     return 0 if ok else 1
 
 

@@ -10,8 +10,8 @@ stalemate one move away ...). A handful of hand-picked tricky FENs are added. Ev
 in the output is Stockfish's `go perft N` of that FEN: depths 1..4 everywhere, depth 5 for
 a few sparse endgames.
 
-  python3 scripts/make_chess_epd.py                    # writes tests/data/chess_stockfish.epd
-  python3 scripts/make_chess_epd.py --seed 7 --out other.epd --cross-check none
+  python3 -m scripts.data.make_chess_epd                    # writes tests/data/chess_stockfish.epd
+  python3 -m scripts.data.make_chess_epd --seed 7 --out other.epd --cross-check none
 
 By default every count is then recomputed by a second engine (Fairy-Stockfish) and the file
 is written only if all agree; the header records that cross-check.
@@ -25,7 +25,7 @@ import random
 import sys
 import time
 
-from uci_engine import UciEngine
+from scripts.common.uci_engine import UciEngine
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 FILES = "abcdefgh"
@@ -373,7 +373,7 @@ def main():
         f"# Counts: {name} (`go perft N`), depths 1..4, depth 5 for a few sparse endgames.",
         "# Positions: seeded random play through the same engine, steered per category",
         "# (see the section headers), plus hand-picked tricky positions at the end.",
-        f"# Regenerate: python3 scripts/make_chess_epd.py --seed {args.seed}",
+        f"# Regenerate: python3 -m scripts.data.make_chess_epd --seed {args.seed}",
         (f"# Cross-check: {checked_by} computes the same count for every entry."
          if checked_by else "# Cross-check: none."),
         "# Format: FEN ;D1 n ;D2 n ...   (# starts a comment)",

@@ -5,13 +5,13 @@ Also decodes the Stockfish training formats `--format plain` (shard-*.plain) and
 `--format sfbin` (shard-*.sf.bin, 40-byte PackedSfenValue records).
 
 As a library:
-    from read_dataset import load_dataset, load_plain, load_sfbin
+    from scripts.data.read_dataset import load_dataset, load_plain, load_sfbin
     data = load_dataset("out/")      # dict of numpy arrays, one row per position
     data["board"].shape              # (positions, width * height)
     sf = load_sfbin("out/")          # score, move, ply, result arrays + "fen", "move_uci" lists
     pl = load_plain("out/")          # the same keys from the text format
 
-As a command: read_dataset.py DIR [--json]  prints a summary; exits 1 if any checksum
+As a command: python3 -m scripts.data.read_dataset DIR [--json] prints a summary; exits 1 if any checksum
 or structure check fails, 2 on bad usage.
 """
 import argparse
@@ -24,7 +24,12 @@ import re
 import struct
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # run again under the system python (by path, the test's python has numpy)
+    from scripts.common.system_python import require
+    require("numpy")
+    raise
 
 MAGIC = b"CVSPDATA"
 VERSION = 1

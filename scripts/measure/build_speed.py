@@ -15,8 +15,8 @@ reported. Builds are configured and built here (Release, LTO as the default) unl
 
 Writes results/build_speed.json (or --out).
 
-  python3 scripts/build_speed.py                      # builds into build-speed/, 5 rounds
-  python3 scripts/build_speed.py --rounds 7 --default-build build
+  python3 -m scripts.measure.build_speed                      # builds into build-speed/, 5 rounds
+  python3 -m scripts.measure.build_speed --rounds 7 --default-build build
 """
 import argparse
 import json
@@ -27,10 +27,8 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
-import measure_env  # noqa: E402
+from scripts.common import ROOT
+from scripts.common import measure_env  # noqa: E402
 
 BUILDS = {
     "default": [],
@@ -149,7 +147,7 @@ def main():
     report = {
         "what": "whole-process CPU time (user+system), alternating runs, medians; ratio = "
                 "this build's CPU time / the default build's, round by round",
-        "command": "python3 scripts/build_speed.py " + " ".join(sys.argv[1:]),
+        "command": "python3 -m scripts.measure.build_speed " + " ".join(sys.argv[1:]),
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "machine": measure_env.machine_info(),
         "git": measure_env.git_state(ROOT),

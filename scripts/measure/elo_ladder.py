@@ -8,9 +8,9 @@ CPU is scarce, so rungs are chosen adaptively per chessvar budget: a short probe
 a first guess, then full matches (--games each) at the rungs nearest to where chessvar
 scores 50%, at most --max-rungs of them. Every match ran is recorded with its command,
 games, score, Elo difference and 95% interval; results/elo_ladder.json also records the
-machine and commit (scripts/measure_env.py), and a plot goes beside it.
+machine and commit (scripts/common/measure_env.py), and a plot goes beside it.
 
-    python3 scripts/elo_ladder.py --budgets nodes=1000,nodes=10000,movetime=50
+    python3 -m scripts.measure.elo_ladder --budgets nodes=1000,nodes=10000,movetime=50
 
 The plot needs matplotlib: `bash scripts/setup.sh --measure` installs it.
 """
@@ -25,14 +25,14 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+from scripts.common.system_python import require
+from scripts.common.measure_env import git_state, machine_info  # noqa: E402
 
-ensure_matplotlib()
-from chessvar_run import result  # noqa: E402
-from uci_engine import find_engine  # noqa: E402
+require("matplotlib")
+from scripts.common.chessvar_run import result  # noqa: E402
+from scripts.common.uci_engine import find_engine  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 RUNG_MIN, RUNG_MAX, RUNG_STEP = 1350, 2850, 100
 
 
@@ -230,7 +230,7 @@ def main():
               "machine": machine_info(), "commit": commit, "sources_modified": dirty,
               "stockfish": os.path.basename(stockfish), "stockfish_movetime_ms": args.sf_movetime,
               "games_per_rung": args.games, "probe_games": args.probe_games,
-              "script": "python3 scripts/elo_ladder.py " + shlex.join(
+              "script": "python3 -m scripts.measure.elo_ladder " + shlex.join(
                   public(a, args, "\0") for a in sys.argv[1:]),
               "ladders": [], "fairy": None}
 

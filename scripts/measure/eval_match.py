@@ -16,13 +16,13 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+from scripts.common.system_python import require
+from scripts.common.measure_env import git_state, machine_info  # noqa: E402
 
-ensure_matplotlib()
-from search_matches import run_match  # noqa: E402
+require("matplotlib")
+from scripts.measure.search_matches import run_match  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 
 
 def plot(rows, path):

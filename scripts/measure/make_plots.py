@@ -9,10 +9,10 @@ Writes to results/:
   plot_selfplay.png          self-play positions/s per variant (results/selfplay_throughput*.json)
   plot_perft_depth.png       perft node counts against depth, log scale
 and refreshes the figures table between the markers in README.md and the index of every
-file in results/ (results/README.md, by scripts/results_index.py).
+file in results/ (results/README.md, by scripts/measure/results_index.py).
 
-  python3 scripts/make_plots.py            # measure (about a minute) and plot
-  python3 scripts/make_plots.py --no-measure   # plot from the JSON files already there
+  python3 -m scripts.measure.make_plots            # measure (about a minute) and plot
+  python3 -m scripts.measure.make_plots --no-measure   # plot from the JSON files already there
 
 Needs matplotlib: `bash scripts/setup.sh --measure` installs it (the tests do not need it).
 """
@@ -22,21 +22,18 @@ import os
 import sys
 import textwrap
 
-try:
-    import matplotlib
-except ImportError:  # Debian's python3-matplotlib is for the system interpreter
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+from scripts.common.system_python import require
+
+require("matplotlib")
+import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import machine_info  # noqa: E402
-from chessvar_run import perft as chessvar_perft  # noqa: E402
-import results_index  # noqa: E402
+from scripts.common.measure_env import machine_info  # noqa: E402
+from scripts.common.chessvar_run import perft as chessvar_perft  # noqa: E402
+from scripts.measure import results_index  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 RES = os.path.join(ROOT, "results")
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 MAX_DEPTH = {"chess": 6, "switching": 5, "superchess": 4, "supremo": 3}

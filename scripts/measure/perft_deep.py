@@ -22,10 +22,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import git_state, machine_info  # noqa: E402
+from scripts.common.measure_env import git_state, machine_info  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 SOURCE = "https://www.chessprogramming.org/Perft_Results"
 JOBS = {

@@ -14,11 +14,10 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import machine_info  # noqa: E402
-from chessvar_run import run_timed  # noqa: E402
+from scripts.common.measure_env import machine_info  # noqa: E402
+from scripts.common.chessvar_run import run_timed  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 
 
 def run(binary, args):

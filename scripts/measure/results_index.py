@@ -6,12 +6,14 @@ What a file shows and which command makes it are written once, in FILES below (a
 per family of files). The commit and the date are those of the last commit that changed
 the file (git log); the build is read from the file where its script recorded it (the
 CMake cache's CHESSVAR_ARCH / CHESSVAR_NATIVE and compiler), else the line says it was not
-recorded; a commit and date the file records of its own run win over git's. scripts/make_plots.py calls this after drawing;
-`--check` (a CTest) fails when a file in results/ is not described in FILES, or when
-results/README.md is not what this script would write now.
+recorded; a commit and date the file records of its own run win over git's. What follows
+the marker line in results/README.md (the measurement logs, written by hand) is kept as it
+is. scripts.measure.make_plots calls this after drawing;
+`--check` (a CTest) fails when a file in results/ is not described in FILES, or is not
+listed in results/README.md.
 
-  python3 scripts/results_index.py           # rewrite results/README.md
-  python3 scripts/results_index.py --check   # exit 1 when it is out of date
+  python3 -m scripts.measure.results_index           # rewrite results/README.md
+  python3 -m scripts.measure.results_index --check   # exit 1 when it is out of date
 """
 import argparse
 import fnmatch
@@ -20,15 +22,17 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 RES = os.path.join(ROOT, "results")
 
 # (pattern, what it shows, the command that makes it). First match wins.
 FILES = [
     ("README.md", None, None),
+    ("*_quick.*", None, None),  # smoke runs (--quick), never committed
+    ("*.tmp", None, None),  # half-written
     ("build_speed.json", "Default build against gcc x86-64-v3 / portable and clang builds, and "
      "cannon10 against Fairy-Stockfish: whole-process CPU time, alternating runs, medians",
-     "python3 scripts/build_speed.py"),
+     "python3 -m scripts.measure.build_speed"),
     ("check_report.json", "Rule-consistency report of the short check run (invariants on "
      "sampled positions, per variant), JSON", "chessvar check (scripts/sanitize.sh runs it)"),
     ("check_report.md", "The same short check report, Markdown", "chessvar check"),
@@ -36,78 +40,93 @@ FILES = [
      "chessvar check --games N (command inside the file)"),
     ("check_report_long*.md", "The same long check report, Markdown", "chessvar check --games N"),
     ("elo_ladder.json", "Matches against Stockfish at UCI_Elo rungs: where the player stands on "
-     "a rating scale", "python3 scripts/elo_ladder.py"),
+     "a rating scale", "python3 -m scripts.measure.elo_ladder"),
     ("elo_ladder_*.json", "An earlier run of the UCI_Elo ladder, kept for comparison (commit in "
-     "the name)", "python3 scripts/elo_ladder.py"),
+     "the name)", "python3 -m scripts.measure.elo_ladder"),
     ("plot_elo_ladder.png", "Score against each UCI_Elo rung, with intervals",
-     "python3 scripts/elo_ladder.py"),
+     "python3 -m scripts.measure.elo_ladder"),
     ("plot_elo_ladder_*.png", "The earlier ladder run's plot (commit in the name)",
-     "python3 scripts/elo_ladder.py"),
+     "python3 -m scripts.measure.elo_ladder"),
     ("elo_uci2000_50ms.json", "Match against Stockfish UCI_Elo 2000 at 50 ms per move",
      "chessvar selfplay --opponent uci:stockfish ... (command inside the file)"),
     ("elo_uci2000_50ms_current.txt", "The same match for the current player: summary lines "
      "and the command", "chessvar selfplay --opponent uci:stockfish ... (command inside)"),
     ("engine_comparison.json", "Perft nodes/s of chessvar beside Stockfish and Fairy-Stockfish "
-     "on the same positions", "python3 scripts/compare_engines.py"),
-    ("engine_comparison.csv", "The same comparison as CSV", "python3 scripts/compare_engines.py"),
+     "on the same positions", "python3 -m scripts.measure.perft_speed --report engines"),
+    ("engine_comparison.csv", "The same comparison as CSV", "python3 -m scripts.measure.perft_speed --report engines"),
     ("plot_nps.png", "Perft Mnodes/s per position and engine (from engine_comparison.json)",
-     "python3 scripts/make_plots.py"),
-    ("eval_tune_*.json", "Texel fit of one variant's evaluation to its own self-play games: "
-     "loss, K, values before and after", "python3 scripts/tune_eval.py --variant V"),
-    ("eval_tune_*.png", "Calibration of the fitted evaluation (mean result per evaluation "
-     "bucket) and the piece values before and after", "python3 scripts/tune_eval.py --variant V"),
+     "python3 -m scripts.measure.make_plots"),
     ("eval_tune_matches*.json", "Tuned against untuned evaluation, self-play matches at equal "
-     "nodes (variants of the run in the name)", "python3 scripts/eval_match.py"),
+     "nodes (variants of the run in the name)", "python3 -m scripts.measure.eval_match"),
     ("plot_eval_tune_matches.png", "Elo of the tuned evaluation per variant, with intervals",
-     "python3 scripts/eval_match.py"),
+     "python3 -m scripts.measure.eval_match"),
+    ("eval_tune_*.json", "Texel fit of one variant's evaluation to its own self-play games: "
+     "loss, K, values before and after", "python3 -m scripts.data.tune_eval --variant V"),
+    ("eval_tune_*.png", "Calibration of the fitted evaluation (mean result per evaluation "
+     "bucket) and the piece values before and after", "python3 -m scripts.data.tune_eval --variant V"),
     ("instr_counts.json", "Callgrind instructions per perft node per workload",
-     "python3 scripts/instr_counts.py"),
+     "python3 -m scripts.measure.instr_counts"),
     ("perft_deep.json", "Deep perft runs checked against published counts",
-     "python3 scripts/perft_deep.py"),
+     "python3 -m scripts.measure.perft_deep"),
     ("perft_depths.json", "Perft counts and times against depth per variant start",
-     "python3 scripts/make_plots.py"),
+     "python3 -m scripts.measure.make_plots"),
     ("plot_perft_depth.png", "Perft node counts against depth, log scale",
-     "python3 scripts/make_plots.py"),
+     "python3 -m scripts.measure.make_plots"),
     ("perft_scaling.json", "Perft speed-ups (threads, hash) side by side in one run",
-     "python3 scripts/perft_scaling.py"),
+     "python3 -m scripts.measure.perft_scaling"),
     ("thread_scaling.json", "Perft speed-up against threads per variant",
-     "python3 scripts/make_plots.py"),
-    ("plot_threads.png", "Perft speed-up against threads", "python3 scripts/make_plots.py"),
+     "python3 -m scripts.measure.make_plots"),
+    ("plot_threads.png", "Perft speed-up against threads", "python3 -m scripts.measure.make_plots"),
     ("perft_speed.json", "Single-thread perft beside Gigantua, qperft, Stockfish and "
-     "Fairy-Stockfish, alternating runs", "python3 scripts/perft_speed.py"),
+     "Fairy-Stockfish, alternating runs", "python3 -m scripts.measure.perft_speed"),
     ("perft_speed.png", "Ratios of perft_speed.json against their goals",
-     "python3 scripts/perft_speed.py"),
+     "python3 -m scripts.measure.perft_speed"),
     ("perft_vs_stockfish.json", "Orthodox perft against Stockfish's go perft, one thread",
-     "python3 scripts/compare_stockfish.py"),
+     "python3 -m scripts.measure.perft_speed --report stockfish"),
     ("search_changes_round*.txt", "Each search change of a round played against the build "
      "before it (match summaries and commands)", "chessvar selfplay ... --opponent uci:OLD "
      "(command inside)"),
     ("search_matches.json", "Strength matches of the search: new against old at equal time, "
-     "depth N+2 against N", "python3 scripts/search_matches.py"),
+     "depth N+2 against N", "python3 -m scripts.measure.search_matches"),
     ("plot_search_matches.png", "Elo with intervals of the search matches",
-     "python3 scripts/search_matches.py"),
+     "python3 -m scripts.measure.search_matches"),
     ("search_speed.json", "Self-play positions per CPU second at fixed depths, per variant",
-     "python3 scripts/search_speed.py"),
+     "python3 -m scripts.measure.search_speed"),
     ("plot_search_speed.png", "Positions per CPU second against depth, per variant",
-     "python3 scripts/search_speed.py"),
+     "python3 -m scripts.measure.search_speed"),
     ("search_vs_stockfish.json", "Nodes and CPU time to depth 8 and 10 beside Stockfish on "
-     "50 middlegames", "python3 scripts/search_vs_stockfish.py"),
-    ("plot_search_vs_stockfish.png", "The same, per position", "python3 scripts/search_vs_stockfish.py"),
+     "50 middlegames", "python3 -m scripts.measure.search_vs_stockfish"),
+    ("plot_search_vs_stockfish.png", "The same, per position", "python3 -m scripts.measure.search_vs_stockfish"),
     ("selfplay_strength.json", "Self-play player sanity: results against weaker settings",
-     "python3 scripts/selfplay_bench.py"),
+     "python3 -m scripts.measure.selfplay_bench"),
     ("selfplay_throughput.json", "Self-play positions per second per variant, 1 and 2 threads",
-     "python3 scripts/selfplay_bench.py"),
+     "python3 -m scripts.measure.selfplay_bench"),
     ("plot_selfplay.png", "Self-play positions per second per variant",
-     "python3 scripts/make_plots.py"),
+     "python3 -m scripts.measure.make_plots"),
     ("superchess_speed.json", "Superchess perft speed beside orthodox chess, fast against "
-     "reference generator", "python3 scripts/superchess_speed.py"),
+     "reference generator", "python3 -m scripts.measure.superchess_speed"),
     ("supremo_fairy.json", "Supremo's generator against Fairy-Stockfish on cannon10: counts "
-     "and speed", "python3 scripts/compare_fairy.py"),
+     "and speed", "python3 -m scripts.measure.perft_speed --report fairy"),
     ("supremo_perft.json", "Supremo perft counts, speed and cross-checks",
-     "python3 scripts/supremo_perft.py"),
+     "python3 -m scripts.crosscheck.supremo_perft"),
     ("variant_speed.json", "Perft nodes/s of each variant next to orthodox chess",
-     "python3 scripts/variant_speed.py"),
+     "python3 -m scripts.measure.variant_speed"),
 ]
+
+
+# results/README.md: the index above this line is written here; what follows it is kept as
+# it is (hand-written: the measurement logs and tables of past results).
+MARKER = "<!-- Below this line: written by hand; scripts/measure/results_index.py keeps it. -->"
+
+
+def hand_part(path):
+    """The hand-written part of results/README.md: the marker and what follows it."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return MARKER + "\n"
+    i = text.find(MARKER)
+    return text[i:] if i >= 0 else MARKER + "\n"
 
 
 def describe(name):
@@ -183,8 +202,8 @@ def render():
         "# results/",
         "",
         "Measured numbers, reports and plots, each written by a script (never by hand).",
-        "This index is written by `python3 scripts/results_index.py` (also run by",
-        "`scripts/make_plots.py`); a CTest fails when a file here is missing from it.",
+        "This index is written by `python3 -m scripts.measure.results_index` (also run by",
+        "`scripts.measure.make_plots`); a CTest fails when a file here is missing from it.",
         "Commit and date: those the file records of its run, else the last commit that",
         "changed it. Build: what the file records (before CHESSVAR_ARCH existed, builds",
         "were portable unless it says -march=native). Figures compared with other programs are ratios",
@@ -192,7 +211,7 @@ def render():
         "",
         "| file | what it shows | made by | commit | date | build |",
         "|---|---|---|---|---|---|",
-    ] + rows) + "\n"
+    ] + rows) + "\n\n" + hand_part(os.path.join(RES, "README.md"))
     return text, missing
 
 
@@ -203,7 +222,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     text, missing = render()
     for n in missing:
-        print(f"results_index: results/{n} is not described in FILES of scripts/results_index.py")
+        print(f"results_index: results/{n} is not described in FILES of scripts/measure/results_index.py")
     path = os.path.join(RES, "README.md")
     if args.check:
         current = open(path).read() if os.path.exists(path) else ""
@@ -211,10 +230,10 @@ def main(argv=None):
                      if n != "README.md" and describe(n) is not None)
         ok = not missing and listed
         print("results_index: every file in results/ is in results/README.md" if ok else
-              "results_index: results/README.md is out of date: python3 scripts/results_index.py")
+              "results_index: results/README.md is out of date: python3 -m scripts.measure.results_index")
         return 0 if ok else 1
     open(path, "w").write(text)
-    print(f"results_index: wrote {path} ({text.count(chr(10)) - 11} files)")
+    print(f"results_index: wrote {path} ({len(text.split(MARKER)[0].splitlines()) - 13} files)")
     return 1 if missing else 0
 
 

@@ -23,12 +23,12 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+from scripts.common.system_python import require
+from scripts.common.measure_env import git_state, machine_info  # noqa: E402
 
-ensure_matplotlib()
+require("matplotlib")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 # Both players of an old-vs-new match get a table of 2^16 16-byte entries: the in-process
 # player by --hash-bits, the UCI one by its Hash option in MB.
 EQUAL_TABLES = ["--hash-bits", "16", "--opponent-option", "Hash=1"]

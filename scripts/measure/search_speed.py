@@ -19,12 +19,12 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+from scripts.common.system_python import require
+from scripts.common.measure_env import git_state, machine_info  # noqa: E402
 
-ensure_matplotlib()
+require("matplotlib")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 
 

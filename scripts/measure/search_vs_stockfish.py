@@ -16,12 +16,12 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import ensure_matplotlib, git_state, machine_info  # noqa: E402
+from scripts.common.system_python import require
+from scripts.common.measure_env import git_state, machine_info  # noqa: E402
 
-ensure_matplotlib()
+require("matplotlib")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 
 
 class Engine:

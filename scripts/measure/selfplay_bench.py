@@ -12,7 +12,7 @@
 
 Every number comes from `chessvar selfplay --json` / `chessvar perft --json` runs made by
 this script; the exact command lines are stored beside the numbers.
-Usage: selfplay_bench.py [--binary build/chessvar] [--only throughput|strength]
+Usage: python3 -m scripts.measure.selfplay_bench [--binary build/chessvar] [--only throughput|strength]
                          [--variants chess,switching,...] [--quick]
 """
 import argparse
@@ -23,11 +23,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import machine_info  # noqa: E402
-from chessvar_run import run_timed  # noqa: E402
+from scripts.common.measure_env import machine_info  # noqa: E402
+from scripts.common.chessvar_run import run_timed  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from scripts.common import ROOT
 VARIANTS = ["chess", "switching", "superchess", "supremo"]
 # games per throughput run: enough that the last game's tail is small against the run
 THROUGHPUT_GAMES = {"chess": 128, "switching": 128, "superchess": 96, "supremo": 96}
@@ -200,7 +199,7 @@ def main():
             continue
         start = time.time()
         rows = fn(args.binary, variants, args.quick)
-        doc = {"what": f"chessvar selfplay {name}", "script": "scripts/selfplay_bench.py", "quick": args.quick,
+        doc = {"what": f"chessvar selfplay {name}", "script": "scripts/measure/selfplay_bench.py", "quick": args.quick,
                "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "machine": machine_info(),
                "wall_seconds": round(time.time() - start, 1), "rows": rows}
         path = os.path.join(ROOT, "results", f"selfplay_{name}{'_quick' if args.quick else ''}.json")

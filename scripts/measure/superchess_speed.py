@@ -16,9 +16,8 @@ import resource
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from measure_env import machine_info  # noqa: E402
-from variant_speed import ROOT, run  # noqa: E402  (one runner for every speed script)
+from scripts.common.measure_env import machine_info  # noqa: E402
+from scripts.measure.variant_speed import ROOT, run  # noqa: E402  (one runner for every speed script)
 
 # (label, superchess args, chess args)
 ROWS = [
