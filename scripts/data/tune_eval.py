@@ -33,7 +33,7 @@ held-out), K, the parameters rounded to integers as the engine compiles them, an
 `write-c` turns the chosen fits into selfplay/eval_params.c (a generated file naming the
 dataset and the fit in its header); with no fit given it writes the empty table (every
 variant back on the built-in heuristic). Keep a variant's fit only when a match says the
-tuned evaluation plays better (README: the loop).
+tuned evaluation plays better (docs/tuning.md: the loop).
 """
 import argparse
 import glob

@@ -3,7 +3,7 @@
 the tuned build in-process (player A) against an untuned build through UCI, paired
 openings, one thread, niced. Writes results/eval_tune_matches.json and
 results/plot_eval_tune_matches.png; a variant keeps its fitted parameters only when the
-tuned side scores above 50% with the 95% interval above 0 Elo (README: the loop).
+tuned side scores above 50% with the 95% interval above 0 Elo (docs/tuning.md: the loop).
 
     eval_match.py --tuned BUILD/chessvar --untuned OLD/chessvar [--variants chess,...]
                   [--games 200] [--nodes 1000]

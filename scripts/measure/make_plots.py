@@ -8,8 +8,9 @@ Writes to results/:
   plot_threads.png           speed-up against threads
   plot_selfplay.png          self-play positions/s per variant (results/selfplay_throughput*.json)
   plot_perft_depth.png       perft node counts against depth, log scale
-and refreshes the figures table between the markers in README.md and the index of every
-file in results/ (results/README.md, by scripts/measure/results_index.py).
+and refreshes the figures table between its markers in results/README.md (in the part
+written by hand, which results_index keeps) and the index of every file in results/
+(scripts/measure/results_index.py).
 
   python3 -m scripts.measure.make_plots            # measure (about a minute) and plot
   python3 -m scripts.measure.make_plots --no-measure   # plot from the JSON files already there
@@ -155,14 +156,17 @@ def plot_depths(table):
 
 
 def update_readme(table, mach):
-    path = os.path.join(ROOT, "README.md")
+    """Writes the figures table between its markers in results/README.md."""
+    path = os.path.join(RES, "README.md")
     text = open(path).read()
     start, end = "<!-- figures:start -->", "<!-- figures:end -->"
     if start not in text or end not in text:
+        print(f"make_plots: {path}: no {start} ... {end} markers, figures table not written",
+              file=sys.stderr)
         return
     body = [start, "", f"From the JSON files in results/, measured on {mach['cpu_model']} with {mach['logical_cpus']} cores "
-                      f"(table made {mach['date']}; a shared machine: ratios measured side by side are the "
-                      "numbers to trust).", "",
+                      f"(table made {mach['date']}; each file's build and commit: the index above; a shared "
+                      "machine: ratios measured side by side are the numbers to trust).", "",
             "| what | chessvar | beside it |", "|---|---|---|"] + table + ["", end]
     a, b = text.index(start), text.index(end) + len(end)
     open(path, "w").write(text[:a] + "\n".join(body) + text[b:])

@@ -11,7 +11,7 @@ opening is played with both colours):
         same build scored 59.9% (Elo +70 [+39, +101]) against itself through UCI;
   depth the new search at depth N+2 against itself at depth N.
 Sampling is off (--temperature 0: both players play their best move; the openings differ by
-the 4 random plies, each played with both colours). The old build is made by the caller (see README "Measuring the search"); its path is an
+the 4 random plies, each played with both colours). The old build is made by the caller (see selfplay/README.md, Measuring); its path is an
 argument, nothing is built here. Every match's command line is recorded."""
 
 import argparse
