@@ -22,7 +22,7 @@ run_asan() {
     cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=address,undefined >/dev/null
     cmake --build build-asan -j "$JOBS"
     export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0"
-    export LSAN_OPTIONS="suppressions=$ROOT/scripts/lsan.supp"
+    export LSAN_OPTIONS="suppressions=$ROOT/scripts/ci/lsan.supp"
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
     if [ -n "${ASAN_TESTS:-}" ]; then
         ctest --test-dir build-asan --output-on-failure -j "$JOBS" -R "$ASAN_TESTS"

@@ -18,7 +18,7 @@ PACKAGES=(
     fairy-stockfish     # reference engine for variants
     polyglot            # UCI -> xboard adapter: a real client drives `chessvar uci` in a test
     clang
-    clang-format        # scripts/check_format.sh (a CTest)
+    clang-format        # scripts/ci/check_format.sh (a CTest)
     libclang-rt-14-dev  # clang's sanitizer runtimes (ASan, UBSan, TSan)
     python3
     python3-numpy       # dataset reader (tests/test_selfplay.c, tests/check_sf_formats.py)
@@ -31,8 +31,8 @@ PACKAGES=(
 # Packages only the measuring scripts need, never a test: `bash scripts/setup.sh --measure`
 # (named in those scripts' docs) installs them as well.
 MEASURE_PACKAGES=(
-    python3-matplotlib  # plots in results/ (scripts/make_plots.py, scripts/elo_ladder.py)
-    valgrind            # callgrind instruction counts (scripts/instr_counts.py)
+    python3-matplotlib  # plots in results/ (scripts/measure/make_plots.py, scripts/measure/elo_ladder.py)
+    valgrind            # callgrind instruction counts (scripts/measure/instr_counts.py)
 )
 if [ "${1:-}" = "--measure" ]; then
     PACKAGES+=("${MEASURE_PACKAGES[@]}")

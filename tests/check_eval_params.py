@@ -2,13 +2,14 @@
 """CTest: the compiled-in evaluation parameters are the fits the matches kept, and the
 engine evaluates with them exactly as the tuner's model does.
 
-1. selfplay/eval_params.c equals what `scripts/tune_eval.py write-c` generates from
+1. selfplay/eval_params.c equals what `scripts/data/tune_eval.py write-c` generates from
    results/eval_tune_VARIANT.json for the variants results/eval_tune_matches.json keeps;
 2. on the positions of a short fixed-seed self-play run of every kept variant, the linear
    part of `chessvar uci`'s `eval` equals the fitted linear model (value + placement +
    hand + tempo; the phased terms come on top of it).
 
-usage: check_eval_params.py CHESSVAR_BINARY WORK_DIR
+usage: PYTHONPATH=. python3 tests/check_eval_params.py CHESSVAR_BINARY WORK_DIR (from the repository
+root; CTest sets PYTHONPATH to the source directory)
 """
 import filecmp
 import json
@@ -20,9 +21,8 @@ import sys
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import tune_eval  # noqa: E402
-from read_dataset import load_dataset  # noqa: E402
+from scripts.data import tune_eval
+from scripts.data.read_dataset import load_dataset
 
 
 def main():
@@ -32,7 +32,7 @@ def main():
         kept = [m["variant"] for m in json.load(f)["matches"] if m["keep"]]
     fits = [os.path.join(ROOT, "results", f"eval_tune_{v}.json") for v in kept]
     gen = os.path.join(work, "eval_params.c")
-    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "tune_eval.py"), "write-c",
+    subprocess.run([sys.executable, "-m", "scripts.data.tune_eval", "write-c",
                     "--out", gen] + fits, check=True, stdout=subprocess.DEVNULL)
     fails = 0
     if not filecmp.cmp(gen, os.path.join(ROOT, "selfplay", "eval_params.c"), shallow=False):

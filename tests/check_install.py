@@ -52,19 +52,28 @@ def project_python_files():
 
 
 def local_module_index(files):
-    """Map of importable names (module file stem, package folder name) to project files."""
+    """Map of importable names to project files: the dotted name from the repository root
+    (`scripts.data.read_dataset`, a package by its folder: `scripts.data`), and the bare
+    file stem or folder name (a test imports a module beside it as `uci_session`)."""
     index = {}
     for f in files:
-        stem = os.path.splitext(os.path.basename(f))[0]
-        if stem == "__init__":
-            index.setdefault(os.path.basename(os.path.dirname(f)), f)
-        else:
-            index.setdefault(stem, f)
+        rel = os.path.splitext(os.path.relpath(f, ROOT))[0].split(os.sep)
+        if rel[-1] == "__init__":
+            rel = rel[:-1]
+        index.setdefault(".".join(rel), f)
+        index.setdefault(rel[-1], f)
     return index
 
 
+def dotted(f):
+    """The module name of a project file run with -m: scripts/data/tune_eval.py is
+    scripts.data.tune_eval."""
+    return os.path.splitext(os.path.relpath(f, ROOT))[0].replace(os.sep, ".")
+
+
 def entry_files(files):
-    """The tests' Python files, and the project scripts a test or CMakeLists.txt names."""
+    """The tests' Python files, and the project scripts a test or CMakeLists.txt names (by
+    file name, or by module name for `python3 -m`)."""
     tests = [f for f in files if os.sep + "tests" + os.sep in f]
     texts = [open(os.path.join(ROOT, "CMakeLists.txt")).read()]
     for dirpath, dirnames, names in os.walk(os.path.join(ROOT, "tests")):
@@ -74,7 +83,8 @@ def entry_files(files):
                 texts.append(open(os.path.join(dirpath, n), errors="replace").read())
     text = "\n".join(texts)
     named = [f for f in files if os.sep + "scripts" + os.sep in f
-             and re.search(r"\b" + re.escape(os.path.basename(f)) + r"\b", text)]
+             and (re.search(r"\b" + re.escape(os.path.basename(f)) + r"\b", text)
+                  or re.search(r"\b" + re.escape(dotted(f)) + r"\b", text))]
     return sorted(set(tests + named))
 
 
@@ -97,8 +107,16 @@ def optional_try(node):
     return False
 
 
+def with_parents(name):
+    """A dotted module name and the packages an import of it loads: a.b.c, a, a.b."""
+    parts = name.split(".")
+    return [name] + [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
 def imports_of(path):
-    """(top-level module name, line) of every import in the file that is not optional."""
+    """(module names, line) of every import in the file that is not optional: the dotted
+    name first, then every name it may load (its parent packages; for `from M import n`
+    also M.n, which may be a module)."""
     tree = ast.parse(open(path).read(), path)
     found = []
 
@@ -111,9 +129,10 @@ def imports_of(path):
                 visit(s, optional)
             return
         if isinstance(node, ast.Import) and not optional:
-            found.extend((a.name.split(".")[0], node.lineno) for a in node.names)
+            found.extend((with_parents(a.name), node.lineno) for a in node.names)
         elif isinstance(node, ast.ImportFrom) and not optional and node.level == 0 and node.module:
-            found.append((node.module.split(".")[0], node.lineno))
+            found.append((with_parents(node.module) + [node.module + "." + a.name for a in node.names],
+                          node.lineno))
         for child in ast.iter_child_nodes(node):
             visit(child, optional)
 
@@ -149,9 +168,10 @@ def check(setup_path, quiet=False):
         if f in seen:
             continue
         seen.add(f)
-        for mod, line in imports_of(f):
+        for names, line in imports_of(f):
+            mod = names[0].split(".")[0]
             if mod in local:
-                todo.append(local[mod])
+                todo.extend(local[n] for n in names if n in local)
             elif mod not in stdlib:
                 needed.setdefault(mod, (os.path.relpath(f, ROOT), line))
     failures = []

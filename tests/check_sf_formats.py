@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """CTest: the Stockfish training formats of `chessvar selfplay` against the JSONL of the
 same run. Decodes every PackedSfenValue record (--format sfbin, chess) and every plain
-entry (--format plain, every variant) with scripts/read_dataset.py and checks FEN, move,
+entry (--format plain, every variant) with scripts/data/read_dataset.py and checks FEN, move,
 score, ply and result position by position; sfbin must be refused for other variants.
 
-usage: check_sf_formats.py CHESSVAR_BINARY WORK_DIR
+usage: PYTHONPATH=. python3 tests/check_sf_formats.py CHESSVAR_BINARY WORK_DIR (from the repository root;
+CTest sets PYTHONPATH to the source directory)
 """
 import json
 import os
@@ -14,8 +15,7 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from read_dataset import SF_VALUE_NONE, load_plain, load_sfbin  # noqa: E402
+from scripts.data.read_dataset import SF_VALUE_NONE, load_plain, load_sfbin
 
 FAILS = []
 

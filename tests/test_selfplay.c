@@ -348,7 +348,7 @@ Test(selfplay, reader_loads_and_rejects_corruption, .timeout = 60) {
                  0);
     char cmd[1400];
     const char *root = CHESSVAR_TEST_DATA "/../..";
-    snprintf(cmd, sizeof cmd, "%s %s/scripts/read_dataset.py %s >/dev/null 2>&1", py, root, d);
+    snprintf(cmd, sizeof cmd, "%s %s/scripts/data/read_dataset.py %s >/dev/null 2>&1", py, root, d);
     int st = system(cmd);
     cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "reader rejected good data: %s", cmd);
     /* one flipped byte inside the records of a block must be caught */

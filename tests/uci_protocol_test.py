@@ -160,7 +160,7 @@ def main():
         check(best in moves, f"{v}: bestmove {best} is legal")
         check(infos, f"{v}: info lines")
 
-    # the notation of each special move, in and out (README examples)
+    # the notation of each special move, in and out (the examples of engine/README.md)
     cases = [
         ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1 e8g8",
          "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2"),

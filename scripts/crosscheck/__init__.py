@@ -1,0 +1,1 @@
+"""Correctness cross-checks: perft counts against Stockfish and independent generators."""

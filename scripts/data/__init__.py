@@ -1,0 +1,1 @@
+"""Tools run on data: the self-play dataset reader, the evaluation tuner, EPD makers."""

@@ -1,0 +1,1 @@
+"""Measuring scripts: each writes results/ files (results/README.md says which)."""
