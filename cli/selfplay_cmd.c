@@ -297,6 +297,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_TEXT("--format", "LIST", &o->formats,
                      "comma list of bin, jsonl, pgn, plain (Stockfish tools text),\n"
                      "sfbin (Stockfish PackedSfenValue, chess only) (default bin)"),
+        CLI_OPT_INT("--write-min-ply", "N", 0, MAX_GAME_PLY, &p->filter.min_ply,
+                    "leave the positions before ply N of each game out of the\n"
+                    "position files (bin, jsonl, plain, sfbin) (default 0)"),
+        CLI_OPT_INT("--eval-limit", "CP", 0, 100000, &p->filter.eval_limit,
+                    "stop writing a game's positions at the first whose |score|\n"
+                    "exceeds CP; the game is still played out (default 0 = off)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default 50)"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
@@ -346,6 +352,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
 static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, int nranks) {
     const SelfplayPlan *o = &op->plan;
     uint64_t games = t->games, pos = t->positions, gnodes = t->nodes, dup = t->duplicates;
+    uint64_t plies = t->plies;
     const uint64_t *sc = t->by_score, *term = t->term;
     const uint32_t *asc = t->a_by_score;
     int64_t a_score = t->a_score;
@@ -373,7 +380,7 @@ static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, in
             "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
             o->game.var->name, o->threads, nranks, (unsigned long long)games, games_now,
             (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps,
-            (double)pos / g, white, a, b, (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2],
+            (double)plies / g, white, a, b, (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2],
             asc[1] + asc[0], asc[0], asc[1], asc[2], asc[3], asc[4], elo.elo, elo.elo_lo,
             elo.elo_hi, t->restarts, (unsigned long long)dup, (double)dup / g,
             (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
@@ -400,7 +407,7 @@ static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, in
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
         if (term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)term[k]);
-    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)pos / g,
+    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)plies / g,
            (unsigned long long)dup, 100.0 * (double)dup / g);
     printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions,
            secs, pps, nps);

@@ -73,6 +73,9 @@ typedef struct GamePly {
     uint16_t legal; /* legal moves in the position before the move */
     uint8_t random; /* 1: random move (opening randomisation or random player) */
     uint8_t depth;  /* deepest completed search iteration (0 if not searched) */
+
+    /* 1: left out of the position files (selfplay/filter.h), set when the shard is written */
+    uint8_t unwritten;
 } GamePly;
 
 /* A played game; `ply` holds nply entries (a game being played needs room for

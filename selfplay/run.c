@@ -27,7 +27,7 @@
 typedef struct ShardStats {
     bool done;
     uint32_t games;
-    uint64_t positions, nodes;
+    uint64_t positions, plies, nodes; /* positions written, plies played */
     uint32_t by_score[SELFPLAY_NSCORE];
     uint32_t term[TERM_COUNT];
     int64_t a_score;                      /* per mille, summed over games, for player A */
@@ -43,7 +43,8 @@ struct SelfplayRun {
     ShardStats *stats;                    /* all shards */
     Game ***slots;                        /* per shard: its games while it is open, else NULL */
     atomic_int *remaining;                /* unfinished games per shard */
-    char config[1024];                    /* the run's configuration as one JSON object */
+    char config[2048];                    /* the run's configuration as one JSON object */
+    bool filtering;                       /* some positions may be left out of the files */
     int rank, nranks;
     atomic_long games_now, positions_now, nodes_now;
     atomic_int failed;
@@ -112,8 +113,14 @@ static void selfplay_config_json(const SelfplayPlan *o, char *buf, size_t n) {
         g->random_plies, g->temperature, g->temp_margin, g->temp_plies, g->temp_depth, g->ply_cap,
         g->resign_score, g->resign_plies, g->draw_score, g->draw_plies, g->draw_min_ply, g->tt_bits,
         g->random_start ? "true" : "false");
-    if (g->start_fen) snprintf(buf + k, n - (size_t)k, "\"%s\"}", g->start_fen);
-    else snprintf(buf + k, n - (size_t)k, "null}");
+    if (g->start_fen) k += snprintf(buf + k, n - (size_t)k, "\"%s\"", g->start_fen);
+    else k += snprintf(buf + k, n - (size_t)k, "null");
+    /* the options that select the written positions, only when one is given, so a run
+     * without them keeps the run.json of the versions before them */
+    if (!filter_keeps_all(&o->filter))
+        k += snprintf(buf + k, n - (size_t)k, ",\"write_min_ply\":%d,\"eval_limit\":%d",
+                      o->filter.min_ply, o->filter.eval_limit);
+    snprintf(buf + k, n - (size_t)k, "}");
 }
 
 /* Number of games in shard k: shard_games, fewer in the last one. */
@@ -143,7 +150,10 @@ static bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError
     k += snprintf(buf + k, cap - (size_t)k, "],\"hashes\":\"");
     for (uint32_t i = 0; i < s->games; i++)
         k += snprintf(buf + k, cap - (size_t)k, "%016llx", (unsigned long long)s->hashes[i]);
-    k += snprintf(buf + k, cap - (size_t)k, "\"}\n");
+    k += snprintf(buf + k, cap - (size_t)k, "\"");
+    if (run->filtering)
+        k += snprintf(buf + k, cap - (size_t)k, ",\"plies\":%llu", (unsigned long long)s->plies);
+    k += snprintf(buf + k, cap - (size_t)k, "}\n");
     char path[1024];
     record_shard_name(path, sizeof path, run->o->out, shard, "json");
     bool ok = record_write_text(path, buf, (size_t)k, err);
@@ -186,6 +196,8 @@ static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
         for (unsigned i = 0; ok && i < games; i++)
             ok = fscanf(f, "%16llx", (unsigned long long *)&s->hashes[i]) == 1;
     }
+    unsigned long long plies = pos;
+    if (ok && run->filtering) ok = fscanf(f, "\",\"plies\":%llu", &plies) == 1;
     fclose(f);
     if (!ok) {
         free(s->hashes);
@@ -194,6 +206,7 @@ static bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     }
     s->games = games;
     s->positions = pos;
+    s->plies = plies;
     s->nodes = nodes;
     s->a_score = a;
     memcpy(s->by_score, sc, sizeof sc);
@@ -262,7 +275,7 @@ static void selfplay_progress(SelfplayRun *run, bool force) {
  * shard's last game calls it, so no lock is needed. */
 static void selfplay_account(ShardStats *s, const Game *g, uint32_t index) {
     s->games++;
-    s->positions += (uint64_t)g->nply;
+    s->plies += (uint64_t)g->nply;
     s->nodes += (uint64_t)g->nodes;
     s->by_score[g->white_score / 250]++;
     s->term[g->termination]++;
@@ -288,7 +301,10 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     selfplay_player_name(&o->game.player[1], si.player_name[1], sizeof si.player_name[1]);
     CvError err = {{0}};
     bool ok = s->hashes != NULL;
-    for (uint32_t i = 0; ok && i < last - first; i++) selfplay_account(s, games[i], i);
+    for (uint32_t i = 0; ok && i < last - first; i++) {
+        selfplay_account(s, games[i], i);
+        s->positions += filter_game(games[i], &o->filter);
+    }
     ok = ok && record_write_shard(o->out, o->formats, &si, games, &gp->pos, &err) &&
          selfplay_write_stats(run, shard, &err);
     for (uint32_t i = 0; i < last - first; i++) free(games[i]);
@@ -398,7 +414,7 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
     }
     FILE *f = fopen(path, "r");
     if (f) {
-        char have[1100] = "";
+        char have[2100] = "";
         if (!fgets(have, sizeof have, f)) have[0] = 0;
         fclose(f);
         have[strcspn(have, "\n")] = 0;
@@ -418,7 +434,7 @@ static bool selfplay_prepare_dir(SelfplayRun *run) {
         return true;
     }
     if (run->rank != 0) return true;
-    char line[1100];
+    char line[2100];
     int k = snprintf(line, sizeof line, "%s\n", run->config);
     return record_write_text(path, line, (size_t)k, &run->err);
 }
@@ -452,7 +468,7 @@ static bool selfplay_write_report(SelfplayRun *run, double secs, uint64_t *failu
             for (int k = 0; k < TERM_COUNT; k++) term[k] += run->stats[i].term[k];
             for (int k = 0; k < SELFPLAY_NSCORE; k++) sc[k] += run->stats[i].by_score[k];
         }
-    char meta[2048], intro[2048], terms[512] = "";
+    char meta[4096], intro[2048], terms[512] = "";
     int tk = 0;
     for (int k = 1; k < TERM_COUNT; k++)
         tk += snprintf(terms + tk, sizeof terms - (size_t)tk, "%s\"%s\": %llu", k > 1 ? ", " : "",
@@ -521,6 +537,7 @@ SelfplayRun *selfplay_run_new(const SelfplayPlan *o, const SelfplayRanks *ranks)
     pthread_mutex_init(&run->lock_manifest, NULL);
     pthread_mutex_init(&run->lock_progress, NULL);
     selfplay_config_json(o, run->config, sizeof run->config);
+    run->filtering = !filter_keeps_all(&o->filter);
     run->nshards = (uint32_t)((o->games + o->shard_games - 1) / o->shard_games);
     run->shard_lo =
         (uint32_t)((uint64_t)run->nshards * (uint64_t)run->rank / (uint64_t)run->nranks);
@@ -594,6 +611,7 @@ void selfplay_run_totals(const SelfplayRun *run, SelfplayTotals *t) {
         for (int k = 0; k < SELFPLAY_NSCORE; k++) t->a_by_score[k] += s->a_by_score[k];
         t->games += s->games;
         t->positions += s->positions;
+        t->plies += s->plies;
         t->nodes += s->nodes;
         t->a_score += s->a_score;
         for (int k = 0; k < SELFPLAY_NSCORE; k++) t->by_score[k] += s->by_score[k];
