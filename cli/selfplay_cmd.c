@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../selfplay/book.h"
 #include "../selfplay/match.h"
 #include "../selfplay/record.h"
 #include "../selfplay/run.h"
@@ -20,9 +21,10 @@
 typedef struct SelfplayOpts {
     SelfplayPlan plan;
     bool json, fixed_start;
-    const char *variant, *opponent, *opponent_budget, *formats;
+    const char *variant, *opponent, *opponent_budget, *formats, *book;
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine; /* --opponent uci:CMD */
+    Book *opening_book;   /* --book, read and checked */
 } SelfplayOpts;
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
@@ -288,6 +290,10 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "play every game from FEN (default: the variant's start;\n"
                      "Superchess: a random prelude array or named start per game)"),
         CLI_OPT_FLAG("--fixed-start", &o->fixed_start, "always the variant's default start"),
+        CLI_OPT_TEXT("--book", "FILE", &o->book,
+                     "start each game from a position of FILE (one FEN or EPD per\n"
+                     "line; # comments), drawn from (seed, game); paired games share it\n"
+                     "(selfplay/books/ has one per variant; default: no book)"),
         CLI_OPT_INT("--ply-cap", "N", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, &g->ply_cap,
                     "adjudicate a draw at N plies (default 600)"),
         CLI_OPT_CALL("--resign", "CP,PLIES", selfplay_opt_resign, g,
@@ -338,6 +344,14 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         g->player[0].nodes = search_default_nodes(g->var);
     if (!g->tt_bits) g->tt_bits = search_default_tt_bits(g->var);
     if (!selfplay_set_opponent(o) || !selfplay_set_formats(o)) return 2;
+    if (o->book && g->start_fen)
+        return cli_usage_error(CMD, "--book and --start exclude each other");
+    if (o->book) {
+        CvError err = {{0}};
+        if (!(o->opening_book = book_load(o->book, g->var, &err)))
+            return cli_usage_error(CMD, "--book %s", err.msg);
+        g->book = o->opening_book;
+    }
     if (g->start_fen) {
         Position *pos = malloc(sizeof *pos);
         CvError err = {{0}};
@@ -435,7 +449,10 @@ int cmd_selfplay(int argc, char **argv) {
     SelfplayOpts o;
     int rc = selfplay_parse(argc, argv, &o);
     if (rc >= 0) return rc;
-    if (o.plan.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(&o)) return 2;
+    if (o.plan.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(&o)) {
+        book_free(o.opening_book);
+        return 2;
+    }
     SelfplayRanks ranks = {.rank = 0,
                            .size = 1,
                            .bcast_int = cli_mpi_bcast_int,
@@ -474,6 +491,7 @@ int cmd_selfplay(int argc, char **argv) {
     if (!ok && !error_shown && selfplay_run_error(run)[0])
         fprintf(stderr, "chessvar selfplay: %s\n", selfplay_run_error(run));
     selfplay_run_free(run);
+    book_free(o.opening_book);
     cli_mpi_end();
     return ok ? 0 : 1;
 }

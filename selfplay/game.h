@@ -50,6 +50,8 @@ typedef struct GameConfig {
     const Variant *var;
     const char *start_fen; /* NULL: the variant's start, or a random start (prelude) */
     bool random_start;     /* pick the start among the variant's named starts / prelude */
+    /* non-NULL: each game starts from one of the book's positions (selfplay/book.h) */
+    const struct Book *book;
     uint64_t seed;
     int random_plies; /* uniformly random moves at the start of each game */
     int temperature;  /* centipawns; 0 = always the best move */

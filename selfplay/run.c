@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "book.h"
 #include "check.h"
 #include "record.h"
 
@@ -120,6 +121,10 @@ static void selfplay_config_json(const SelfplayPlan *o, char *buf, size_t n) {
     if (!filter_keeps_all(&o->filter))
         k += snprintf(buf + k, n - (size_t)k, ",\"write_min_ply\":%d,\"eval_limit\":%d",
                       o->filter.min_ply, o->filter.eval_limit);
+    if (g->book) /* its content decides the games; the name is for the reader */
+        k += snprintf(buf + k, n - (size_t)k,
+                      ",\"book\":\"%s\",\"book_positions\":%d,\"book_xxh3\":\"%016llx\"",
+                      g->book->name, g->book->n, (unsigned long long)g->book->hash);
     snprintf(buf + k, n - (size_t)k, "}");
 }
 
