@@ -224,7 +224,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     memset(o, 0, sizeof *o);
     SelfplayPlan *p = &o->plan;
     GameConfig *g = &p->game;
-    *p = (SelfplayPlan){.games = 100,
+    *p = (SelfplayPlan){.games = 0, /* 100, or with --positions no limit */
                         .threads = omp_get_num_procs(),
                         .shard_games = 50,
                         .progress = 5,
@@ -246,7 +246,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     const CliOpt opts[] = {
         CLI_OPT_TEXT("--variant", "V", &o->variant,
                      "the variant (default chess; the list is below)"),
-        CLI_OPT_LONG("--games", "N", 1, 2000000000L, &p->games, "games in the run (default 100)"),
+        CLI_OPT_LONG("--games", "N", 1, SELFPLAY_MAX_GAMES, &p->games,
+                     "games in the run (default 100)"),
         CLI_OPT_TEXT("--out", "DIR", &p->out, "the run's folder (required)"),
         CLI_OPT_LONG("--threads", "T", 1, 1024, &p->threads,
                      "OpenMP worker threads (default: all cores)"),
@@ -309,6 +310,10 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_INT("--eval-limit", "CP", 0, 100000, &p->filter.eval_limit,
                     "stop writing a game's positions at the first whose |score|\n"
                     "exceeds CP; the game is still played out (default 0 = off)"),
+        CLI_OPT_INT("--dedup-bits", "B", 0, 30, &p->filter.dedup_bits,
+                    "write each position (Zobrist key) once per run, remembering the\n"
+                    "up to 2^B keys written (8 * 2^B bytes; e.g. 24 = 128 MB); deterministic\n"
+                    "for any thread count and resume (default 0 = off)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default 50)"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
@@ -338,6 +343,10 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
+    if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : 100;
+    if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
+        return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
+                               p->filter.dedup_bits);
     if (!(g->var = cli_variant(CMD, o->variant))) return 2;
     if (!p->out) return cli_usage_error(CMD, "--out DIR is required");
     if (!g->player[0].nodes && !g->player[0].depth && !g->player[0].movetime_ms)

@@ -11,15 +11,17 @@
 #include "filter.h"
 #include "game.h"
 
-#define SELFPLAY_NSCORE 5 /* White's (or player A's) score per mille: 0, 250, 500, 750, 1000 */
+#define SELFPLAY_MAX_GAMES 2000000000L /* game ids fit the data files' 32 bits */
+#define SELFPLAY_NSCORE    5 /* White's (or player A's) score per mille: 0, 250, 500, 750, 1000 */
 
 /* What to play and where to write it: equal plans write equal files. */
 typedef struct SelfplayPlan {
     GameConfig game;
-    long games, threads, shard_games;
-    int formats;        /* FORMAT_* bits (record.h) */
-    const char *out;    /* the run's folder */
-    bool resume;        /* continue the run in out */
+    long games, threads, shard_games; /* games: with positions, the most to play */
+    long positions;                   /* > 0: end once the shards written hold this many */
+    int formats;                      /* FORMAT_* bits (record.h) */
+    const char *out;                  /* the run's folder */
+    bool resume;                      /* continue the run in out */
     const char *report; /* rule-consistency report (JSON path; Markdown beside it), or NULL */
     long check_every;   /* verify every n-th position of each game in the report (0: none) */
     FilterSpec filter;  /* positions left out of the position files */

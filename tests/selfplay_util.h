@@ -73,7 +73,7 @@ static inline int su_same_dirs(const char *a, const char *b) {
             if (e->d_name[0] == '.') continue;
             count[side]++;
             if (side == 1) continue;
-            char pa[1024], pb[1024];
+            char pa[2048], pb[2048];
             snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
             snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
             long la = 0, lb = 0;
@@ -94,7 +94,7 @@ static inline void su_remove_dir(const char *path) {
     DIR *d = opendir(path);
     if (!d) return;
     struct dirent *e;
-    char p[1024];
+    char p[2048];
     while ((e = readdir(d))) {
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
         snprintf(p, sizeof p, "%s/%s", path, e->d_name);

@@ -228,3 +228,151 @@ Test(data, shipped_books_load_in_their_variants) {
         su_remove_dir(d);
     }
 }
+
+/* The Zobrist keys of every record of the binary shards of dir, in shard and record
+ * order; returns the count. */
+static int bin_keys(const char *dir, uint64_t **out) {
+    int n = 0, cap = 4096;
+    uint64_t *keys = malloc((size_t)cap * sizeof *keys);
+    for (int shard = 0;; shard++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/shard-%06d.bin", dir, shard);
+        long len = 0;
+        uint8_t *b = (uint8_t *)su_slurp(path, &len);
+        if (!b) break;
+        int rsize = b[12] | b[13] << 8;
+        for (long off = 64; off + 8 <= len;) {
+            uint32_t nrec = (uint32_t)(b[off] | b[off + 1] << 8 | b[off + 2] << 16 |
+                                       (uint32_t)b[off + 3] << 24);
+            for (uint32_t r = 0; r < nrec; r++) {
+                const uint8_t *rec = b + off + 8 + (long)r * rsize;
+                uint64_t k = 0;
+                for (int i = 7; i >= 0; i--) k = k << 8 | rec[32 + i];
+                if (n == cap) keys = realloc(keys, (size_t)(cap *= 2) * sizeof *keys);
+                keys[n++] = k;
+            }
+            off += 8 + (long)nrec * rsize + 8;
+        }
+        free(b);
+    }
+    *out = keys;
+    return n;
+}
+
+/* Starts argv, kills it once dir/shard-000001.json exists (two shards written), then runs
+ * it again with --resume (argv has room: its last two entries before NULL are "--out",
+ * dir) and asserts both ended as expected. */
+static void kill_and_resume(char **argv, int argc, const char *dir) {
+    pid_t pid = su_spawn(argv, NULL);
+    char mark[1100];
+    snprintf(mark, sizeof mark, "%s/shard-000001.json", dir);
+    struct timespec pause = {0, 2000000};
+    int st;
+    while (access(mark, F_OK) != 0) {
+        cr_assert_eq(waitpid(pid, &st, WNOHANG), 0,
+                     "the run ended before its second shard was written");
+        nanosleep(&pause, NULL);
+    }
+    cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the run ended before it could be killed");
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    cr_assert(WIFSIGNALED(st));
+    argv[argc] = "--resume";
+    argv[argc + 1] = NULL;
+    cr_assert_eq(su_run(argv), 0, "the resumed run failed");
+}
+
+Test(data, dedup_writes_each_key_once_and_only_repeats_are_dropped) {
+    char all[512], once[512];
+    su_temp_dir(all, sizeof all);
+    su_temp_dir(once, sizeof once);
+    cr_assert_eq(su_run(SU_SP(BASE, "--games", "12", "--shard-games", "3", "--random-plies", "2",
+                              "--format", "bin", "--out", all)),
+                 0);
+    cr_assert_eq(su_run(SU_SP(BASE, "--games", "12", "--shard-games", "3", "--random-plies", "2",
+                              "--format", "bin", "--dedup-bits", "16", "--out", once)),
+                 0);
+    uint64_t *a, *o;
+    int na = bin_keys(all, &a), no = bin_keys(once, &o);
+    /* the expected keys: each first occurrence, in order (a table of 2^16 keys forgets
+     * none of these few thousand) */
+    int k = 0, repeats = 0;
+    for (int i = 0; i < na; i++) {
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++) seen = a[j] == a[i];
+        if (seen) {
+            repeats++;
+            continue;
+        }
+        cr_assert_lt(k, no, "fewer positions than distinct keys");
+        cr_expect_eq(o[k], a[i], "position %d", k);
+        k++;
+    }
+    cr_expect_eq(k, no, "%d distinct keys, %d positions written", k, no);
+    cr_expect_gt(repeats, 11, "every game starts from the same position: %d repeats", repeats);
+    for (int i = 0; i < no; i++)
+        for (int j = 0; j < i; j++) cr_assert_neq(o[i], o[j], "key written twice (%d, %d)", j, i);
+    free(a);
+    free(o);
+    su_remove_dir(all);
+    su_remove_dir(once);
+}
+
+Test(data, dedup_same_for_one_or_two_threads_and_after_a_kill) {
+    char d1[512], d2[512];
+    su_temp_dir(d1, sizeof d1);
+    su_temp_dir(d2, sizeof d2);
+    /* 2^10 keys for some 6000 positions: the table forgets, and must forget alike */
+#define DATA_ARGS                                                                                  \
+    BASE, "--games", "40", "--dedup-bits", "10", "--shard-games", "2", "--format", "bin,plain"
+    cr_assert_eq(su_run(SU_SP(DATA_ARGS, "--threads", "1", "--out", d1)), 0);
+    char *argv[40] = {CHESSVAR_BINARY, "selfplay", DATA_ARGS, "--threads", "2", "--out", d2};
+    int argc = 0;
+    while (argv[argc]) argc++;
+    kill_and_resume(argv, argc, d2);
+#undef DATA_ARGS
+    su_same_dirs(d1, d2);
+    su_remove_dir(d1);
+    su_remove_dir(d2);
+}
+
+/* Path of mpirun on PATH, or NULL. */
+static const char *find_mpirun(char *buf, size_t n) {
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s", path);
+    char *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, n, "%s/mpirun", d);
+        if (access(buf, X_OK) == 0) return buf;
+    }
+    return NULL;
+}
+
+Test(data, dedup_under_mpi_is_the_same_for_a_given_rank_count) {
+    char mpirun[1024];
+    if (!find_mpirun(mpirun, sizeof mpirun))
+        cr_skip_test("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    char d[3][512];
+    for (int i = 0; i < 3; i++) su_temp_dir(d[i], sizeof d[i]);
+#define MPI_ARGS                                                                                   \
+    "--variant", "switching", "--games", "9", "--nodes", "200", "--seed", "5", "--shard-games",    \
+        "2", "--ply-cap", "150", "--format", "bin", "--dedup-bits", "12"
+    cr_assert_eq(
+        su_run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay",
+                               MPI_ARGS, "--threads", "1", "--out", d[0], NULL}),
+        0);
+    cr_assert_eq(
+        su_run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay",
+                               MPI_ARGS, "--threads", "2", "--out", d[1], NULL}),
+        0);
+    cr_assert_eq(su_run(SU_SP(MPI_ARGS, "--out", d[2])), 0);
+    su_same_dirs(d[0], d[1]);
+    /* one process is another run (its run.json says so): a resume across counts is refused */
+    cr_expect_eq(su_run(SU_SP(MPI_ARGS, "--out", d[0], "--resume")), 1);
+#undef MPI_ARGS
+    for (int i = 0; i < 3; i++) su_remove_dir(d[i]);
+}
