@@ -247,7 +247,11 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_TEXT("--variant", "V", &o->variant,
                      "the variant (default chess; the list is below)"),
         CLI_OPT_LONG("--games", "N", 1, SELFPLAY_MAX_GAMES, &p->games,
-                     "games in the run (default 100)"),
+                     "games in the run (default 100; with --positions, the most to play)"),
+        CLI_OPT_LONG("--positions", "N", 1, 1000000000000L, &p->positions,
+                     "instead of a number of games: play until the shards written hold\n"
+                     "N positions, then stop (the shard that reaches N is written whole,\n"
+                     "none after it; one process only, no mpirun) (default: off)"),
         CLI_OPT_TEXT("--out", "DIR", &p->out, "the run's folder (required)"),
         CLI_OPT_LONG("--threads", "T", 1, 1024, &p->threads,
                      "OpenMP worker threads (default: all cores)"),
@@ -471,6 +475,13 @@ int cmd_selfplay(int argc, char **argv) {
     if (cli_mpi_available() && cli_mpi_launched()) {
         ranks.size = cli_mpi_begin();
         ranks.rank = cli_mpi_rank();
+    }
+    if (o.plan.positions > 0 && ranks.size > 1) { /* the count needs every shard in order */
+        if (ranks.rank == 0)
+            cli_usage_error(CMD, "--positions runs in one process, not under mpirun");
+        book_free(o.opening_book);
+        cli_mpi_end();
+        return 2;
     }
     SelfplayRun *run = selfplay_run_new(&o.plan, &ranks);
     if (!run) {

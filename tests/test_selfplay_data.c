@@ -318,6 +318,71 @@ Test(data, dedup_writes_each_key_once_and_only_repeats_are_dropped) {
     su_remove_dir(once);
 }
 
+Test(data, positions_count_ends_at_the_first_shard_reaching_it) {
+    char games[512], count[512];
+    su_temp_dir(games, sizeof games);
+    su_temp_dir(count, sizeof count);
+    cr_assert_eq(su_run(SU_SP(BASE, "--games", "16", "--shard-games", "2", "--format", "jsonl",
+                              "--out", games)),
+                 0);
+    cr_assert_eq(su_run(SU_SP(BASE, "--positions", "700", "--shard-games", "2", "--format", "jsonl",
+                              "--threads", "2", "--out", count)),
+                 0);
+    /* the shards of the --games run up to the first whose running total reaches 700 */
+    int total = 0, shard = 0;
+    for (; total < 700; shard++) {
+        char pa[1100], pb[1100];
+        snprintf(pa, sizeof pa, "%s/shard-%06d.jsonl", games, shard);
+        snprintf(pb, sizeof pb, "%s/shard-%06d.jsonl", count, shard);
+        long la = 0, lb = 0;
+        char *ca = su_slurp(pa, &la), *cb = su_slurp(pb, &lb);
+        cr_assert_not_null(ca, "16 games hold fewer than 700 positions");
+        cr_assert_not_null(cb, "%s is missing", pb);
+        cr_expect(la == lb && memcmp(ca, cb, (size_t)la) == 0, "shard %d differs", shard);
+        for (char *c = ca; *c; c++) total += *c == '\n';
+        free(ca);
+        free(cb);
+    }
+    char after[1100];
+    snprintf(after, sizeof after, "%s/shard-%06d.jsonl", count, shard);
+    cr_expect_neq(access(after, F_OK), 0, "a shard after the count was written");
+    cr_expect_gt(shard, 1);
+    /* with --games too, the run ends at that many games if the count is not reached */
+    su_remove_dir(count);
+    su_temp_dir(count, sizeof count);
+    cr_assert_eq(su_run(SU_SP(BASE, "--positions", "1000000", "--games", "5", "--shard-games", "2",
+                              "--format", "jsonl", "--out", count)),
+                 0);
+    snprintf(after, sizeof after, "%s/shard-000002.json", count);
+    cr_expect_eq(access(after, F_OK), 0, "the last shard (game 4) is missing");
+    snprintf(after, sizeof after, "%s/shard-000003.json", count);
+    cr_expect_neq(access(after, F_OK), 0, "a shard past --games was written");
+    su_remove_dir(games);
+    su_remove_dir(count);
+}
+
+Test(data, dedup_and_positions_same_for_any_thread_count_and_after_a_kill) {
+    char d1[512], d2[512], d3[512];
+    su_temp_dir(d1, sizeof d1);
+    su_temp_dir(d2, sizeof d2);
+    su_temp_dir(d3, sizeof d3);
+#define DATA_ARGS                                                                                  \
+    BASE, "--positions", "6000", "--dedup-bits", "12", "--write-min-ply", "2", "--eval-limit",     \
+        "400", "--shard-games", "2", "--format", "bin,jsonl,pgn"
+    cr_assert_eq(su_run(SU_SP(DATA_ARGS, "--threads", "1", "--out", d1)), 0);
+    cr_assert_eq(su_run(SU_SP(DATA_ARGS, "--threads", "2", "--out", d2)), 0);
+    char *argv[40] = {CHESSVAR_BINARY, "selfplay", DATA_ARGS, "--threads", "2", "--out", d3};
+    int argc = 0;
+    while (argv[argc]) argc++;
+    kill_and_resume(argv, argc, d3);
+#undef DATA_ARGS
+    su_same_dirs(d1, d2);
+    su_same_dirs(d1, d3);
+    su_remove_dir(d1);
+    su_remove_dir(d2);
+    su_remove_dir(d3);
+}
+
 Test(data, dedup_same_for_one_or_two_threads_and_after_a_kill) {
     char d1[512], d2[512];
     su_temp_dir(d1, sizeof d1);
@@ -373,6 +438,13 @@ Test(data, dedup_under_mpi_is_the_same_for_a_given_rank_count) {
     su_same_dirs(d[0], d[1]);
     /* one process is another run (its run.json says so): a resume across counts is refused */
     cr_expect_eq(su_run(SU_SP(MPI_ARGS, "--out", d[0], "--resume")), 1);
+    /* --positions needs every shard in order: refused under mpirun, before any file */
+    char none[600];
+    snprintf(none, sizeof none, "%s/none", d[2]);
+    cr_expect_eq(su_run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY,
+                                        "selfplay", "--positions", "100", "--out", none, NULL}),
+                 2);
+    cr_expect_neq(access(none, F_OK), 0);
 #undef MPI_ARGS
     for (int i = 0; i < 3; i++) su_remove_dir(d[i]);
 }
