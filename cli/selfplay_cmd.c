@@ -315,9 +315,9 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                     "stop writing a game's positions at the first whose |score|\n"
                     "exceeds CP; the game is still played out (default 0 = off)"),
         CLI_OPT_INT("--dedup-bits", "B", 0, 30, &p->filter.dedup_bits,
-                    "write each position (Zobrist key) once per run, remembering the\n"
-                    "up to 2^B keys written (8 * 2^B bytes; e.g. 24 = 128 MB); deterministic\n"
-                    "for any thread count and resume (default 0 = off)"),
+                    "write each position (Zobrist key) once per run, remembering up to\n"
+                    "2^B keys (8 * 2^B bytes: B = 24 is 128 MB); the same data for any\n"
+                    "thread count and after --resume (default 0 = off)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default 50)"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
