@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../selfplay/book.h"
 #include "../selfplay/match.h"
 #include "../selfplay/record.h"
 #include "../selfplay/run.h"
@@ -20,9 +21,10 @@
 typedef struct SelfplayOpts {
     SelfplayPlan plan;
     bool json, fixed_start;
-    const char *variant, *opponent, *opponent_budget, *formats;
+    const char *variant, *opponent, *opponent_budget, *formats, *book;
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine; /* --opponent uci:CMD */
+    Book *opening_book;   /* --book, read and checked */
 } SelfplayOpts;
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
@@ -222,7 +224,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     memset(o, 0, sizeof *o);
     SelfplayPlan *p = &o->plan;
     GameConfig *g = &p->game;
-    *p = (SelfplayPlan){.games = 100,
+    *p = (SelfplayPlan){.games = 0, /* 100, or with --positions no limit */
                         .threads = omp_get_num_procs(),
                         .shard_games = 50,
                         .progress = 5,
@@ -244,7 +246,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     const CliOpt opts[] = {
         CLI_OPT_TEXT("--variant", "V", &o->variant,
                      "the variant (default chess; the list is below)"),
-        CLI_OPT_LONG("--games", "N", 1, 2000000000L, &p->games, "games in the run (default 100)"),
+        CLI_OPT_LONG("--games", "N", 1, SELFPLAY_MAX_GAMES, &p->games,
+                     "games in the run (default 100; with --positions, the most to play)"),
+        CLI_OPT_LONG("--positions", "N", 1, 1000000000000L, &p->positions,
+                     "instead of a number of games: play until the shards written hold\n"
+                     "N positions, then stop (the shard that reaches N is written whole,\n"
+                     "none after it; one process only, no mpirun) (default: off)"),
         CLI_OPT_TEXT("--out", "DIR", &p->out, "the run's folder (required)"),
         CLI_OPT_LONG("--threads", "T", 1, 1024, &p->threads,
                      "OpenMP worker threads (default: all cores)"),
@@ -288,6 +295,10 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "play every game from FEN (default: the variant's start;\n"
                      "Superchess: a random prelude array or named start per game)"),
         CLI_OPT_FLAG("--fixed-start", &o->fixed_start, "always the variant's default start"),
+        CLI_OPT_TEXT("--book", "FILE", &o->book,
+                     "start each game from a position of FILE (one FEN or EPD per\n"
+                     "line; # comments), drawn from (seed, game); paired games share it\n"
+                     "(selfplay/books/ has one per variant; default: no book)"),
         CLI_OPT_INT("--ply-cap", "N", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, &g->ply_cap,
                     "adjudicate a draw at N plies (default 600)"),
         CLI_OPT_CALL("--resign", "CP,PLIES", selfplay_opt_resign, g,
@@ -297,6 +308,16 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_TEXT("--format", "LIST", &o->formats,
                      "comma list of bin, jsonl, pgn, plain (Stockfish tools text),\n"
                      "sfbin (Stockfish PackedSfenValue, chess only) (default bin)"),
+        CLI_OPT_INT("--write-min-ply", "N", 0, MAX_GAME_PLY, &p->filter.min_ply,
+                    "leave the positions before ply N of each game out of the\n"
+                    "position files (bin, jsonl, plain, sfbin) (default 0)"),
+        CLI_OPT_INT("--eval-limit", "CP", 0, 100000, &p->filter.eval_limit,
+                    "stop writing a game's positions at the first whose |score|\n"
+                    "exceeds CP; the game is still played out (default 0 = off)"),
+        CLI_OPT_INT("--dedup-bits", "B", 0, 30, &p->filter.dedup_bits,
+                    "write each position (Zobrist key) once per run, remembering up to\n"
+                    "2^B keys (8 * 2^B bytes: B = 24 is 128 MB); the same data for any\n"
+                    "thread count and after --resume (default 0 = off)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default 50)"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
@@ -326,12 +347,24 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
+    if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : 100;
+    if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
+        return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
+                               p->filter.dedup_bits);
     if (!(g->var = cli_variant(CMD, o->variant))) return 2;
     if (!p->out) return cli_usage_error(CMD, "--out DIR is required");
     if (!g->player[0].nodes && !g->player[0].depth && !g->player[0].movetime_ms)
         g->player[0].nodes = search_default_nodes(g->var);
     if (!g->tt_bits) g->tt_bits = search_default_tt_bits(g->var);
     if (!selfplay_set_opponent(o) || !selfplay_set_formats(o)) return 2;
+    if (o->book && g->start_fen)
+        return cli_usage_error(CMD, "--book and --start exclude each other");
+    if (o->book) {
+        CvError err = {{0}};
+        if (!(o->opening_book = book_load(o->book, g->var, &err)))
+            return cli_usage_error(CMD, "--book %s", err.msg);
+        g->book = o->opening_book;
+    }
     if (g->start_fen) {
         Position *pos = malloc(sizeof *pos);
         CvError err = {{0}};
@@ -346,6 +379,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
 static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, int nranks) {
     const SelfplayPlan *o = &op->plan;
     uint64_t games = t->games, pos = t->positions, gnodes = t->nodes, dup = t->duplicates;
+    uint64_t plies = t->plies;
     const uint64_t *sc = t->by_score, *term = t->term;
     const uint32_t *asc = t->a_by_score;
     int64_t a_score = t->a_score;
@@ -373,7 +407,7 @@ static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, in
             "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
             o->game.var->name, o->threads, nranks, (unsigned long long)games, games_now,
             (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps,
-            (double)pos / g, white, a, b, (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2],
+            (double)plies / g, white, a, b, (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2],
             asc[1] + asc[0], asc[0], asc[1], asc[2], asc[3], asc[4], elo.elo, elo.elo_lo,
             elo.elo_hi, t->restarts, (unsigned long long)dup, (double)dup / g,
             (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
@@ -400,7 +434,7 @@ static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, in
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
         if (term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)term[k]);
-    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)pos / g,
+    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)plies / g,
            (unsigned long long)dup, 100.0 * (double)dup / g);
     printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions,
            secs, pps, nps);
@@ -428,7 +462,10 @@ int cmd_selfplay(int argc, char **argv) {
     SelfplayOpts o;
     int rc = selfplay_parse(argc, argv, &o);
     if (rc >= 0) return rc;
-    if (o.plan.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(&o)) return 2;
+    if (o.plan.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(&o)) {
+        book_free(o.opening_book);
+        return 2;
+    }
     SelfplayRanks ranks = {.rank = 0,
                            .size = 1,
                            .bcast_int = cli_mpi_bcast_int,
@@ -438,6 +475,13 @@ int cmd_selfplay(int argc, char **argv) {
     if (cli_mpi_available() && cli_mpi_launched()) {
         ranks.size = cli_mpi_begin();
         ranks.rank = cli_mpi_rank();
+    }
+    if (o.plan.positions > 0 && ranks.size > 1) { /* the count needs every shard in order */
+        if (ranks.rank == 0)
+            cli_usage_error(CMD, "--positions runs in one process, not under mpirun");
+        book_free(o.opening_book);
+        cli_mpi_end();
+        return 2;
     }
     SelfplayRun *run = selfplay_run_new(&o.plan, &ranks);
     if (!run) {
@@ -467,6 +511,7 @@ int cmd_selfplay(int argc, char **argv) {
     if (!ok && !error_shown && selfplay_run_error(run)[0])
         fprintf(stderr, "chessvar selfplay: %s\n", selfplay_run_error(run));
     selfplay_run_free(run);
+    book_free(o.opening_book);
     cli_mpi_end();
     return ok ? 0 : 1;
 }

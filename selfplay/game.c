@@ -7,6 +7,7 @@
 #include <string.h>
 #include <xxhash.h>
 
+#include "book.h"
 #include "match.h"
 
 /* Bytes of the UCI move text of a game: MAX_GAME_PLY moves of up to 11 characters. */
@@ -76,15 +77,17 @@ int game_adjudicate(Position *pos, int n, int ply_cap, int *white_score) {
     return TERM_NONE;
 }
 
-/* Chooses the start position of game g: the fixed FEN, a random start as the variant's
- * record says (a prelude array in Superchess, one of the playable named starts), or the
- * default. */
+/* Chooses the start position of game g: a book position drawn from the game's stream
+ * (so paired games share it), the fixed FEN, a random start as the variant's record says
+ * (a prelude array in Superchess, one of the playable named starts), or the default. */
 static bool game_start(GamePlayer *gp, const GameConfig *cfg, uint64_t *rng, Game *g,
                        CvError *err) {
     const Variant *v = cfg->var;
     const char *fen = cfg->start_fen ? cfg->start_fen : v->start_fen;
     char buf[256];
-    if (!cfg->start_fen && cfg->random_start) {
+    if (cfg->book) {
+        fen = cfg->book->fen[game_rng_next(rng) % (uint64_t)cfg->book->n];
+    } else if (!cfg->start_fen && cfg->random_start) {
         if (!variant_random_start(v, game_rng_next(rng), buf, sizeof buf, err)) return false;
         fen = buf;
     }

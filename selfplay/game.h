@@ -50,6 +50,8 @@ typedef struct GameConfig {
     const Variant *var;
     const char *start_fen; /* NULL: the variant's start, or a random start (prelude) */
     bool random_start;     /* pick the start among the variant's named starts / prelude */
+    /* non-NULL: each game starts from one of the book's positions (selfplay/book.h) */
+    const struct Book *book;
     uint64_t seed;
     int random_plies; /* uniformly random moves at the start of each game */
     int temperature;  /* centipawns; 0 = always the best move */
@@ -73,6 +75,9 @@ typedef struct GamePly {
     uint16_t legal; /* legal moves in the position before the move */
     uint8_t random; /* 1: random move (opening randomisation or random player) */
     uint8_t depth;  /* deepest completed search iteration (0 if not searched) */
+
+    /* 1: left out of the position files (selfplay/filter.h), set when the shard is written */
+    uint8_t unwritten;
 } GamePly;
 
 /* A played game; `ply` holds nply entries (a game being played needs room for

@@ -178,7 +178,8 @@ static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, P
         return false;
     }
     uint64_t records = 0;
-    for (uint32_t i = 0; i < si->games; i++) records += (uint64_t)games[i]->nply;
+    for (uint32_t i = 0; i < si->games; i++)
+        for (int k = 0; k < games[i]->nply; k++) records += !games[i]->ply[k].unwritten;
     uint8_t hdr[RECORD_HEADER_SIZE];
     record_header(hdr, si, records);
     fwrite(hdr, 1, sizeof hdr, f);
@@ -188,6 +189,10 @@ static bool record_write_bin(FILE *f, const ShardInfo *si, Game *const *games, P
         const Game *g = games[i];
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) break;
         for (int k = 0; k < g->nply; k++) {
+            if (g->ply[k].unwritten) {
+                pos_make(pos, g->ply[k].played);
+                continue;
+            }
             record_fill(block + 8 + (size_t)nrec * (size_t)rsize, rsize, g, k, pos,
                         pos_in_check(pos));
             if (++nrec == RECORD_BLOCK_RECORDS) {
@@ -211,6 +216,10 @@ static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games,
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
         for (int k = 0; k < g->nply; k++) {
             const GamePly *p = &g->ply[k];
+            if (p->unwritten) {
+                pos_make(pos, p->played);
+                continue;
+            }
             pos_to_fen(pos, fen, sizeof fen);
             move_to_str(pos, p->played, mv);
             if (p->best) move_to_str(pos, p->best, best);

@@ -40,6 +40,10 @@ bool record_write_plain(FILE *f, const ShardInfo *si, Game *const *games, Positi
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
         for (int k = 0; k < g->nply; k++) {
             const GamePly *p = &g->ply[k];
+            if (p->unwritten) {
+                pos_make(pos, p->played);
+                continue;
+            }
             pos_to_fen(pos, fen, sizeof fen);
             move_to_str(pos, sf_move(p), mv);
             fprintf(f, "fen %s\nmove %s\nscore %d\nply %d\nresult %d\ne\n", fen, mv, sf_score(p), k,
@@ -132,6 +136,10 @@ bool record_write_sfbin(FILE *f, const ShardInfo *si, Game *const *games, Positi
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
         for (int k = 0; k < g->nply; k++) {
             const GamePly *p = &g->ply[k];
+            if (p->unwritten) {
+                pos_make(pos, p->played);
+                continue;
+            }
             pos_to_fen(pos, fen, sizeof fen);
             sf_pack(pos, fen, r);
             int score = sf_score(p);

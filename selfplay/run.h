@@ -8,19 +8,23 @@
 
 #include <stdio.h>
 
+#include "filter.h"
 #include "game.h"
 
-#define SELFPLAY_NSCORE 5 /* White's (or player A's) score per mille: 0, 250, 500, 750, 1000 */
+#define SELFPLAY_MAX_GAMES 2000000000L /* game ids fit the data files' 32 bits */
+#define SELFPLAY_NSCORE    5 /* White's (or player A's) score per mille: 0, 250, 500, 750, 1000 */
 
 /* What to play and where to write it: equal plans write equal files. */
 typedef struct SelfplayPlan {
     GameConfig game;
-    long games, threads, shard_games;
-    int formats;        /* FORMAT_* bits (record.h) */
-    const char *out;    /* the run's folder */
-    bool resume;        /* continue the run in out */
+    long games, threads, shard_games; /* games: with positions, the most to play */
+    long positions;                   /* > 0: end once the shards written hold this many */
+    int formats;                      /* FORMAT_* bits (record.h) */
+    const char *out;                  /* the run's folder */
+    bool resume;                      /* continue the run in out */
     const char *report; /* rule-consistency report (JSON path; Markdown beside it), or NULL */
     long check_every;   /* verify every n-th position of each game in the report (0: none) */
+    FilterSpec filter;  /* positions left out of the position files */
     double progress;    /* seconds between progress lines on progress_out; 0 = none */
     FILE *progress_out;
 } SelfplayPlan;
@@ -37,9 +41,9 @@ typedef struct SelfplayRanks {
 
 /* Totals of every completed shard of the run (all ranks) and of this invocation. */
 typedef struct SelfplayTotals {
-    uint64_t games, positions, nodes, duplicates;
-    uint64_t by_score[SELFPLAY_NSCORE]; /* games by White's score */
-    uint64_t term[TERM_COUNT];          /* games by termination */
+    uint64_t games, positions, plies, nodes, duplicates; /* positions: written */
+    uint64_t by_score[SELFPLAY_NSCORE];                  /* games by White's score */
+    uint64_t term[TERM_COUNT];                           /* games by termination */
     uint32_t a_by_score[SELFPLAY_NSCORE];
     int64_t a_score;                          /* player A's score per mille, summed */
     long games_now, positions_now, nodes_now; /* this invocation, all ranks */
