@@ -4,9 +4,9 @@
 # plies, then temperature-sampled searched moves), keeps the position at ply 8 of each game
 # when its search score is within +-150 centipawns, drops repeated positions (same first
 # four FEN fields) and keeps the first 256 in game order. Same binary, same books.
-# usage: scripts/make_books.sh [path/to/chessvar]   (default: build/chessvar)
+# usage: scripts/data/make_books.sh [path/to/chessvar]   (default: build/chessvar)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/build/chessvar}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -16,7 +16,7 @@ for v in chess switching superchess supremo; do
     "$bin" selfplay "${args[@]}" --out "$tmp/$v" >/dev/null
     out=$root/selfplay/books/$v.epd
     {
-        echo "# $v: start positions for chessvar selfplay --book, made by scripts/make_books.sh:"
+        echo "# $v: start positions for chessvar selfplay --book, made by scripts/data/make_books.sh:"
         echo "# chessvar selfplay ${args[*]}"
         echo "# then the position at ply 8 of each game with |score| <= 150, first of each"
         echo "# position (first four FEN fields), 256 at most, in game order."

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""The network loop: self-play -> train -> stronger self-play, for one variant.
+
+Generation 0's data comes from the classical evaluation; net 1 is trained on it; data of
+generation 1 is played with net 1; net 2 is trained on the data of generations 0 and 1
+(the newest --window generations); and so on. Each net is matched against the classical
+evaluation and against its predecessor at equal time per move, with paired openings. The
+loop writes results/flywheel_<variant>.json (every step's command, CPU time and outcome)
+and results/flywheel_<variant>.png (Elo with its 95% interval per generation and against
+the positions trained on).
+
+Every step is resumable: a finished step leaves a marker and is skipped when the script is
+run again with the same arguments; a killed self-play run continues with --resume and a
+killed training from its checkpoint. Long steps print progress (their own lines on
+stderr, passed through). Large data stays in --work, outside the repository; only the
+results and the commands that made them are kept.
+
+  python3 scripts/flywheel.py --variant chess --generations 2 --positions 2000000 \\
+      --nodes 1000 --work ../flywheel-data
+  python3 scripts/flywheel.py --variant chess --generations 1 --positions 20000 \\
+      --match-games 8 --work /tmp/fw --quick     # a small smoke run
+"""
+import argparse
+import json
+import math
+import os
+import resource
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RES = os.path.join(ROOT, "results")
+
+
+def log(msg):
+    """One progress line on stderr, with the time."""
+    print(f"flywheel {time.strftime('%H:%M:%S')}: {msg}", file=sys.stderr, flush=True)
+
+
+def run_step(argv, logfile):
+    """Runs a step's command to its end, its stdout to logfile and its stderr passed through
+    (progress lines); (exit status, CPU seconds of the step, its stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    log("$ " + " ".join(shlex.quote(a) for a in argv))
+    with open(logfile, "a") as out:
+        out.write("$ " + " ".join(shlex.quote(a) for a in argv) + "\n")
+        out.flush()
+        p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=None, text=True)
+        out.write(p.stdout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return p.returncode, cpu, p.stdout
+
+
+class Loop:
+    """The state of one variant's loop: its folder, its record and its steps."""
+
+    def __init__(self, args):
+        self.a = args
+        self.work = os.path.abspath(os.path.join(args.work, args.variant))
+        os.makedirs(self.work, exist_ok=True)
+        self.record_path = args.out or os.path.join(RES, f"flywheel_{args.variant}.json")
+        self.state_path = os.path.join(self.work, "flywheel_state.json")
+        self.state = {}
+        if os.path.exists(self.state_path):
+            self.state = json.load(open(self.state_path))
+        self.state.setdefault("steps", {})
+        self.state["arguments"] = vars(args)
+
+    def save(self):
+        """Writes the state (atomically) and the results record and plot."""
+        tmp = self.state_path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(self.state, f, indent=1)
+        os.replace(tmp, self.state_path)
+        self.write_record()
+
+    def step(self, name, argv, parse=None):
+        """Runs a named step once: a finished one (in the state) is skipped. Returns its
+        entry: command, cpu seconds, and what parse made of its output."""
+        done = self.state["steps"].get(name)
+        if done and done.get("ok"):
+            log(f"{name}: done before, skipped")
+            return done
+        t0 = time.time()
+        rc, cpu, out = run_step(argv, os.path.join(self.work, name + ".log"))
+        prev_cpu = (done or {}).get("cpu_s", 0.0)  # a resumed step adds to its earlier CPU
+        entry = {"command": " ".join(shlex.quote(a) for a in argv), "exit": rc,
+                 "cpu_s": round(prev_cpu + cpu, 1), "wall_s": round(time.time() - t0, 1),
+                 "ok": rc == 0, "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
+        if rc == 0 and parse:
+            entry.update(parse(out))
+        self.state["steps"][name] = entry
+        self.save()
+        if rc != 0:
+            sys.exit(f"flywheel: step {name} failed (exit {rc}); see {self.work}/{name}.log. "
+                     "Run the same command again to resume it.")
+        return entry
+
+    # --------------------------------------------------------------- the steps
+
+    def data(self, g, net):
+        """Generation g's self-play data, played with net (None: the classical evaluation)."""
+        a = self.a
+        out = os.path.join(self.work, f"data{g}")
+        argv = [a.chessvar, "selfplay", "--variant", a.variant, "--positions", str(a.positions),
+                "--out", out, "--seed", str(1000 + g), "--threads", str(a.threads),
+                "--eval", net or "classical", "--write-min-ply", str(a.write_min_ply),
+                "--eval-limit", str(a.eval_limit), "--dedup-bits", str(a.dedup_bits),
+                "--progress", "60", "--json"]
+        if a.nodes:
+            argv += ["--nodes", str(a.nodes)]
+        if a.book:
+            argv += ["--book", a.book]
+        if os.path.exists(os.path.join(out, "run.json")):
+            argv.append("--resume")
+        return self.step(f"data{g}", argv, lambda out_text: {"positions": json.loads(
+            out_text.strip().splitlines()[-1])["positions"]})
+
+    def train(self, g):
+        """Net g+1 from the data of generations max(0, g-window+1) .. g."""
+        a = self.a
+        first = max(0, g - a.window + 1)
+        dirs = [os.path.join(self.work, f"data{k}") for k in range(first, g + 1)]
+        positions = sum(self.state["steps"][f"data{k}"].get("positions", 0)
+                        for k in range(first, g + 1))
+        net = os.path.join(self.work, f"net{g + 1}.nnue")
+        argv = [a.chessvar, "train", "--data", ",".join(dirs), "--out", net,
+                "--hidden", str(a.hidden), "--positions", str(int(positions * a.epochs)),
+                "--lambda", str(a.train_lambda), "--seed", str(g + 1), "--threads",
+                str(a.threads), "--checkpoint", net + ".ckpt",
+                "--log", os.path.join(self.work, f"net{g + 1}.loss.csv"), "--progress", "30"]
+        e = self.step(f"train{g + 1}", argv)
+        e["data_positions"] = positions
+        e["generations"] = list(range(first, g + 1))
+        return net
+
+    def match(self, name, net, opponent):
+        """A match of net (player A) against opponent (a net or 'classical')."""
+        a = self.a
+        out = os.path.join(self.work, name)
+        argv = [a.chessvar, "selfplay", "--variant", a.variant, "--games", str(a.match_games),
+                "--paired", "--temperature", "0", "--movetime", str(a.movetime),
+                "--threads", str(a.threads), "--eval", net, "--opponent-eval", opponent,
+                "--seed", "7", "--out", out, "--progress", "60", "--json"]
+        if a.book:
+            argv += ["--book", a.book]
+        if os.path.exists(os.path.join(out, "run.json")):
+            argv.append("--resume")
+
+        def parse(text):
+            j = json.loads(text.strip().splitlines()[-1])
+            return {k: j[k] for k in ("games", "a_score", "a_wins", "a_draws", "a_losses",
+                                      "elo", "elo_95")}
+        return self.step(name, argv, parse)
+
+    # --------------------------------------------------------------- record
+
+    def write_record(self):
+        """results/flywheel_<variant>.json and its plot from the state."""
+        steps = self.state["steps"]
+        gens = []
+        for g in range(1, self.a.generations + 1):
+            t = steps.get(f"train{g}")
+            if not t:
+                break
+            row = {"net": g, "trained_on_positions": t.get("data_positions"),
+                   "train_cpu_s": t.get("cpu_s")}
+            d = steps.get(f"data{g - 1}")
+            if d:
+                row["data_generation"] = g - 1
+                row["data_positions"] = d.get("positions")
+                row["data_cpu_s"] = d.get("cpu_s")
+            for key, name in (("vs_classical", f"match{g}-classical"),
+                              ("vs_previous", f"match{g}-net{g - 1}")):
+                m = steps.get(name)
+                if m and m.get("ok"):
+                    row[key] = {k: m[k] for k in ("games", "a_score", "a_wins", "a_draws",
+                                                  "a_losses", "elo", "elo_95", "cpu_s")}
+            gens.append(row)
+        rec = {"what": "network loop: each net against the classical evaluation and its "
+                       "predecessor at equal time per move, paired openings",
+               "variant": self.a.variant, "command": "python3 scripts/flywheel.py " +
+               " ".join(shlex.quote(x) for x in sys.argv[1:]),
+               "date": time.strftime("%Y-%m-%d"), "commit": git_head(),
+               "generations": gens, "steps": steps}
+        os.makedirs(os.path.dirname(self.record_path), exist_ok=True)
+        with open(self.record_path, "w") as f:
+            json.dump(rec, f, indent=1)
+            f.write("\n")
+        plot(rec, self.record_path[:-5] + ".png")
+
+
+def git_head():
+    r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                       text=True)
+    return r.stdout.strip()
+
+
+def plot(rec, path):
+    """Elo (95% interval) against generation and against positions trained on."""
+    rows = [r for r in rec["generations"] if "vs_classical" in r]
+    if not rows:
+        return
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        log("no matplotlib: no plot (bash scripts/setup.sh --measure installs it)")
+        return
+    fig, axs = plt.subplots(1, 2, figsize=(11, 4.2))
+    for ax, xkey, xlabel in ((axs[0], "net", "generation (net number)"),
+                             (axs[1], "trained_on_positions", "positions trained on")):
+        for key, label, col in (("vs_classical", "against classical", "tab:blue"),
+                                ("vs_previous", "against the previous net", "tab:orange")):
+            pts = [r for r in rows if key in r]
+            if not pts:
+                continue
+            xs = [r[xkey] for r in pts]
+            ys = [r[key]["elo"] for r in pts]
+            lo = [max(-1000.0, r[key]["elo_95"][0]) for r in pts]
+            hi = [min(1000.0, r[key]["elo_95"][1]) for r in pts]
+            ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)],
+                                      [h - y for y, h in zip(ys, hi)]],
+                        marker="o", capsize=4, label=label, color=col)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("Elo of the net (95% interval)")
+        if xkey == "trained_on_positions":
+            ax.set_xscale("log")
+        ax.legend(fontsize=8)
+    fig.suptitle(f"{rec['variant']}: networks from chessvar's own games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", required=True)
+    ap.add_argument("--generations", type=int, default=2, help="nets to train (default 2)")
+    ap.add_argument("--work", default=os.path.join(os.path.dirname(ROOT), "chessvar-flywheel"),
+                    help="folder for data, nets and logs, outside the repository "
+                         "(default ../chessvar-flywheel)")
+    ap.add_argument("--chessvar", default=os.path.join(ROOT, "build", "chessvar"))
+    ap.add_argument("--positions", type=int, default=1000000,
+                    help="positions written per generation (default 1000000)")
+    ap.add_argument("--nodes", type=int, default=0,
+                    help="search nodes per move when generating (default: selfplay's)")
+    ap.add_argument("--book", help="start positions (default: the variant's start)")
+    ap.add_argument("--write-min-ply", type=int, default=8)
+    ap.add_argument("--eval-limit", type=int, default=3000)
+    ap.add_argument("--dedup-bits", type=int, default=24)
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--epochs", type=float, default=8.0,
+                    help="training positions = epochs x the positions of its data")
+    ap.add_argument("--window", type=int, default=2, help="generations of data per net")
+    ap.add_argument("--train-lambda", type=float, default=0.75,
+                    help="target = lambda * search score + (1 - lambda) * result")
+    ap.add_argument("--match-games", type=int, default=400)
+    ap.add_argument("--movetime", type=int, default=20, help="ms per move in matches")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", help="the results record (default results/flywheel_<variant>.json)")
+    args = ap.parse_args()
+    if not os.access(args.chessvar, os.X_OK):
+        sys.exit(f"flywheel: {args.chessvar}: no chessvar binary (bash scripts/run.sh builds it)")
+
+    loop = Loop(args)
+    net = None
+    for g in range(args.generations):
+        loop.data(g, net)
+        new = loop.train(g)
+        loop.save()
+        loop.match(f"match{g + 1}-classical", new, "classical")
+        if net:
+            loop.match(f"match{g + 1}-net{g}", new, net)
+        net = new
+    loop.save()
+    log(f"wrote {loop.record_path}")
+
+
+if __name__ == "__main__":
+    main()
