@@ -133,8 +133,8 @@ typedef struct Search {
     int cont_n;
     int cont_base[64]; /* [piece code]: (colour * (types + 1) + type) * squares */
     int cont_at[SEARCH_MAX_PLY + 2];
-    Move excluded[SEARCH_MAX_PLY + 1]; /* the move a singular-extension search leaves out */
-    int dext[SEARCH_MAX_PLY + 2];      /* double extensions along the line to ply */
+    Move excluded[SEARCH_MAX_PLY + 1];  /* the move a singular-extension search leaves out */
+    int double_ext[SEARCH_MAX_PLY + 2]; /* double extensions along the line to ply */
     /* Capture history: how a capture fared, [cont_key(move) * MAX_PT + captured type]
      * (cont_n * MAX_PT entries). */
     int16_t *capt;
