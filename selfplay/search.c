@@ -1,40 +1,22 @@
-/* search.c - negamax alpha-beta with quiescence, transposition table and move ordering. */
+/* search.c - the self-play player's search: iterative deepening at the root (search_run),
+ * the alpha-beta node with its pruning, reductions and extensions (search_node), and the
+ * quiescence search below it (search_quiesce). See search.h for the whole. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "search.h"
 #include "search_order.h"
+#include "search_steps.h"
 #include "search_tables.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define QSEARCH_MAX 8    /* capture plies searched below the horizon */
-#define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
-#define QS_DELTA    200  /* delta pruning margin in quiescence */
-#define RFP_DEPTH   6    /* reverse futility: depths and margin per ply */
-#define RFP_MARGIN  80
-#define FUT_DEPTH   3 /* futility pruning of quiet moves: depths and margin per ply */
-#define FUT_MARGIN  150
-#define LMP_DEPTH   4 /* late-move pruning depths */
-#define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
-#define ASP_WINDOW  30
-#define HP_DEPTH    3 /* history pruning of quiet moves: depths, and margin per ply */
-#define HP_MARGIN   4000
-#define SE_DEPTH    6 /* singular extension: from this depth, margin per ply */
-#define SE_MARGIN   2
-#define DE_MARGIN   20 /* double extension: this far below the singular bound, */
-#define DE_MAX      6  /* at most this many times along a line */
-#define CONT_LMR_DIV                                                                               \
-    10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
-                          */
-#define PC_DEPTH     5   /* ProbCut: from this depth, */
-#define PC_MARGIN    200 /* this far above beta */
-#define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
-#define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
-#define SEE_QUIET    30  /* and of captures (per ply) */
-#define SEE_CAPTURE  100
+/* A step of search_node that searches, in a function of its own but inlined always: the
+ * compiler then weighs search_node (how to specialise it by its constant arguments, the
+ * ply) as when the steps were written out in it. */
+#define SEARCH_STEP static inline __attribute__((always_inline))
 
 /* Monotonic clock in nanoseconds. */
 static int64_t search_now_ns(void) {
@@ -54,12 +36,12 @@ static double search_ln(double x) {
 }
 
 /* Sets the variant-dependent switches of the selective search (see README "How the player
- * searches"): null move off in Supremo endings with fewer than two pieces besides royals
- * and pawns, since its stalemate wins and zugzwang decide them; the capture bound
- * victim - attacker only where every capture removes exactly one piece. */
+ * searches"): null move off with fewer than two pieces besides royals and pawns where the
+ * variant's endings are zugzwang-prone (Variant.zugzwang_prone: Supremo, whose stalemate
+ * scores), else with none; the capture bound victim - attacker only where every capture
+ * removes exactly one piece. */
 static void search_variant_setup(Search *s, const Variant *v) {
-    s->null_ok = true;
-    s->null_min_pieces = 1;
+    s->null_min_pieces = v->zugzwang_prone ? 2 : 1;
     s->see_bound = true;
     for (int t = 1; t <= v->npt; t++) {
         const PieceDef *pd = &v->pieces[t];
@@ -67,7 +49,6 @@ static void search_variant_setup(Search *s, const Variant *v) {
         for (int c = 0; c < pd->ncomp; c++)
             if (pd->comp[c].kind == MC_DLEAP) s->see_bound = false;
     }
-    if (v->stalemate_score != 500) s->null_min_pieces = 2;
     s->see = v->ops->see_ge != NULL;
     s->pawn_types = 0;
     for (int t = 1; t <= v->npt; t++)
@@ -132,7 +113,8 @@ void search_free(Search *s) {
     free(s);
 }
 
-/* Forgets everything learnt, so the next game does not depend on the previous one. */
+/* Forgets everything learnt (table, killers, counter-moves, the histories, the evaluation
+ * cache), so the next game does not depend on the previous one. */
 void search_clear(Search *s) {
     if (!s->used) return; /* as allocated: all zero, and its pages not yet touched */
     s->used = false;
@@ -150,8 +132,8 @@ void search_clear(Search *s) {
 /* Default budget: from the board size and the drop rule, the two things that set the
  * branching factor (see search.h). */
 int64_t search_default_nodes(const Variant *v) {
-    if (v->width * v->height > 64) return 20000;
-    return v->rules & RULE_DROPS ? 6000 : 4000;
+    if (v->width * v->height > 64) return SEARCH_DEFAULT_NODES_WIDE;
+    return v->rules & RULE_DROPS ? SEARCH_DEFAULT_NODES_DROPS : SEARCH_DEFAULT_NODES;
 }
 
 int search_default_tt_bits(const Variant *v) { return v->width * v->height > 64 ? 16 : 14; }
@@ -204,11 +186,6 @@ static inline void search_count(Search *s) {
     if (++s->nodes >= s->next_check) search_poll(s);
 }
 
-/* The late-move reduction table's entry for the i-th move at depth (both capped at 63). */
-static inline int search_lmr(const Search *s, int depth, int i) {
-    return s->lmr[depth < 64 ? depth : 63][i < 64 ? i : 63];
-}
-
 /* Records m followed by the child's PV as the PV of ply. */
 static inline void search_update_pv(Search *s, int ply, Move m) {
     s->pv[ply][0] = m;
@@ -247,10 +224,8 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     bool hit, pvnode = beta - alpha > 1 && !s->nopv;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     if (hit && !pvnode) { /* any stored result is at least as deep as this one */
-        int ts = search_from_tt(e->score, ply), bound = e->gen_bound & 3;
-        if (bound == BOUND_EXACT || (bound == BOUND_LOWER && ts >= beta) ||
-            (bound == BOUND_UPPER && ts <= alpha))
-            return ts;
+        int tt_score = search_from_tt(e->score, ply);
+        if (search_bound_settles(e->gen_bound & 3, tt_score, alpha, beta)) return tt_score;
     }
     bool check = search_in_check(s, pos, ply);
     int best = -SEARCH_INF, stand = -SEARCH_INF, raw = -SEARCH_INF, alpha0 = alpha;
@@ -320,22 +295,118 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
     return best;
 }
 
-/* Whether the side to move has enough pieces besides royals and pawns (hand pieces count)
- * for a null move: with fewer, zugzwang is likely and passing would lie. */
-static bool search_null_material(const Search *s, const Position *pos) {
-    const Variant *v = pos->var;
-    int pieces = 0;
-    for (int t = 1; t <= v->npt; t++) {
-        if (v->pieces[t].flags & (PF_ROYAL | PF_PAWN | PF_PAWN_PIECE | PF_PROMOTES)) continue;
-        pieces += pos->count[PC_MAKE(pos->side, t)] + pos->hand[pos->side][t];
-        if (pieces >= s->null_min_pieces) return true;
+/* The steps of search_node that search (its rules that only decide: search_steps.h). */
+static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply, bool cut);
+
+/* Null move: the side to move passes, and when a reduced search still fails high, the node
+ * does. Whether the node ends here, with *result its score. */
+SEARCH_STEP bool search_null_move_cuts(Search *s, Position *pos, int depth, int ev, int beta,
+                                       int ply, bool cut, int *result) {
+    int r = search_null_reduction(depth, ev, beta);
+    pos_make_null(pos);
+    s->cont_at[ply] = -1;
+    int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
+    pos_unmake_null(pos);
+    if (s->stop) {
+        *result = 0;
+        return true;
+    }
+    if (score >= beta) {
+        *result = score > SEARCH_MATE_BOUND ? beta : score;
+        return true;
     }
     return false;
 }
 
+/* ProbCut: a capture whose exchange alone wins pc_beta over the evaluation ev, and that
+ * holds that bound in a quiescence search and then in a search PC_REDUCTION plies
+ * shallower, cuts off. Whether the node ends here, with *result its score. */
+SEARCH_STEP bool search_probcut_cuts(Search *s, Position *pos, int depth, int pc_beta, int ev,
+                                     int raw, int ply, bool cut, int *result) {
+    Move *list = s->moves[ply];
+    int n = pos_legal_captures(pos, list);
+    for (int i = 0; i < n; i++) {
+        Move m = list[i];
+        if (search_victim_value(s, pos, m) == 0 || !pos_see_ge(pos, m, pc_beta - ev, s->see_value))
+            continue;
+        s->cont_at[ply] = search_cont_key(s, pos, m);
+        pos_make(pos, m);
+        int score = -search_quiesce(s, pos, -pc_beta, -pc_beta + 1, ply + 1, 0);
+        if (score >= pc_beta && !s->stop)
+            score =
+                -search_node(s, pos, depth - PC_REDUCTION, -pc_beta, -pc_beta + 1, ply + 1, !cut);
+        pos_unmake(pos);
+        if (s->stop) {
+            *result = 0;
+            return true;
+        }
+        if (score >= pc_beta) {
+            search_tt_store(s, pos->key, depth - 3, BOUND_LOWER, score, raw, m, ply);
+            *result = score;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Singular extension: when no other move reaches tt_score - SE_MARGIN * depth in a
+ * shallower search without the hash move, it is the only good move here and is searched a
+ * ply deeper (two when the others stay DE_MARGIN below, at most DE_MAX times per line);
+ * when the others reach that bound and it is not below beta, several moves hold and the
+ * node cuts off; when they reach it and the table's score is above beta, the hash move is
+ * searched a ply less. Sets *hash_ext; whether the node ends here, with *result its score. */
+SEARCH_STEP bool search_singular_cuts(Search *s, Position *pos, int depth, int beta, int ply,
+                                      bool pvnode, bool cut, Move hash, int tt_score, int *hash_ext,
+                                      int *result) {
+    int singular_beta = tt_score - SE_MARGIN * depth;
+    s->excluded[ply] = hash;
+    int score = search_node(s, pos, (depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut);
+    s->excluded[ply] = MOVE_NONE;
+    if (s->stop) {
+        *result = 0;
+        return true;
+    }
+    if (score < singular_beta)
+        *hash_ext =
+            !pvnode && score < singular_beta - DE_MARGIN && s->double_ext[ply] < DE_MAX ? 2 : 1;
+    else if (singular_beta >= beta) {
+        *result = singular_beta;
+        return true;
+    } else if (tt_score >= beta) *hash_ext = -1;
+    return false;
+}
+
+/* Principal-variation search of a move other than the first, just made: a null window at
+ * the depth reduced by r, again at full depth when that beats alpha, and the full window
+ * when the score falls inside it. */
+SEARCH_STEP int search_later_move(Search *s, Position *pos, int child_depth, int r, int alpha,
+                                  int beta, int ply, bool cut) {
+    int score = -search_node(s, pos, child_depth - r, -alpha - 1, -alpha, ply + 1, true);
+    if (r > 0 && score > alpha && !s->stop)
+        score = -search_node(s, pos, child_depth, -alpha - 1, -alpha, ply + 1, !cut);
+    if (score > alpha && score < beta && !s->stop)
+        score = -search_node(s, pos, child_depth, -beta, -alpha, ply + 1, false);
+    return score;
+}
+
+/* After quiet move m cut off at ply: the first killer, the counter-move of the previous
+ * move, and the histories of m and of the quiet moves tried before it. */
+SEARCH_STEP void search_quiet_cutoff(Search *s, const Position *pos, int ply, Move m,
+                                     const Move *quiets, int nquiet, int depth) {
+    if (m != s->killers[ply][0]) {
+        s->killers[ply][1] = s->killers[ply][0];
+        s->killers[ply][0] = m;
+    }
+    Move prev = pos->ply > 0 ? pos->stack[pos->ply - 1].move : MOVE_NONE;
+    if (prev != MOVE_NONE) s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)] = m;
+    search_history_update(s, pos, ply, quiets, nquiet, m, depth);
+}
+
 /* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
- * pruning, reverse futility, null move, internal iterative reduction, futility and late-move
- * pruning of quiet moves, late-move reductions. cut: an expected cut node (reduced more). */
+ * pruning, check extension, reverse futility, razoring, null move, ProbCut, internal
+ * iterative reduction, singular and double extensions (and the negative extension),
+ * late-move, history, SEE and futility pruning, late-move reductions. cut: an expected cut
+ * node (reduced more). */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
     search_prefetch(s, pos);
@@ -343,169 +414,116 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     bool pvnode = beta - alpha > 1 && !s->nopv;
     s->pvlen[ply] = 0;
     if (ply > 0) {
-        if (pos->halfmove >= 100 || search_repeated(pos, 1)) {
+        if (search_draw_by_rule(pos)) {
             search_count(s);
             return 0;
         }
-        int lo = -SEARCH_MATE + ply, hi = SEARCH_MATE - ply - 1; /* mate-distance pruning */
-        if (alpha < lo) alpha = lo;
-        if (beta > hi) beta = hi;
-        if (alpha >= beta) return alpha;
+        if (search_mate_distance_prunes(ply, &alpha, &beta)) return alpha;
     }
     bool check = search_in_check(s, pos, ply);
-    if (check && ply < SEARCH_MAX_PLY / 2) depth++;
+    if (check && ply < SEARCH_MAX_PLY / 2) depth++; /* check extension */
     if (depth <= 0 || ply >= SEARCH_MAX_PLY) return search_quiesce(s, pos, alpha, beta, ply, 0);
     search_count(s);
     if (s->stop) return 0;
     if (ply > s->seldepth) s->seldepth = ply;
     /* The children (null move, ProbCut captures and moves alike) inherit this line's
      * double-extension count; the move loop adds the hash move's own. */
-    if (ply < SEARCH_MAX_PLY) s->dext[ply + 1] = s->dext[ply];
+    if (ply < SEARCH_MAX_PLY) s->double_ext[ply + 1] = s->double_ext[ply];
+
+    /* The table: an answer for a null-window node, else the hash move and an evaluation. */
     bool hit;
     TTEntry *e = search_tt_probe(s, pos->key, &hit);
     Move hash = MOVE_NONE, excl = s->excluded[ply];
-    int ev = -SEARCH_INF, raw = -SEARCH_INF, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
+    int raw = -SEARCH_INF, tt_score = 0, tt_bound = BOUND_NONE, tt_depth = 0;
     if (hit) {
         hash = e->move;
         tt_score = search_from_tt(e->score, ply);
         tt_bound = e->gen_bound & 3;
         tt_depth = e->depth;
         if (tt_depth >= depth && ply > 0 && !pvnode && excl == MOVE_NONE &&
-            (tt_bound == BOUND_EXACT || (tt_bound == BOUND_LOWER && tt_score >= beta) ||
-             (tt_bound == BOUND_UPPER && tt_score <= alpha)))
+            search_bound_settles(tt_bound, tt_score, alpha, beta))
             return tt_score;
         if (!check) raw = e->eval;
     }
+
+    /* The static evaluation (none in check), corrected by the correction history. */
     if (!check && !hit) raw = search_eval(s, pos, ply);
     int16_t *corr = check ? NULL : search_corr_entry(s, pos);
-    ev = check ? raw : search_corrected(corr, raw);
+    int ev = check ? raw : search_corrected(corr, raw);
     s->static_eval[ply] = ev;
     bool improving = !check && ply >= 2 && ev > s->static_eval[ply - 2];
-    if (!pvnode && !check && ply > 0 && excl == MOVE_NONE && beta > -SEARCH_MATE_BOUND &&
-        beta < SEARCH_MATE_BOUND) {
-        if (depth <= RFP_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta) return ev;
-        if (depth <= 2 && ev + RAZOR_MARGIN * depth <= alpha) { /* razoring */
+
+    /* Pruning of the whole node. */
+    if (search_node_prunable(pvnode, check, ply, excl, beta)) {
+        if (search_reverse_futility_prunes(depth, ev, beta, improving)) return ev;
+        if (search_razoring_applies(depth, ev, alpha)) {
             int score = search_quiesce(s, pos, alpha, alpha + 1, ply, 0);
             if (s->stop) return 0;
             if (score <= alpha) return score;
         }
-        if (depth >= 2 && ev >= beta && s->null_ok && pos->stack[pos->ply - 1].move != MOVE_NONE &&
-            search_null_material(s, pos)) {
-            int r = 3 + depth / 4 + ((ev - beta) / 200 < 3 ? (ev - beta) / 200 : 3);
-            pos_make_null(pos);
-            s->cont_at[ply] = -1;
-            int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
-            pos_unmake_null(pos);
-            if (s->stop) return 0;
-            if (score >= beta) return score > SEARCH_MATE_BOUND ? beta : score;
-        }
-        /* ProbCut: a capture whose exchange alone wins beta + PC_MARGIN over the evaluation,
-         * and that holds that bound in a quiescence search and then a search 4 plies
-         * shallower, cuts off (unless the table says a search nearly as deep fell short). */
+        int result;
+        if (search_null_move_allowed(s, pos, depth, ev, beta) &&
+            search_null_move_cuts(s, pos, depth, ev, beta, ply, cut, &result))
+            return result;
         int pc_beta = beta + PC_MARGIN;
-        if (depth >= PC_DEPTH && s->see && pc_beta < SEARCH_MATE_BOUND &&
-            !(hit && tt_depth >= depth - 3 && tt_score < pc_beta)) {
-            Move *list = s->moves[ply];
-            int n = pos_legal_captures(pos, list);
-            for (int i = 0; i < n; i++) {
-                Move m = list[i];
-                if (search_victim_value(s, pos, m) == 0 ||
-                    !pos_see_ge(pos, m, pc_beta - ev, s->see_value))
-                    continue;
-                s->cont_at[ply] = search_cont_key(s, pos, m);
-                pos_make(pos, m);
-                int score = -search_quiesce(s, pos, -pc_beta, -pc_beta + 1, ply + 1, 0);
-                if (score >= pc_beta && !s->stop)
-                    score = -search_node(s, pos, depth - 4, -pc_beta, -pc_beta + 1, ply + 1, !cut);
-                pos_unmake(pos);
-                if (s->stop) return 0;
-                if (score >= pc_beta) {
-                    search_tt_store(s, pos->key, depth - 3, BOUND_LOWER, score, raw, m, ply);
-                    return score;
-                }
-            }
-        }
+        if (search_probcut_applies(s, depth, pc_beta, hit, tt_depth, tt_score) &&
+            search_probcut_cuts(s, pos, depth, pc_beta, ev, raw, ply, cut, &result))
+            return result;
     }
-    if (depth >= 4 && hash == MOVE_NONE) depth--; /* internal iterative reduction */
-    /* Singular extension: when the table's move scored at least tt_score at nearly this
-     * depth and no other move reaches tt_score - SE_MARGIN * depth in a shallower search
-     * without it, it is the only good move here and is searched a ply deeper; when the
-     * others reach that bound and it is not below beta, several moves hold: cut off. */
+
+    /* Reductions and extensions of the node and its hash move. */
+    if (search_iir_reduces(depth, hash)) depth--;
     int hash_ext = 0;
-    if (ply > 0 && depth >= SE_DEPTH && hash != MOVE_NONE && excl == MOVE_NONE &&
-        (tt_bound & BOUND_LOWER) && tt_depth >= depth - 3 && tt_score > -SEARCH_MATE_BOUND &&
-        tt_score < SEARCH_MATE_BOUND) {
-        int sb = tt_score - SE_MARGIN * depth;
-        s->excluded[ply] = hash;
-        int score = search_node(s, pos, (depth - 1) / 2, sb - 1, sb, ply, cut);
-        s->excluded[ply] = MOVE_NONE;
-        if (s->stop) return 0;
-        if (score < sb) /* singular; far below the bound: two plies, a few times per line */
-            hash_ext = !pvnode && score < sb - DE_MARGIN && s->dext[ply] < DE_MAX ? 2 : 1;
-        else if (sb >= beta) return sb;
-        else if (tt_score >= beta) hash_ext = -1; /* not singular, but above beta: less */
-    }
+    int result;
+    if (search_singular_applies(ply, depth, hash, excl, tt_bound, tt_depth, tt_score) &&
+        search_singular_cuts(s, pos, depth, beta, ply, pvnode, cut, hash, tt_score, &hash_ext,
+                             &result))
+        return result;
+
+    /* The moves: the hash move first, the others scored when it does not cut off. */
     Move *list = s->moves[ply];
-    int *sc = s->scores[ply];
+    int *order = s->scores[ply];
     int n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
-    int hidx = -1; /* the hash move goes first, and the others are scored only if it does
-                      not cut off */
-    for (int j = 0; hash != MOVE_NONE && j < n; j++)
-        if (list[j] == hash) {
-            hidx = j;
-            list[j] = list[0];
-            list[0] = hash;
-            break;
-        }
+    int hash_at = search_hash_first(list, n, hash);
     bool scored = false;
-    int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0;
+    int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0, ncapt = 0;
     Move best_move = MOVE_NONE, quiets[64], capts[32];
-    int ncapt = 0;
-    bool futile = !pvnode && !check && depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
-    int lmp = (3 + depth * depth) / (improving ? 1 : 2);
-    int16_t *c1, *c2;
-    search_cont_rows(s, ply, &c1, &c2);
+    bool futile = !pvnode && !check && search_futility_applies(depth, ev, alpha);
+    int late_count = search_late_move_count(depth, improving);
+    int16_t *cont1, *cont2; /* continuation-history rows of the last two moves */
+    search_cont_rows(s, ply, &cont1, &cont2);
     for (int i = 0; i < n; i++) {
-        if (i > 0 || hidx < 0) {
+        if (i > 0 || hash_at < 0) {
             if (!scored) {
-                search_score_moves(s, pos, list + i, sc + i, n - i, MOVE_NONE, ply);
+                search_score_moves(s, pos, list + i, order + i, n - i, MOVE_NONE, ply);
                 scored = true;
             }
-            search_pick(list, sc, n, i);
+            search_pick(list, order, n, i);
         }
         Move m = list[i];
         if (m == excl) continue;
         search_prefetch_key(s, pos_key_after(pos, m)); /* the child's slots, well ahead */
         int victim = search_victim_value(s, pos, m);
-        bool quiet =
-            victim == 0 && MOVE_KIND(m) != MK_MULTI && !(MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP);
-        bool refut = m == hash ||
-                     (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1]));
+        bool quiet = search_is_quiet(m, victim);
+        bool refutation = m == hash || (ply < SEARCH_MAX_PLY &&
+                                        (m == s->killers[ply][0] || m == s->killers[ply][1]));
+        /* Moves are pruned below the root out of check, once one kept the node from a mate. */
         if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
-            depth <= LMP_DEPTH && nquiet >= lmp) { /* late-move pruning */
-            /* Moves come best-scored first: after one ordered by history alone, only such
-             * quiet moves remain (where no move removes pieces it does not land on), and
-             * each would be pruned here in turn. */
-            if (s->see_bound && scored && sc[i] < (1 << 22)) break;
+            search_late_move_prunes(depth, nquiet, late_count)) {
+            if (search_rest_pruned(s, scored, order[i])) break;
             continue;
         }
-        int stat = quiet ? search_quiet_stat(s, pos, m, c1, c2) : 0;
+        int history = quiet ? search_quiet_stat(s, pos, m, cont1, cont2) : 0;
         if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
-            depth <= HP_DEPTH && !refut && stat < -HP_MARGIN * depth)
-            continue; /* history pruning: this quiet move has kept failing here */
-        if (s->see && !check && ply > 0 && best > -SEARCH_MATE_BOUND && depth <= SEE_DEPTH &&
-            m != hash &&
-            !pos_see_ge(pos, m, quiet ? -SEE_QUIET * depth * depth : -SEE_CAPTURE * depth,
-                        s->see_value))
-            continue; /* the exchange on the target square loses too much */
-        /* Deeper, futility by the depth a late quiet move would be reduced to. */
+            search_history_prunes(depth, refutation, history))
+            continue;
+        if (s->see && !check && ply > 0 && best > -SEARCH_MATE_BOUND && m != hash &&
+            search_see_prunes(s, pos, m, quiet, depth))
+            continue;
         bool fut = futile;
-        if (quiet && !fut && !pvnode && !check && i > 0 && !refut && depth > FUT_DEPTH) {
-            int lmrd = depth - 1 - search_lmr(s, depth, i);
-            if (lmrd < 0) lmrd = 0;
-            fut = lmrd < FUT_DEPTH && ev + FUT_MARGIN * (lmrd + 1) <= alpha;
-        }
+        if (quiet && !fut && !pvnode && !check && i > 0 && !refutation && depth > FUT_DEPTH)
+            fut = search_futile_when_reduced(s, depth, i, ev, alpha);
         s->cont_at[ply] = search_cont_key(s, pos, m);
         pos_make(pos, m);
         bool gives_check = /* only asked where it decides pruning or reduction */
@@ -516,24 +534,17 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         }
         if (quiet && nquiet < 64) quiets[nquiet++] = m;
         if (victim > 0 && ncapt < 32) capts[ncapt++] = m;
-        int score, nd = depth - 1 + (m == hash ? hash_ext : 0);
-        s->dext[ply + 1] = s->dext[ply] + (m == hash && hash_ext == 2);
+        int child_depth = depth - 1 + (m == hash ? hash_ext : 0);
+        s->double_ext[ply + 1] = s->double_ext[ply] + (m == hash && hash_ext == 2);
+        int score;
         if (i == 0) {
-            score = -search_node(s, pos, nd, -beta, -alpha, ply + 1, !pvnode && !cut);
+            score = -search_node(s, pos, child_depth, -beta, -alpha, ply + 1, !pvnode && !cut);
         } else {
-            int r = 0;
-            if (depth >= 2 && quiet && !check && !gives_check && i >= (pvnode ? 3 : 2)) {
-                r = search_lmr(s, depth, i);
-                r += !pvnode + !improving - refut + cut;
-                r -= stat / CONT_LMR_DIV;
-                if (r > nd - 1) r = nd - 1;
-                if (r < 0) r = 0;
-            }
-            score = -search_node(s, pos, nd - r, -alpha - 1, -alpha, ply + 1, true);
-            if (r > 0 && score > alpha && !s->stop)
-                score = -search_node(s, pos, nd, -alpha - 1, -alpha, ply + 1, !cut);
-            if (score > alpha && score < beta && !s->stop)
-                score = -search_node(s, pos, nd, -beta, -alpha, ply + 1, false);
+            int r = search_reduces(depth, i, quiet, check, gives_check, pvnode)
+                        ? search_reduction(s, depth, i, pvnode, improving, refutation, cut, history,
+                                           child_depth)
+                        : 0;
+            score = search_later_move(s, pos, child_depth, r, alpha, beta, ply, cut);
         }
         pos_unmake(pos);
         if (s->stop) return 0;
@@ -544,16 +555,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
                 alpha = score;
                 search_update_pv(s, ply, m);
                 if (score >= beta) {
-                    if (quiet) {
-                        if (m != s->killers[ply][0]) {
-                            s->killers[ply][1] = s->killers[ply][0];
-                            s->killers[ply][0] = m;
-                        }
-                        Move prev = pos->ply > 0 ? pos->stack[pos->ply - 1].move : MOVE_NONE;
-                        if (prev != MOVE_NONE)
-                            s->counter[pos->board[MOVE_TO(prev)] & 63][MOVE_TO(prev)] = m;
-                        search_history_update(s, pos, ply, quiets, nquiet, m, depth);
-                    }
+                    if (quiet) search_quiet_cutoff(s, pos, ply, m, quiets, nquiet, depth);
                     search_capt_update(s, pos, capts, ncapt, m, depth);
                     break;
                 }
@@ -565,11 +567,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     if (excl == MOVE_NONE) { /* a search without a move is not this node's result */
         search_tt_store(s, pos->key, depth, bound, best, raw,
                         bound == BOUND_UPPER ? MOVE_NONE : best_move, ply);
-        /* The evaluation was off where the result is exact or bounds it on the far side,
-         * and no capture made the difference. */
-        if (corr && raw != -SEARCH_INF && best > -SEARCH_MATE_BOUND && best < SEARCH_MATE_BOUND &&
-            (best_move == MOVE_NONE || search_victim_value(s, pos, best_move) == 0) &&
-            !(bound == BOUND_LOWER && best <= ev) && !(bound == BOUND_UPPER && best >= ev))
+        if (search_corr_learns(s, pos, corr, raw, ev, best, bound, best_move))
             search_corr_update(corr, best - ev, depth);
     }
     return best;
