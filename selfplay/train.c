@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -293,6 +294,86 @@ static bool train_dump(TrainState *t, float out_to_sig, CvError *err) {
     return ok;
 }
 
+/* ---------------------------------------------------------------- batch loader */
+
+/* A thread that reads the next batches from the stream while the model trains on the
+ * current one: two buffers, filled in turn, in stream order. */
+typedef struct Loader {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    DataStream *s;
+    uint8_t *buf[2];
+    int ready[2]; /* 1 full, -1 the stream failed */
+    bool stop;
+    int batch, rsize;
+    CvError err;
+} Loader;
+
+static void *loader_main(void *arg) {
+    Loader *ld = arg;
+    for (int k = 0;; k ^= 1) {
+        pthread_mutex_lock(&ld->mu);
+        while (ld->ready[k] && !ld->stop) pthread_cond_wait(&ld->cv, &ld->mu);
+        bool stop = ld->stop;
+        pthread_mutex_unlock(&ld->mu);
+        if (stop) return NULL;
+        int st = 1;
+        for (int i = 0; i < ld->batch && st > 0; i++)
+            st = stream_next(ld->s, ld->buf[k] + (size_t)i * ld->rsize, &ld->err);
+        pthread_mutex_lock(&ld->mu);
+        ld->ready[k] = st > 0 ? 1 : -1;
+        pthread_cond_broadcast(&ld->cv);
+        pthread_mutex_unlock(&ld->mu);
+        if (st <= 0) return NULL;
+    }
+}
+
+static bool loader_start(Loader *ld, DataStream *s, int batch, int rsize) {
+    memset(ld, 0, sizeof *ld);
+    ld->s = s;
+    ld->batch = batch;
+    ld->rsize = rsize;
+    ld->buf[0] = malloc((size_t)batch * rsize);
+    ld->buf[1] = malloc((size_t)batch * rsize);
+    pthread_mutex_init(&ld->mu, NULL);
+    pthread_cond_init(&ld->cv, NULL);
+    return ld->buf[0] && ld->buf[1] && pthread_create(&ld->thread, NULL, loader_main, ld) == 0;
+}
+
+/* The k-th batch (k counts from 0), or NULL with err filled when the stream failed. */
+static const uint8_t *loader_get(Loader *ld, uint64_t k, CvError *err) {
+    int i = (int)(k & 1);
+    pthread_mutex_lock(&ld->mu);
+    while (!ld->ready[i]) pthread_cond_wait(&ld->cv, &ld->mu);
+    int st = ld->ready[i];
+    pthread_mutex_unlock(&ld->mu);
+    if (st < 0) *err = ld->err;
+    return st > 0 ? ld->buf[i] : NULL;
+}
+
+/* Hands the k-th batch's buffer back for refilling. */
+static void loader_release(Loader *ld, uint64_t k) {
+    pthread_mutex_lock(&ld->mu);
+    ld->ready[k & 1] = 0;
+    pthread_cond_broadcast(&ld->cv);
+    pthread_mutex_unlock(&ld->mu);
+}
+
+static void loader_stop(Loader *ld, bool started) {
+    if (started) {
+        pthread_mutex_lock(&ld->mu);
+        ld->stop = true;
+        pthread_cond_broadcast(&ld->cv);
+        pthread_mutex_unlock(&ld->mu);
+        pthread_join(ld->thread, NULL);
+    }
+    pthread_mutex_destroy(&ld->mu);
+    pthread_cond_destroy(&ld->cv);
+    free(ld->buf[0]);
+    free(ld->buf[1]);
+}
+
 /* ---------------------------------------------------------------- the run */
 
 /* Cosine decay from lr to lr_end over the run. */
@@ -360,6 +441,9 @@ int train_run(const TrainOpts *o, CvError *err) {
     DataStream ts;
     memset(&ts, 0, sizeof ts);
     FILE *log = NULL;
+    Loader ld;
+    memset(&ld, 0, sizeof ld);
+    bool loader_started = false;
     if (o->threads > 0) omp_set_num_threads(o->threads);
     if (o->hidden < 16 || o->hidden > NNUE_MAX_HIDDEN || o->hidden % 16) {
         snprintf(err->msg, sizeof err->msg, "hidden size %d: a multiple of 16 in 16..%d", o->hidden,
@@ -408,11 +492,21 @@ int train_run(const TrainOpts *o, CvError *err) {
     double start = train_now(), last_progress = start, last_ckpt = start;
     uint64_t start_consumed = t.consumed, log_from = t.consumed;
     double log_loss = 0;
-    while (t.consumed < o->positions) {
-        for (int i = 0; i < o->batch; i++)
-            if (stream_next(&ts, t.batch + (size_t)i * t.ds.rsize, err) < 0) goto done;
+    loader_started = loader_start(&ld, &ts, o->batch, t.ds.rsize);
+    if (!loader_started) {
+        snprintf(err->msg, sizeof err->msg, "cannot start the data loader thread");
+        goto done;
+    }
+    uint8_t *own_batch = t.batch;
+    for (uint64_t k = 0; t.consumed < o->positions; k++) {
+        if (!(t.batch = (uint8_t *)loader_get(&ld, k, err))) {
+            t.batch = own_batch;
+            goto done;
+        }
         double lr = train_lr(o, t.consumed);
         log_loss += train_batch(&t, out_to_sig);
+        loader_release(&ld, k);
+        t.batch = own_batch;
         train_adam(&t.model, t.slots, TRAIN_SLOTS, lr);
         t.consumed += (uint64_t)o->batch;
         double now = train_now(), secs = now - start;
@@ -457,6 +551,7 @@ int train_run(const TrainOpts *o, CvError *err) {
     rc = 0;
 done:
     if (log) fclose(log);
+    if (loader_started || ld.buf[0]) loader_stop(&ld, loader_started);
     stream_free(&ts);
     train_state_free(&t);
     return rc;
