@@ -118,6 +118,9 @@ int cmd_train(int argc, char **argv) {
                      "positions between loss-log lines (default 1000000)"),
         CLI_OPT_CALL("--progress", "SEC", train_opt_double, &o.progress_secs,
                      "seconds between progress lines on stderr, 0 = none (default 5)"),
+        CLI_OPT_CALL("--stop-after", "N", train_opt_u64, &o.stop_after,
+                     "stop after N positions with a checkpoint and no network, as a kill\n"
+                     "would (for the resume test)"),
         CLI_OPT_TEXT("--dump-grads", "FILE", &o.dump_grads,
                      "write the initial model, the first batch and its gradients as JSON\n"
                      "and stop (for the autograd check)"),

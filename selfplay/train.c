@@ -538,9 +538,16 @@ int train_run(const TrainOpts *o, CvError *err) {
                     ts.epoch, rate, lr, eta);
             last_progress = now;
         }
-        if (o->checkpoint && (now - last_ckpt >= o->checkpoint_secs || last)) {
+        bool stop = o->stop_after && t.consumed >= o->stop_after && !last;
+        if (o->checkpoint && (now - last_ckpt >= o->checkpoint_secs || last || stop)) {
             if (!train_save_checkpoint(&t, t.seconds + secs, err)) goto done;
             last_ckpt = now;
+        }
+        if (stop) {
+            fprintf(stderr, "train %s: stopped after %llu positions (--stop-after)\n",
+                    t.ds.var->name, (unsigned long long)t.consumed);
+            rc = 0;
+            goto done;
         }
     }
     if (!train_write_net(&t, err)) goto done;
