@@ -134,9 +134,15 @@ bool chess_insufficient_material(const Position *p) {
     return knights == 0 && bishop_colours != 3;
 }
 
-/* Castling masks for the orthodox corners and king squares, and the lean perft tables. */
+/* Castling masks for the orthodox corners and king squares, and the lean perft tables:
+ * built once for chess and Switching chess together (this runs at the first lookup of
+ * each, under the registry's lock), so the second lookup does not rewrite tables threads
+ * of the first are reading. */
 void chess_init(Variant *v) {
     (void)v;
+    static bool built = false;
+    if (built) return;
+    built = true;
     memset(chess_castle_mask, 0xFF, sizeof chess_castle_mask);
     chess_castle_mask[4] = (uint8_t) ~(CASTLE_WK | CASTLE_WQ);
     chess_castle_mask[0] = (uint8_t)~CASTLE_WQ;

@@ -4,8 +4,11 @@
  * variants as immutable records, the position with its undo stack, and the calls that
  * generate, make and unmake moves, read and write FEN and move notation, and count perft.
  *
- * Call engine_init() once, before any thread starts; afterwards every table is read-only
- * and any number of threads may each use their own Position, of any variant. */
+ * Call engine_init() before any thread starts (a second call does nothing). A variant's
+ * own tables are built when it is first looked up (variant_at, variant_by_name): once,
+ * under a lock, so threads may look variants up at any time. A record returned by a lookup
+ * is complete, and it and its tables stay read-only from then on: any number of threads
+ * may each use their own Position, of any variant. */
 #ifndef CHESSVAR_H
 #define CHESSVAR_H
 
@@ -92,7 +95,7 @@ typedef struct NamedStart {
 
 /* Per-variant behaviour. The fast and the reference generators return legal moves only. */
 struct VariantOps {
-    void (*init)(Variant *v); /* engine_init: build v->tables; may be NULL */
+    void (*init)(Variant *v); /* first lookup: build v->tables; may be NULL */
     int (*gen_legal)(Position *pos, Move *list);
     uint64_t (*count_legal)(Position *pos);          /* perft bulk count at the last ply */
     int (*gen_reference)(Position *pos, Move *list); /* slow, obviously correct */
@@ -135,14 +138,14 @@ struct Variant {
     uint8_t npt;                /* piece types are 1..npt */
     uint32_t rules;             /* RULE_* */
     PieceDef pieces[MAX_PT];    /* index = type id; [0] unused */
-    int8_t type_of_letter[128]; /* filled by engine_init */
+    int8_t type_of_letter[128]; /* filled at the first lookup */
     const char *start_fen;
     NamedStart starts[4];       /* optional named start positions */
     uint8_t pawn_start_rank[2]; /* rank index (0-based) of the ordinary double step */
     uint8_t promo_types[10];    /* promotion choices in notation order, 0-terminated */
     int stalemate_score;        /* per mille for the side that is stalemated: 500 draw */
     const VariantOps *ops;
-    const void *tables; /* attack tables built by engine_init; read-only after */
+    const void *tables; /* attack tables built at the first lookup; read-only after */
 };
 
 /* ---------------------------------------------------------------- position */
@@ -224,6 +227,7 @@ struct Position {
 
 /* ---------------------------------------------------------------- API */
 
+/* Builds the tables every variant shares (keys, geometry); once, however often called. */
 void engine_init(void);
 
 int variant_count(void);

@@ -65,7 +65,8 @@ static bool comp_lame_mask(const PieceDef *d, const MoveComp *mc, int c, int f, 
     return true;
 }
 
-/* Builds the attack and move tables from the piece definitions, once at engine_init. */
+/* Builds the attack and move tables from the piece definitions, once, at Superchess's first
+ * lookup. */
 static void sc_init(Variant *v) {
     ScTables *tb = &sc_tables;
     memset(tb, 0, sizeof *tb);

@@ -15,8 +15,8 @@
  *   PF_BLAST  after landing, remove every capturable enemy on the 8 neighbours
  *
  * Two generators share make/unmake: a fast one on 128-bit bitboards with tables built
- * from the piece data at engine_init (supremo_gen.c), and a reference one that walks the
- * mailbox exactly as the rules text says, with an attack test that generates every enemy
+ * from the piece data at the variant's first lookup (supremo_gen.c), and a reference one that walks
+ * the mailbox exactly as the rules text says, with an attack test that generates every enemy
  * pseudo-move (supremo_ref.c). */
 #include <stdio.h>
 #include <stdlib.h>
