@@ -436,10 +436,11 @@ static void uci_display(UciEngine *e) {
  * centipawns, and the game phase (256 opening .. 0 ending) that blends tapered terms;
  * scripts/tune_eval.py and tests/check_eval_params.py read it. */
 static void uci_eval(UciEngine *e) {
-    int v = eval_position(&e->search->eval, e->pos), l = eval_linear(&e->search->eval, e->pos);
+    int v = eval_position(&e->search->eval.classical, e->pos),
+        l = eval_linear(&e->search->eval.classical, e->pos);
     int w = e->pos->side == WHITE ? 1 : -1;
     uci_say(e, "info string eval %d side to move, %d white, linear part %d white, phase %d", v,
-            w * v, w * l, eval_phase(&e->search->eval, e->pos));
+            w * v, w * l, eval_phase(&e->search->eval.classical, e->pos));
 }
 
 /* Sets up the engine for chess with the default hash; false if out of memory. */
