@@ -2,8 +2,10 @@
  * choice of evaluation by name. */
 #include "evaluator.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 bool evaluator_init(Evaluator *e, const Variant *v, const Network *net) {
     memset(e, 0, sizeof *e);
@@ -80,4 +82,22 @@ bool evaluator_load(const char *spec, const Variant *v, Network **net, CvError *
     if (!spec || strcmp(spec, "classical") == 0) return true;
     *net = nnue_load(spec, v, err);
     return *net != NULL;
+}
+
+void evaluator_file_name(const char *path, char *buf, size_t n) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    XXH3_state_t *st = XXH3_createState();
+    XXH3_64bits_reset(st);
+    FILE *f = fopen(path, "rb");
+    unsigned char chunk[65536];
+    size_t len;
+    while (f && (len = fread(chunk, 1, sizeof chunk, f)) > 0) XXH3_64bits_update(st, chunk, len);
+    if (f) fclose(f);
+    unsigned long long h = (unsigned long long)XXH3_64bits_digest(st);
+    XXH3_freeState(st);
+    int k = snprintf(buf, n, "%.48s#%016llx", base, h);
+    for (int i = 0; i < k && i < (int)n - 1; i++) /* it goes into JSON and PGN as is */
+        if (buf[i] == '"' || buf[i] == '\\' || (unsigned char)buf[i] < 0x20 || buf[i] == ' ')
+            buf[i] = '_';
 }

@@ -103,4 +103,9 @@ const char *evaluator_default_file(const Variant *v);
  * loaded. */
 bool evaluator_load(const char *spec, const Variant *v, Network **net, CvError *err);
 
+/* How a network file is named in player names and run configurations: its base name and
+ * the XXH3-64 of its bytes ("chess.nnue#0123456789abcdef"), so a run resumed with another
+ * file of the same name is told apart. */
+void evaluator_file_name(const char *path, char *buf, size_t n);
+
 #endif
