@@ -129,7 +129,8 @@ Search *search_new(const Variant *v, int tt_bits) {
 bool search_set_network(Search *s, const Network *net) {
     const Variant *v = s->eval.classical.var;
     evaluator_free(&s->eval);
-    memset(s->evc, 0, SEARCH_EVC_SIZE * sizeof *s->evc); /* scores of the other evaluation */
+    s->used = true; /* the table and the evaluation cache hold the other evaluation's scores */
+    search_clear(s);
     if (evaluator_init(&s->eval, v, net)) return true;
     evaluator_init(&s->eval, v, NULL);
     return false;

@@ -187,7 +187,8 @@ typedef struct Search {
 Search *search_new(const Variant *v, int tt_bits);
 void search_free(Search *s);
 /* Makes s evaluate with net (NULL: the classical evaluation), which must be for s's
- * variant and outlive s; forgets the evaluations it cached. False if out of memory. */
+ * variant and outlive s; clears s as search_clear does (its table and evaluation cache
+ * hold the other evaluation's scores). False if out of memory. */
 bool search_set_network(Search *s, const Network *net);
 /* Empties the table, the killers and counter-moves, every history (butterfly,
  * continuation, capture, correction) and the evaluation cache: call before each game so
