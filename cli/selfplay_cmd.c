@@ -13,6 +13,13 @@
 #include "cli.h"
 #include "mpi_start.h"
 
+/* search.h's default budgets, spelled out for the --nodes help by the preprocessor. */
+#define NODES_TEXT_(n)   #n
+#define NODES_TEXT(n)    NODES_TEXT_(n)
+#define NODES_8X8_TEXT   NODES_TEXT(SEARCH_DEFAULT_NODES)
+#define NODES_DROPS_TEXT NODES_TEXT(SEARCH_DEFAULT_NODES_DROPS)
+#define NODES_WIDE_TEXT  NODES_TEXT(SEARCH_DEFAULT_NODES_WIDE)
+
 #define CMD    "selfplay"
 #define NSCORE SELFPLAY_NSCORE
 
@@ -275,8 +282,9 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_CALL("--seed", "S", selfplay_opt_seed, &g->seed,
                      "run seed; game g uses a stream derived from (S, g) (default 1)"),
         CLI_OPT_CALL("--nodes", "N", selfplay_opt_budget, &g->player[0],
-                     "budget per move of player A: N search nodes (default 4000 on 8x8,\n"
-                     "6000 with drops (Superchess), 20000 on 10x10)"),
+                     "budget per move of player A: N search nodes (default " NODES_8X8_TEXT
+                     " on 8x8,\n" NODES_DROPS_TEXT " with drops (Superchess), " NODES_WIDE_TEXT
+                     " on 10x10)"),
         CLI_OPT_CALL("--depth", "D", selfplay_opt_budget, &g->player[0],
                      "budget per move of player A: depth D instead"),
         CLI_OPT_CALL("--movetime", "MS", selfplay_opt_budget, &g->player[0],

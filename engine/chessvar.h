@@ -144,6 +144,13 @@ struct Variant {
     uint8_t pawn_start_rank[2]; /* rank index (0-based) of the ordinary double step */
     uint8_t promo_types[10];    /* promotion choices in notation order, 0-terminated */
     int stalemate_score;        /* per mille for the side that is stalemated: 500 draw */
+    /* Endings turn on zugzwang (where stalemate scores, the side that cannot move loses
+     * by it): a search should not pass (null move) with fewer than two pieces besides
+     * royals and pawns. */
+    bool zugzwang_prone;
+    /* The pieces are exactly chess's six, types 1..6 = P N B R Q K, on 8x8: terms written
+     * for them (mobility, king safety) apply. */
+    bool orthodox_pieces;
     const VariantOps *ops;
     const void *tables; /* attack tables built at the first lookup; read-only after */
 };

@@ -375,6 +375,7 @@ Variant variant_supremo = {
     .promo_types = {SUP_QUEEN, SUP_ROOK, SUP_BISHOP, SUP_KNIGHT, SUP_TERMINATOR, SUP_COMMANDO,
                     SUP_PROTECTOR},
     .stalemate_score = 250,
+    .zugzwang_prone = true, /* a stalemate scores, and the blasts and hoppers thin endings */
     .ops = &supremo_ops,
 };
 

@@ -191,6 +191,7 @@ Variant variant_switching = {
     .npt = 6,
     .rules = RULE_CASTLING | RULE_EP | RULE_SWITCH | RULE_PAWN_FIRST_RANK,
     .pieces = ORTHODOX_PIECES(MCOND_FIRST_TWO),
+    .orthodox_pieces = true,
     .start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     .pawn_start_rank = {1, 6},
     .promo_types = {QUEEN, ROOK, BISHOP, KNIGHT},

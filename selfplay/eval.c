@@ -40,16 +40,6 @@ static const int16_t PASSED_EG[8] = {0, 10, 15, 25, 45, 75, 120, 0};
 #define ISOLATED_PAWN 10 /* per pawn with no pawn of its colour on an adjacent file */
 #define ROYAL_EG_STEP 10 /* per ring nearer the centre, at phase 0 */
 
-/* Whether the piece types of v are the orthodox six in the engine's order on 8x8
- * (chess, Switching chess): the activity terms of eval_orthodox apply. */
-static bool eval_is_orthodox(const Variant *v) {
-    static const char letters[] = "PNBRQK";
-    if (v->width != 8 || v->height != 8 || v->npt != 6) return false;
-    for (int t = 1; t <= 6; t++)
-        if (v->pieces[t].letter != letters[t - 1]) return false;
-    return true;
-}
-
 /* The phase tables and pawn-structure masks of variant v (see EvalParams). */
 static void eval_init_extras(EvalParams *ep, const Variant *v) {
     int w = v->width, h = v->height;
@@ -79,7 +69,7 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
         ep->royal_eg[sq] = (int16_t)(ROYAL_EG_STEP * ((w > h ? w : h) / 2 - 1 - 2 * ring));
     }
     if (w != 8 || h != 8) ep->pawn_type = 0; /* pawn structure: 8x8 boards only */
-    ep->orthodox = eval_is_orthodox(v);
+    ep->orthodox = v->orthodox_pieces;       /* the activity terms of eval_orthodox apply */
     memcpy(ep->passed_mg, PASSED_MG, sizeof PASSED_MG);
     memcpy(ep->passed_eg, PASSED_EG, sizeof PASSED_EG);
 }

@@ -55,11 +55,12 @@ static double search_ln(double x) {
 }
 
 /* Sets the variant-dependent switches of the selective search (see README "How the player
- * searches"): null move off in Supremo endings with fewer than two pieces besides royals
- * and pawns, since its stalemate wins and zugzwang decide them; the capture bound
- * victim - attacker only where every capture removes exactly one piece. */
+ * searches"): null move off with fewer than two pieces besides royals and pawns where the
+ * variant's endings are zugzwang-prone (Variant.zugzwang_prone: Supremo, whose stalemate
+ * scores), else with none; the capture bound victim - attacker only where every capture
+ * removes exactly one piece. */
 static void search_variant_setup(Search *s, const Variant *v) {
-    s->null_min_pieces = 1;
+    s->null_min_pieces = v->zugzwang_prone ? 2 : 1;
     s->see_bound = true;
     for (int t = 1; t <= v->npt; t++) {
         const PieceDef *pd = &v->pieces[t];
@@ -67,7 +68,6 @@ static void search_variant_setup(Search *s, const Variant *v) {
         for (int c = 0; c < pd->ncomp; c++)
             if (pd->comp[c].kind == MC_DLEAP) s->see_bound = false;
     }
-    if (v->stalemate_score != 500) s->null_min_pieces = 2;
     s->see = v->ops->see_ge != NULL;
     s->pawn_types = 0;
     for (int t = 1; t <= v->npt; t++)
@@ -166,8 +166,8 @@ void search_clear(Search *s) {
 /* Default budget: from the board size and the drop rule, the two things that set the
  * branching factor (see search.h). */
 int64_t search_default_nodes(const Variant *v) {
-    if (v->width * v->height > 64) return 20000;
-    return v->rules & RULE_DROPS ? 6000 : 4000;
+    if (v->width * v->height > 64) return SEARCH_DEFAULT_NODES_WIDE;
+    return v->rules & RULE_DROPS ? SEARCH_DEFAULT_NODES_DROPS : SEARCH_DEFAULT_NODES;
 }
 
 int search_default_tt_bits(const Variant *v) { return v->width * v->height > 64 ? 16 : 14; }

@@ -197,9 +197,14 @@ void search_clear(Search *s);
 /* Searches pos (restored on return) within lim; pos must have at least one legal move.
  * Thread-safe for distinct Search objects; lim->stop may be set from any thread. */
 SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim);
-/* Default self-play budget in nodes per move for variant v: enough for a real search in
- * every variant (about depth 6 on 8x8 without drops, 4-7 with Superchess drops, 3-4 on
+/* Default self-play budgets in nodes per move, by what sets the branching factor: boards up
+ * to 8x8, those with drops (Superchess), larger boards (Supremo). Enough for a real search
+ * in every variant (about depth 6 on 8x8 without drops, 4-7 with Superchess drops, 3-4 on
  * 10x10; measured by scripts/search_speed.py into results/search_speed.json). */
+#define SEARCH_DEFAULT_NODES       4000
+#define SEARCH_DEFAULT_NODES_DROPS 6000
+#define SEARCH_DEFAULT_NODES_WIDE  20000
+/* The default self-play budget of variant v: one of the three above. */
 int64_t search_default_nodes(const Variant *v);
 /* Default self-play table size in bits for variant v: 14 on boards up to 8x8, 16 on larger
  * ones. A self-play table holds one game's recent searches (thousands of nodes each); a
