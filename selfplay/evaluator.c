@@ -7,6 +7,10 @@
 #include <string.h>
 #include <xxhash.h>
 
+#ifndef CHESSVAR_NETS_DIR
+#define CHESSVAR_NETS_DIR "selfplay/nets"
+#endif
+
 bool evaluator_init(Evaluator *e, const Variant *v, const Network *net) {
     memset(e, 0, sizeof *e);
     eval_init(&e->classical, v);
@@ -69,10 +73,16 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
     return nnue_evaluate(e->net, &e->acc[ply], pos);
 }
 
-/* Shipped networks live in selfplay/nets/<variant>.nnue; none is the default yet, so every
- * variant plays with the classical evaluation unless --eval (UCI: EvalFile) names a file. */
+/* The variants whose shipped network (CHESSVAR_NETS_DIR, the repository's selfplay/nets/)
+ * is their default evaluation, as {variant, file}: none yet, so every variant plays with the
+ * classical evaluation unless --eval (UCI: EvalFile) names a file. An entry such as
+ * {"chess", CHESSVAR_NETS_DIR "/chess.nnue"} is the whole change that makes a shipped
+ * network a variant's default. */
+static const char *const default_networks[][2] = {{NULL, NULL}};
+
 const char *evaluator_default_file(const Variant *v) {
-    (void)v;
+    for (int i = 0; default_networks[i][0]; i++)
+        if (strcmp(default_networks[i][0], v->name) == 0) return default_networks[i][1];
     return NULL;
 }
 

@@ -59,6 +59,8 @@ static inline uint64_t evaluator_psq_step(const EvalParams *ep, uint64_t psq, co
     return psq;
 }
 
+/* The network's halves of refresh and evaluate (evaluator.c), called by the inline forms
+ * below. */
 void evaluator_net_refresh(Evaluator *e, const Position *pos, int ply);
 int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply);
 
