@@ -207,15 +207,19 @@ void supremo_make(Position *pos, Move m) {
     int pc = pos->board[from];
     u->moved = (uint8_t)pc;
     bool capture = false;
+    /* DirtyPiece: the mover first (unless it captures and returns without promoting), then
+     * each piece removed and a promotion, counted in n */
+    dirty_set(u, 0, pc, from, promo ? NO_SQ : to);
+    int n = to != from || promo;
     if (mid != NO_SQ) {
-        dirty_add(u, pos_remove10(pos, mid), mid, NO_SQ);
+        dirty_set(u, n++, pos_remove10(pos, mid), mid, NO_SQ);
         u->nvict = 1;
         capture = true;
     }
     if (to != from) {
         if (pos->board[to]) {
             u->captured = (uint8_t)pos_remove10(pos, to);
-            dirty_add(u, u->captured, to, NO_SQ);
+            dirty_set(u, n++, u->captured, to, NO_SQ);
             capture = true;
         }
         pos_move10(pos, from, to);
@@ -223,21 +227,19 @@ void supremo_make(Position *pos, Move m) {
     if (promo) {
         pos_remove10(pos, to);
         pos_put10(pos, to, PC_MAKE(us, promo));
-        dirty_add(u, pc, from, NO_SQ);
-        dirty_add(u, PC_MAKE(us, promo), NO_SQ, to);
-    } else if (to != from) {
-        dirty_add(u, pc, from, to);
+        dirty_set(u, n++, PC_MAKE(us, promo), NO_SQ, to);
     }
     uint32_t fl = T->flags[PC_TYPE(pc)];
     if ((fl & PF_BLAST) && !promo) {
         u128 victims = T->kmask[to] & pos->bb.b10.color[us ^ 1] & ~sup_uncapturable(pos, T);
         while (victims) {
             int sq = bb128_pop_lsb(&victims);
-            dirty_add(u, pos_remove10(pos, sq), sq, NO_SQ);
+            dirty_set(u, n++, pos_remove10(pos, sq), sq, NO_SQ);
             u->nvict++;
             capture = true;
         }
     }
+    u->dirty.n = (uint8_t)n;
     pos->halfmove =
         (capture || (fl & (PF_PAWN_PIECE | PF_PAWN))) ? 0 : (uint16_t)(pos->halfmove + 1);
     pos->ep = NO_SQ;
