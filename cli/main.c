@@ -33,6 +33,8 @@ int main(int argc, char **argv) {
         {"uci", cmd_uci, "speak UCI on stdin/stdout: chessvar as an engine for any variant"},
         {"verify", cmd_verify, "find the first node where another engine's perft goes wrong"},
         {"setup", cmd_setup, "Superchess start arrays: random prelude setups and prelude checks"},
+        {"train", cmd_train,
+         "train an evaluation network on self-play data; evaluate FENs with one"},
     };
     const int n = (int)(sizeof cmds / sizeof cmds[0]);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

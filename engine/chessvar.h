@@ -157,6 +157,37 @@ struct Variant {
 
 /* ---------------------------------------------------------------- position */
 
+/* What a move changed, for evaluators that update incrementally (piece-square sums, a
+ * network's accumulator) without knowing how each variant makes its moves. Every make
+ * writes it into its undo record; a null move leaves it empty (n = nhand = 0).
+ *
+ *   d[i]: piece code pc (PC_MAKE(colour, type)) left square `from` and stands on `to`;
+ *         from == NO_SQ: pc appears on `to` (a drop, the result of a promotion);
+ *         to == NO_SQ: pc leaves the board from `from` (captured, blasted, a promoting pawn);
+ *         both squares: pc moves (castling is two such entries, a Switching swap too).
+ *   h[i]: colour's count of `type` changed by delta, in the hand (which 0, pos->hand) or in
+ *         the promotion pool (which 1, pos->pool).
+ *
+ * The entries are a set: removing every d[i].pc from its `from` and then putting every
+ * d[i].pc on its `to` turns the board before the move into the board after it, in any
+ * order within each of the two steps. */
+#define MAX_DIRTY 16
+typedef struct DirtyPiece {
+    uint8_t n;     /* entries of d used */
+    uint8_t nhand; /* entries of h used */
+    struct {
+        uint8_t pc, from, to;
+    } d[MAX_DIRTY];
+    struct {
+        uint8_t color, type, which;
+        int8_t delta;
+    } h[4];
+} DirtyPiece;
+
+enum { DIRTY_HAND = 0, DIRTY_POOL = 1 };
+_Static_assert(MAX_DIRTY >= MAX_VICTIMS + 4, "room for the mover, its promotion, a capture on "
+                                             "`to`, one on the way and a blast's victims");
+
 typedef struct Undo {
     Move move;
     uint32_t castle;
@@ -165,11 +196,11 @@ typedef struct Undo {
     uint8_t ep;
     uint8_t captured; /* piece removed by an ordinary capture, or 0 */
     uint8_t moved;    /* the piece that moved, before any promotion */
-    uint8_t nvict;    /* extra victims (multi-capture moves) */
-    uint8_t vict_sq[MAX_VICTIMS];
-    uint8_t vict_pc[MAX_VICTIMS];
-    uint32_t vstate; /* variant-specific saved state */
+    uint8_t nvict;    /* extra victims of a multi-capture move (in dirty, with the rest) */
+    DirtyPiece dirty; /* what the move changed (see DirtyPiece) */
+    uint8_t pad[8];   /* to 96 bytes: a record's address is then a shift and an add */
 } Undo;
+_Static_assert(sizeof(Undo) == 96, "Undo is 96 bytes (see pad)");
 
 /* State ordered by lifetime: everything before `stack` is the current state, so a clone
  * copies that prefix plus the used part of the stack. */

@@ -207,15 +207,19 @@ void supremo_make(Position *pos, Move m) {
     int pc = pos->board[from];
     u->moved = (uint8_t)pc;
     bool capture = false;
+    /* DirtyPiece: the mover first (unless it captures and returns without promoting), then
+     * each piece removed and a promotion, counted in n */
+    dirty_set(u, 0, pc, from, promo ? NO_SQ : to);
+    int n = to != from || promo;
     if (mid != NO_SQ) {
-        u->vict_sq[0] = (uint8_t)mid;
-        u->vict_pc[0] = (uint8_t)pos_remove10(pos, mid);
+        dirty_set(u, n++, pos_remove10(pos, mid), mid, NO_SQ);
         u->nvict = 1;
         capture = true;
     }
     if (to != from) {
         if (pos->board[to]) {
             u->captured = (uint8_t)pos_remove10(pos, to);
+            dirty_set(u, n++, u->captured, to, NO_SQ);
             capture = true;
         }
         pos_move10(pos, from, to);
@@ -223,18 +227,19 @@ void supremo_make(Position *pos, Move m) {
     if (promo) {
         pos_remove10(pos, to);
         pos_put10(pos, to, PC_MAKE(us, promo));
+        dirty_set(u, n++, PC_MAKE(us, promo), NO_SQ, to);
     }
     uint32_t fl = T->flags[PC_TYPE(pc)];
     if ((fl & PF_BLAST) && !promo) {
         u128 victims = T->kmask[to] & pos->bb.b10.color[us ^ 1] & ~sup_uncapturable(pos, T);
         while (victims) {
             int sq = bb128_pop_lsb(&victims);
-            u->vict_sq[u->nvict] = (uint8_t)sq;
-            u->vict_pc[u->nvict] = (uint8_t)pos_remove10(pos, sq);
+            dirty_set(u, n++, pos_remove10(pos, sq), sq, NO_SQ);
             u->nvict++;
             capture = true;
         }
     }
+    u->dirty.n = (uint8_t)n;
     pos->halfmove =
         (capture || (fl & (PF_PAWN_PIECE | PF_PAWN))) ? 0 : (uint16_t)(pos->halfmove + 1);
     pos->ep = NO_SQ;
@@ -243,7 +248,8 @@ void supremo_make(Position *pos, Move m) {
     pos->key ^= zob_side;
 }
 
-/* Takes back the last move, restoring every victim from the undo record. */
+/* Takes back the last move, restoring every victim (captured on `to`, on the intermediate
+ * square, blasted) from the undo record's DirtyPiece. */
 void supremo_unmake(Position *pos) {
     Undo *u = &pos->stack[--pos->ply];
     Move m = u->move;
@@ -256,8 +262,10 @@ void supremo_unmake(Position *pos) {
     } else if (to != from) {
         pos_move10(pos, to, from);
     }
-    if (u->captured) pos_put10(pos, to, u->captured);
-    for (int i = u->nvict - 1; i >= 0; i--) pos_put10(pos, u->vict_sq[i], u->vict_pc[i]);
+    const DirtyPiece *d = &u->dirty;
+    for (int i = 0; i < d->n; i++)
+        if (d->d[i].to == NO_SQ && PC_COLOR(d->d[i].pc) != pos->side)
+            pos_put10(pos, d->d[i].from, d->d[i].pc);
     pos->key = u->key;
     pos->halfmove = u->halfmove;
     pos->ep = u->ep;

@@ -99,15 +99,25 @@ static void switching_make(Position *p, Move m) {
     }
     Undo *u = chess_make_begin(p, m);
     const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m);
-    int pa = pos_remove8(p, from), pb = pos_remove8(p, to);
+    const int pa = u->moved, pb = p->board[to];
     u->captured = (uint8_t)pb;
-    if (MOVE_PROMO(m)) {
+    /* DirtyPiece: chess_make_begin wrote pa going from `from` to `to`; pb goes the other way */
+    dirty_set(u, 1, pb, to, from);
+    u->dirty.n = 2;
+    pos_remove8(p, from);
+    pos_remove8(p, to);
+    if (MOVE_PROMO(m)) { /* the pawn of the two leaves, and its promotion appears */
         p->halfmove = 0;
-        if (PC_TYPE(pa) == PAWN) pa = PC_MAKE(us, MOVE_PROMO(m));
-        else pb = PC_MAKE(us, MOVE_PROMO(m));
+        const int promo = PC_MAKE(us, MOVE_PROMO(m)), i = PC_TYPE(pa) == PAWN ? 0 : 1;
+        u->dirty.d[i].to = NO_SQ;
+        dirty_set(u, 2, promo, NO_SQ, i == 0 ? to : from);
+        u->dirty.n = 3;
+        pos_put8(p, from, i == 0 ? pb : promo);
+        pos_put8(p, to, i == 0 ? promo : pa);
+    } else {
+        pos_put8(p, from, pb);
+        pos_put8(p, to, pa);
     }
-    pos_put8(p, from, pb);
-    pos_put8(p, to, pa);
     chess_make_end(p, from, to, us);
 }
 

@@ -1,0 +1,162 @@
+/* train_cmd.c - `chessvar train`: trains an evaluation network on self-play run folders
+ * (selfplay/train.h) and writes the quantised network file; with --net, evaluates FENs
+ * with a network file instead (one centipawn score per line, for checks and scripts). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../selfplay/nnue.h"
+#include "../selfplay/train.h"
+#include "cli.h"
+
+#define CMD "train"
+
+/* A whole number of up to 64 bits. */
+static bool train_opt_u64(const char *cmd, const char *opt, const char *val, void *dst) {
+    char *end;
+    errno = 0;
+    unsigned long long s = strtoull(val, &end, 10);
+    if (!*val || *end || errno || *val == '-') {
+        cli_usage_error(cmd, "%s needs a whole number, got '%s'", opt, val);
+        return false;
+    }
+    *(uint64_t *)dst = s;
+    return true;
+}
+
+/* A finite number >= 0. */
+static bool train_opt_double(const char *cmd, const char *opt, const char *val, void *dst) {
+    char *end;
+    errno = 0;
+    double d = strtod(val, &end);
+    if (!*val || *end || errno || !(d >= 0) || d > 1e12) {
+        cli_usage_error(cmd, "%s needs a number >= 0, got '%s'", opt, val);
+        return false;
+    }
+    *(double *)dst = d;
+    return true;
+}
+
+/* Prints the network's evaluation of every FEN line of path ("-": stdin). */
+static int train_eval_fens(const char *net_path, const char *vname, const char *path) {
+    const Variant *v = cli_variant(CMD, vname);
+    if (!v) return 2;
+    CvError err;
+    Network *net = nnue_load(net_path, v, &err);
+    if (!net) return cli_usage_error(CMD, "%s", err.msg);
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        nnue_free(net);
+        return cli_usage_error(CMD, "%s: cannot read it", path);
+    }
+    static Position pos;
+    static NnueAcc acc;
+    char line[1024];
+    int rc = 0;
+    for (long n = 1; fgets(line, sizeof line, f); n++) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0]) continue;
+        if (!pos_from_fen(&pos, v, line, &err)) {
+            rc = cli_usage_error(CMD, "%s line %ld: %s", path, n, err.msg);
+            break;
+        }
+        nnue_refresh(net, &pos, &acc);
+        printf("%d\n", nnue_evaluate(net, &acc, &pos));
+    }
+    if (f != stdin) fclose(f);
+    nnue_free(net);
+    return rc;
+}
+
+int cmd_train(int argc, char **argv) {
+    TrainOpts o;
+    train_defaults(&o);
+    bool keep_check = false, keep_captures = false;
+    const char *net = NULL, *eval_fens = NULL, *vname = NULL;
+    long positions = -1;
+    double shuffle = (double)o.shuffle;
+    const CliOpt opts[] = {
+        CLI_OPT_TEXT("--data", "DIRS", &o.data,
+                     "self-play run folders (comma-separated) whose shard-*.bin to train on"),
+        CLI_OPT_TEXT("--out", "FILE", &o.out, "the network file to write"),
+        CLI_OPT_INT("--hidden", "H", 16, NNUE_MAX_HIDDEN, &o.hidden,
+                    "feature transformer outputs per perspective, a multiple of 16 (default 256)"),
+        CLI_OPT_INT("--batch", "N", 1, 1 << 22, &o.batch, "positions per step (default 16384)"),
+        CLI_OPT_LONG("--positions", "N", 1, 1L << 50, &positions,
+                     "training positions to consume in all (default 10000000)"),
+        CLI_OPT_CALL("--lr", "X", train_opt_double, &o.lr, "Adam step size (default 0.001)"),
+        CLI_OPT_CALL("--lr-end", "X", train_opt_double, &o.lr_end,
+                     "final step size of the cosine decay (default 0.0001)"),
+        CLI_OPT_CALL("--lambda", "X", train_opt_double, &o.lambda,
+                     "target = X * sigmoid(score / K) + (1 - X) * game result (default 0.75)"),
+        CLI_OPT_CALL("--sigmoid-k", "K", train_opt_double, &o.sig_k,
+                     "centipawns of the sigmoid's scale (default 400)"),
+        CLI_OPT_INT("--scale", "CP", 1, 10000, &o.scale,
+                    "centipawns per unit of the network's output (default 400)"),
+        CLI_OPT_CALL("--seed", "S", train_opt_u64, &o.seed,
+                     "seed of the initial weights and the data order (default 1)"),
+        CLI_OPT_INT("--threads", "T", 1, 1024, &o.threads, "OpenMP threads (default: all cores)"),
+        CLI_OPT_INT("--val-permille", "N", 0, 1000, &o.filter.val_permille,
+                    "games whose id hash falls below N of 1000 are held out for validation\n"
+                    "(default 20)"),
+        CLI_OPT_INT("--val-max", "N", 0, 1 << 24, &o.val_max,
+                    "validation positions kept in memory (default 50000)"),
+        CLI_OPT_CALL("--shuffle", "N", train_opt_double, &shuffle,
+                     "shuffle buffer of N records (default 1048576)"),
+        CLI_OPT_INT("--max-score", "CP", 0, 32767, &o.filter.max_score,
+                    "skip positions scored beyond +-CP (default 10000: mates)"),
+        CLI_OPT_FLAG("--keep-check", &keep_check,
+                     "train on positions with the side to move in check too"),
+        CLI_OPT_FLAG("--keep-captures", &keep_captures,
+                     "train on positions whose best move captures too"),
+        CLI_OPT_TEXT("--checkpoint", "FILE", &o.checkpoint,
+                     "save the training state here; rerunning the same command resumes it"),
+        CLI_OPT_INT("--checkpoint-secs", "S", 1, 1 << 30, &o.checkpoint_secs,
+                    "seconds between checkpoints (default 300)"),
+        CLI_OPT_TEXT("--log", "FILE", &o.log, "loss log (CSV) for scripts/plot_loss.py"),
+        CLI_OPT_CALL("--log-every", "N", train_opt_u64, &o.log_every,
+                     "positions between loss-log lines (default 1000000)"),
+        CLI_OPT_CALL("--progress", "SEC", train_opt_double, &o.progress_secs,
+                     "seconds between progress lines on stderr, 0 = none (default 5)"),
+        CLI_OPT_CALL("--stop-after", "N", train_opt_u64, &o.stop_after,
+                     "stop after N positions with a checkpoint and no network, as a kill\n"
+                     "would (for the resume test)"),
+        CLI_OPT_TEXT("--dump-grads", "FILE", &o.dump_grads,
+                     "write the initial model, the first batch and its gradients as JSON\n"
+                     "and stop (for the autograd check)"),
+        CLI_OPT_TEXT("--net", "FILE", &net, "evaluate with this network file instead of training"),
+        CLI_OPT_TEXT("--eval-fens", "FILE", &eval_fens,
+                     "with --net: print the evaluation of each FEN line of FILE ('-': stdin)"),
+        CLI_OPT_TEXT("--variant", "V", &vname, "with --net: the variant of the FENs"),
+    };
+    const CliSpec spec = {
+        .cmd = CMD,
+        .usage =
+            "usage: chessvar train --data DIRS --out FILE [options]\n"
+            "       chessvar train --net FILE --variant V --eval-fens FILE\n\n"
+            "Trains an evaluation network on self-play records (features -> 2 x H ->\n"
+            "clipped ReLU -> 1, Adam, OpenMP) and writes it quantised (selfplay/NETWORK.md).\n",
+        .opts = opts,
+        .nopts = (int)(sizeof opts / sizeof opts[0]),
+        .list_variants = true};
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc >= 0) return rc;
+    if (net || eval_fens) {
+        if (!net || !eval_fens) return cli_usage_error(CMD, "--net and --eval-fens go together");
+        return train_eval_fens(net, vname, eval_fens);
+    }
+    if (!o.data) return cli_usage_error(CMD, "--data DIRS is required");
+    if (!o.out && !o.dump_grads) return cli_usage_error(CMD, "--out FILE is required");
+    if (o.hidden % 16) return cli_usage_error(CMD, "--hidden %d is not a multiple of 16", o.hidden);
+    if (o.lambda > 1) return cli_usage_error(CMD, "--lambda %g is above 1", o.lambda);
+    if (!(o.sig_k > 0)) return cli_usage_error(CMD, "--sigmoid-k must be above 0");
+    if (!o.log_every) return cli_usage_error(CMD, "--log-every must be at least 1");
+    if (positions > 0) o.positions = (uint64_t)positions;
+    o.shuffle = (size_t)shuffle;
+    o.filter.skip_check = !keep_check;
+    o.filter.skip_captures = !keep_captures;
+    CvError err;
+    rc = train_run(&o, &err);
+    if (rc) fprintf(stderr, "chessvar train: %s\n", err.msg);
+    return rc;
+}

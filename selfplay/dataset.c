@@ -1,0 +1,310 @@
+/* dataset.c - run folders as a stream of training records: shard discovery and header
+ * checks, block checksums, filtering, the validation split and the shuffle buffer. */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
+#include "dataset.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "record.h"
+
+static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
+static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
+
+/* Whether name is "shard-NNNNNN.bin" (not the ".sf.bin" Stockfish records). */
+static bool dataset_is_shard(const char *name) {
+    size_t n = strlen(name);
+    if (n < 11 || strncmp(name, "shard-", 6) != 0 || strcmp(name + n - 4, ".bin") != 0)
+        return false;
+    for (size_t i = 6; i < n - 4; i++)
+        if (name[i] < '0' || name[i] > '9') return false;
+    return true;
+}
+
+static int dataset_cmp_path(const void *a, const void *b) {
+    return strcmp(((const DataShard *)a)->path, ((const DataShard *)b)->path);
+}
+
+/* Reads and checks the header of one shard; fills the set's shape from the first. */
+static bool dataset_header(DataSet *ds, DataShard *sh, bool first, CvError *err) {
+    FILE *f = fopen(sh->path, "rb");
+    uint8_t h[RECORD_HEADER_SIZE];
+    bool ok = f && fread(h, 1, sizeof h, f) == sizeof h;
+    if (f) fclose(f);
+    if (!ok) {
+        snprintf(err->msg, sizeof err->msg, "%s: cannot read its header", sh->path);
+        return false;
+    }
+    if (memcmp(h, "CVSPDATA", 8) != 0 || XXH3_64bits(h, 56) != get64(h + 56)) {
+        snprintf(err->msg, sizeof err->msg, "%s: not a shard or a corrupt header", sh->path);
+        return false;
+    }
+    if (get16(h + 8) != RECORD_VERSION) {
+        snprintf(err->msg, sizeof err->msg, "%s: shard version %u, this program reads %d", sh->path,
+                 get16(h + 8), RECORD_VERSION);
+        return false;
+    }
+    char name[17] = {0};
+    memcpy(name, h + 40, 16);
+    const Variant *v = variant_by_name(name);
+    if (!v) {
+        snprintf(err->msg, sizeof err->msg, "%s: unknown variant '%s'", sh->path, name);
+        return false;
+    }
+    int rsize = (int)get16(h + 12);
+    if (rsize != record_size(v) || h[16] != v->width || h[17] != v->height || h[18] != v->npt ||
+        h[19] != record_hold_types(v) || get16(h + 14) != RECORD_BLOCK_RECORDS) {
+        snprintf(err->msg, sizeof err->msg, "%s: header does not match variant %s's records",
+                 sh->path, name);
+        return false;
+    }
+    if (first) {
+        ds->var = v;
+        ds->width = v->width;
+        ds->height = v->height;
+        ds->nsq = v->width * v->height;
+        ds->npt = v->npt;
+        ds->hld = record_hold_types(v);
+        ds->rsize = rsize;
+    } else if (v != ds->var) {
+        snprintf(err->msg, sizeof err->msg, "%s: variant %s, the other shards are %s", sh->path,
+                 name, ds->var->name);
+        return false;
+    }
+    sh->records = get64(h + 32);
+    return true;
+}
+
+bool dataset_open(DataSet *ds, const char *dirs, CvError *err) {
+    memset(ds, 0, sizeof *ds);
+    char *list = strdup(dirs), *save = NULL;
+    int cap = 0;
+    for (char *dir = strtok_r(list, ",", &save); dir; dir = strtok_r(NULL, ",", &save)) {
+        DIR *d = opendir(dir);
+        if (!d) {
+            snprintf(err->msg, sizeof err->msg, "%s: cannot open the folder", dir);
+            goto fail;
+        }
+        int before = ds->nshards;
+        for (struct dirent *e; (e = readdir(d));) {
+            if (!dataset_is_shard(e->d_name)) continue;
+            if (ds->nshards == cap) {
+                cap = cap ? cap * 2 : 64;
+                ds->shards = realloc(ds->shards, (size_t)cap * sizeof *ds->shards);
+            }
+            size_t n = strlen(dir) + strlen(e->d_name) + 2;
+            char *p = malloc(n);
+            snprintf(p, n, "%s/%s", dir, e->d_name);
+            ds->shards[ds->nshards++] = (DataShard){p, 0};
+        }
+        closedir(d);
+        if (ds->nshards == before) {
+            snprintf(err->msg, sizeof err->msg,
+                     "%s: no shard-*.bin files (a run made with "
+                     "--format bin)",
+                     dir);
+            goto fail;
+        }
+        qsort(ds->shards + before, (size_t)(ds->nshards - before), sizeof *ds->shards,
+              dataset_cmp_path);
+    }
+    if (!ds->nshards) {
+        snprintf(err->msg, sizeof err->msg, "no data folder given");
+        goto fail;
+    }
+    for (int i = 0; i < ds->nshards; i++) {
+        if (!dataset_header(ds, &ds->shards[i], i == 0, err)) goto fail;
+        ds->records += ds->shards[i].records;
+    }
+    free(list);
+    return true;
+fail:
+    free(list);
+    dataset_close(ds);
+    return false;
+}
+
+void dataset_close(DataSet *ds) {
+    for (int i = 0; i < ds->nshards; i++) free(ds->shards[i].path);
+    free(ds->shards);
+    memset(ds, 0, sizeof *ds);
+}
+
+/* Whether the best move of record r captures something (the move's target, an e.p. or
+ * multi-capture, or a mid-move victim holds or is an enemy). */
+static bool data_best_captures(const DataSet *ds, const uint8_t *r) {
+    Move m = get32(r + REC_BEST);
+    int kind = MOVE_KIND(m), to = MOVE_TO(m), mid = MOVE_MID(m), side = r[REC_SIDE];
+    const uint8_t *board = r + REC_BOARD;
+    if (kind == MK_EP || kind == MK_MULTI) return true;
+    if (kind == MK_SWITCH || kind == MK_DROP || kind == MK_CASTLE) return false;
+    if (to < ds->nsq && board[to] && PC_COLOR(board[to]) != side) return true;
+    return mid != NO_SQ && mid < ds->nsq && board[mid] && PC_COLOR(board[mid]) != side;
+}
+
+bool data_keep(const DataSet *ds, const DataFilter *f, const uint8_t *r) {
+    uint32_t game = get32(r + REC_GAME);
+    uint8_t le[4] = {(uint8_t)game, (uint8_t)(game >> 8), (uint8_t)(game >> 16),
+                     (uint8_t)(game >> 24)};
+    bool val = XXH3_64bits(le, 4) % 1000 < (uint64_t)f->val_permille;
+    if (val != f->validation) return false;
+    if (get32(r + REC_BEST) == MOVE_NONE || (r[REC_FLAGS] & RECFLAG_RANDOM)) return false;
+    int score = (int16_t)get16(r + REC_SCORE);
+    if (score > f->max_score || score < -f->max_score) return false;
+    if (f->skip_check && (r[REC_FLAGS] & RECFLAG_CHECK)) return false;
+    if (f->skip_captures && data_best_captures(ds, r)) return false;
+    return true;
+}
+
+void data_holdings(const DataSet *ds, const uint8_t *r, uint8_t hand[2][MAX_PT],
+                   uint8_t pool[2][MAX_PT]) {
+    memset(hand, 0, 2 * MAX_PT);
+    memset(pool, 0, 2 * MAX_PT);
+    const uint8_t *h = r + REC_BOARD + ds->nsq;
+    for (int t = 1; t <= ds->hld; t++) {
+        hand[WHITE][t] = h[t - 1];
+        hand[BLACK][t] = h[ds->hld + t - 1];
+        pool[WHITE][t] = h[2 * ds->hld + t - 1];
+        pool[BLACK][t] = h[3 * ds->hld + t - 1];
+    }
+}
+
+/* ---------------------------------------------------------------- the stream */
+
+/* Shard order of an epoch: a seeded Fisher-Yates shuffle (file order without looping). */
+static void stream_order(DataStream *s) {
+    int n = s->ds->nshards;
+    for (int i = 0; i < n; i++) s->order[i] = i;
+    if (!s->loop) return;
+    uint64_t st = s->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(s->epoch + 1));
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(splitmix64_next(&st) % (uint64_t)(i + 1));
+        int t = s->order[i];
+        s->order[i] = s->order[j];
+        s->order[j] = t;
+    }
+}
+
+/* Loads the next good block into s->block: true, or false at the end of the pass. Blocks
+ * that fail their checksum are reported on stderr and skipped. */
+static bool stream_block(DataStream *s, CvError *err) {
+    const DataSet *ds = s->ds;
+    size_t full = 8 + (size_t)RECORD_BLOCK_RECORDS * (size_t)ds->rsize + 8;
+    for (;;) {
+        if (!s->f) {
+            if (s->oi >= ds->nshards) return false;
+            const char *path = ds->shards[s->order[s->oi]].path;
+            s->f = fopen(path, "rb");
+            if (!s->f || fseek(s->f, RECORD_HEADER_SIZE, SEEK_SET) != 0) {
+                snprintf(err->msg, sizeof err->msg, "%s: cannot read it", path);
+                if (s->f) fclose(s->f);
+                s->f = NULL;
+                s->oi++;
+                s->bad_blocks++;
+                continue;
+            }
+            s->bindex = 0;
+        }
+        size_t got = fread(s->block, 1, full, s->f);
+        if (got < 8 + 8) {
+            fclose(s->f);
+            s->f = NULL;
+            s->oi++;
+            continue;
+        }
+        uint32_t n = get32(s->block), index = get32(s->block + 4);
+        size_t len = 8 + (size_t)n * (size_t)ds->rsize;
+        bool ok = n >= 1 && n <= RECORD_BLOCK_RECORDS && len + 8 <= got && index == s->bindex &&
+                  XXH3_64bits(s->block, len) == get64(s->block + len);
+        s->bindex++;
+        if (!ok) {
+            fprintf(stderr, "train: %s: block %u fails its checks, skipped\n",
+                    ds->shards[s->order[s->oi]].path, s->bindex - 1);
+            s->bad_blocks++;
+            continue;
+        }
+        s->bn = (int)n;
+        s->bi = 0;
+        return true;
+    }
+}
+
+/* The next record passing the filter, straight from the files; 0 at the end of a pass of a
+ * one-pass stream, -1 when a whole pass kept nothing. */
+static int stream_raw(DataStream *s, const uint8_t **rec, CvError *err) {
+    for (;;) {
+        while (s->bi < s->bn) {
+            const uint8_t *r = s->block + 8 + (size_t)s->bi++ * (size_t)s->ds->rsize;
+            if (data_keep(s->ds, &s->filter, r)) {
+                *rec = r;
+                s->kept++;
+                s->epoch_kept++;
+                return 1;
+            }
+        }
+        if (stream_block(s, err)) continue;
+        if (!s->loop) return 0;
+        if (!s->epoch_kept) {
+            snprintf(err->msg, sizeof err->msg, "no %s position passes the filter in %llu records",
+                     s->filter.validation ? "validation" : "training",
+                     (unsigned long long)s->ds->records);
+            return -1;
+        }
+        s->epoch++;
+        s->epoch_kept = 0;
+        s->oi = 0;
+        stream_order(s);
+    }
+}
+
+bool stream_init(DataStream *s, const DataSet *ds, const DataFilter *f, bool loop, size_t cap,
+                 uint64_t seed, CvError *err) {
+    memset(s, 0, sizeof *s);
+    s->ds = ds;
+    s->filter = *f;
+    s->seed = seed;
+    s->rng = seed ^ 0x5DEECE66DULL;
+    s->loop = loop;
+    s->cap = loop ? cap : 0;
+    s->order = malloc((size_t)ds->nshards * sizeof *s->order);
+    s->block = malloc(16 + (size_t)RECORD_BLOCK_RECORDS * (size_t)ds->rsize);
+    s->buf = s->cap ? malloc(s->cap * (size_t)ds->rsize) : NULL;
+    if (!s->order || !s->block || (s->cap && !s->buf)) {
+        snprintf(err->msg, sizeof err->msg, "out of memory for a shuffle buffer of %zu records",
+                 s->cap);
+        stream_free(s);
+        return false;
+    }
+    stream_order(s);
+    return true;
+}
+
+int stream_next(DataStream *s, uint8_t *rec, CvError *err) {
+    size_t rs = (size_t)s->ds->rsize;
+    const uint8_t *r;
+    while (s->fill < s->cap) { /* the first calls fill the buffer */
+        if (stream_raw(s, &r, err) < 0) return -1;
+        memcpy(s->buf + s->fill++ * rs, r, rs);
+    }
+    int got = stream_raw(s, &r, err);
+    if (got <= 0 || !s->cap) {
+        if (got > 0) memcpy(rec, r, rs);
+        return got;
+    }
+    /* a random slot goes out, the new record takes its place */
+    size_t j = (size_t)(splitmix64_next(&s->rng) % s->cap);
+    memcpy(rec, s->buf + j * rs, rs);
+    memcpy(s->buf + j * rs, r, rs);
+    return 1;
+}
+
+void stream_free(DataStream *s) {
+    if (s->f) fclose(s->f);
+    free(s->order);
+    free(s->block);
+    free(s->buf);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,225 @@
+/* nnue.c - the features of a position and int16 inference: accumulator refresh, update from
+ * a DirtyPiece, and the output layer; AVX2 kernels where the processor has them (chosen at
+ * run time) and portable ones everywhere, giving identical results. */
+#include "nnue.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NNUE_X86 1
+#endif
+
+void nnue_layout(const Variant *v, NnueLayout *l) {
+    l->width = v->width;
+    l->height = v->height;
+    l->nsq = v->width * v->height;
+    l->npt = v->npt;
+    l->hold_k = (v->rules & (RULE_DROPS | RULE_POOL)) ? NNUE_HOLD_K : 0;
+    l->nboard = l->npt * 2 * l->nsq;
+    l->nfeat = l->nboard + 2 * 2 * l->npt * l->hold_k;
+}
+
+int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const uint8_t *hand[2],
+                  const uint8_t *pool[2], uint16_t *out) {
+    int n = 0;
+    for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
+        if (board[sq]) out[n++] = (uint16_t)nnue_board_feature(l, persp, board[sq], sq);
+    if (!l->hold_k) return n;
+    for (int which = 0; which < 2; which++) {
+        const uint8_t **held = which == 0 ? hand : pool;
+        if (!held) continue;
+        for (int c = 0; c < 2; c++)
+            for (int t = 1; t <= l->npt; t++) {
+                int k = held[c][t] < l->hold_k ? held[c][t] : l->hold_k;
+                for (int i = 1; i <= k && n < NNUE_MAX_ACTIVE; i++)
+                    out[n++] = (uint16_t)nnue_hold_feature(l, persp, c, which, t, i);
+            }
+    }
+    return n;
+}
+
+int nnue_features_pos(const NnueLayout *l, const Position *pos, int persp, uint16_t *out) {
+    const uint8_t *hand[2] = {pos->hand[0], pos->hand[1]};
+    const uint8_t *pool[2] = {pos->pool[0], pos->pool[1]};
+    return nnue_features(l, persp, pos->board, hand, pool, out);
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+/* int16 sums wrap (as the AVX2 instructions do), so any order of additions gives the same
+ * accumulator: an update equals a refresh bit for bit. */
+static inline int16_t wrap_add(int16_t a, int16_t b) {
+    return (int16_t)(uint16_t)((uint16_t)a + (uint16_t)b);
+}
+static inline int16_t wrap_sub(int16_t a, int16_t b) {
+    return (int16_t)(uint16_t)((uint16_t)a - (uint16_t)b);
+}
+
+void nnue_rows_portable(int16_t *dst, const int16_t *src, const int16_t *w, int h,
+                        const uint16_t *adds, int nadd, const uint16_t *subs, int nsub) {
+    if (dst != src) memcpy(dst, src, (size_t)h * sizeof *dst);
+    for (int k = 0; k < nadd; k++) {
+        const int16_t *row = w + (size_t)adds[k] * h;
+        for (int i = 0; i < h; i++) dst[i] = wrap_add(dst[i], row[i]);
+    }
+    for (int k = 0; k < nsub; k++) {
+        const int16_t *row = w + (size_t)subs[k] * h;
+        for (int i = 0; i < h; i++) dst[i] = wrap_sub(dst[i], row[i]);
+    }
+}
+
+int32_t nnue_output_portable(const int16_t *a0, const int16_t *a1, const int16_t *w, int h,
+                             int qa) {
+    uint32_t sum = 0; /* wraps as the vector sum does; weights are bounded so it never does */
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? a1 : a0;
+        const int16_t *wh = w + half * h;
+        for (int i = 0; i < h; i++) {
+            int x = a[i] < 0 ? 0 : a[i] > qa ? qa : a[i];
+            sum += (uint32_t)(x * wh[i]);
+        }
+    }
+    return (int32_t)sum;
+}
+
+#ifdef NNUE_X86
+bool nnue_have_avx2(void) { return __builtin_cpu_supports("avx2"); }
+
+/* Four registers (64 lanes) at a time while they last, then one (16 lanes). */
+__attribute__((target("avx2"))) void nnue_rows_avx2(int16_t *dst, const int16_t *src,
+                                                    const int16_t *w, int h, const uint16_t *adds,
+                                                    int nadd, const uint16_t *subs, int nsub) {
+    int i = 0;
+    for (; i + 64 <= h; i += 64) {
+        __m256i r0 = _mm256_loadu_si256((const __m256i *)(src + i));
+        __m256i r1 = _mm256_loadu_si256((const __m256i *)(src + i + 16));
+        __m256i r2 = _mm256_loadu_si256((const __m256i *)(src + i + 32));
+        __m256i r3 = _mm256_loadu_si256((const __m256i *)(src + i + 48));
+        for (int k = 0; k < nadd; k++) {
+            const int16_t *row = w + (size_t)adds[k] * h + i;
+            r0 = _mm256_add_epi16(r0, _mm256_loadu_si256((const __m256i *)row));
+            r1 = _mm256_add_epi16(r1, _mm256_loadu_si256((const __m256i *)(row + 16)));
+            r2 = _mm256_add_epi16(r2, _mm256_loadu_si256((const __m256i *)(row + 32)));
+            r3 = _mm256_add_epi16(r3, _mm256_loadu_si256((const __m256i *)(row + 48)));
+        }
+        for (int k = 0; k < nsub; k++) {
+            const int16_t *row = w + (size_t)subs[k] * h + i;
+            r0 = _mm256_sub_epi16(r0, _mm256_loadu_si256((const __m256i *)row));
+            r1 = _mm256_sub_epi16(r1, _mm256_loadu_si256((const __m256i *)(row + 16)));
+            r2 = _mm256_sub_epi16(r2, _mm256_loadu_si256((const __m256i *)(row + 32)));
+            r3 = _mm256_sub_epi16(r3, _mm256_loadu_si256((const __m256i *)(row + 48)));
+        }
+        _mm256_storeu_si256((__m256i *)(dst + i), r0);
+        _mm256_storeu_si256((__m256i *)(dst + i + 16), r1);
+        _mm256_storeu_si256((__m256i *)(dst + i + 32), r2);
+        _mm256_storeu_si256((__m256i *)(dst + i + 48), r3);
+    }
+    for (; i < h; i += 16) {
+        __m256i r = _mm256_loadu_si256((const __m256i *)(src + i));
+        for (int k = 0; k < nadd; k++)
+            r = _mm256_add_epi16(
+                r, _mm256_loadu_si256((const __m256i *)(w + (size_t)adds[k] * h + i)));
+        for (int k = 0; k < nsub; k++)
+            r = _mm256_sub_epi16(
+                r, _mm256_loadu_si256((const __m256i *)(w + (size_t)subs[k] * h + i)));
+        _mm256_storeu_si256((__m256i *)(dst + i), r);
+    }
+}
+
+__attribute__((target("avx2"))) int32_t nnue_output_avx2(const int16_t *a0, const int16_t *a1,
+                                                         const int16_t *w, int h, int qa) {
+    const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi16((int16_t)qa);
+    __m256i sum = _mm256_setzero_si256();
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? a1 : a0;
+        const int16_t *wh = w + half * h;
+        for (int i = 0; i < h; i += 16) {
+            __m256i x = _mm256_loadu_si256((const __m256i *)(a + i));
+            x = _mm256_min_epi16(_mm256_max_epi16(x, zero), top);
+            __m256i p = _mm256_madd_epi16(x, _mm256_loadu_si256((const __m256i *)(wh + i)));
+            sum = _mm256_add_epi32(sum, p);
+        }
+    }
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+    return _mm_cvtsi128_si32(s);
+}
+#else
+bool nnue_have_avx2(void) { return false; }
+void nnue_rows_avx2(int16_t *dst, const int16_t *src, const int16_t *w, int h, const uint16_t *adds,
+                    int nadd, const uint16_t *subs, int nsub) {
+    nnue_rows_portable(dst, src, w, h, adds, nadd, subs, nsub);
+}
+int32_t nnue_output_avx2(const int16_t *a0, const int16_t *a1, const int16_t *w, int h, int qa) {
+    return nnue_output_portable(a0, a1, w, h, qa);
+}
+#endif
+
+static inline void nnue_rows(const Network *net, int16_t *dst, const int16_t *src,
+                             const uint16_t *adds, int nadd, const uint16_t *subs, int nsub) {
+    if (net->simd) nnue_rows_avx2(dst, src, net->ft_w, net->d.hidden, adds, nadd, subs, nsub);
+    else nnue_rows_portable(dst, src, net->ft_w, net->d.hidden, adds, nadd, subs, nsub);
+}
+
+/* ---------------------------------------------------------------- accumulator */
+
+void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
+    uint16_t f[NNUE_MAX_ACTIVE];
+    for (int p = 0; p < 2; p++) {
+        int n = nnue_features_pos(&net->l, pos, p, f);
+        nnue_rows(net, acc->v[p], net->ft_b, f, n, NULL, 0);
+    }
+    memcpy(acc->hold[0], pos->hand, sizeof acc->hold[0]);
+    memcpy(acc->hold[1], pos->pool, sizeof acc->hold[1]);
+}
+
+void nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+    const NnueLayout *l = &net->l;
+    uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
+    int na = 0, ns = 0;
+    for (int i = 0; i < dp->n; i++) {
+        int pc = dp->d[i].pc, from = dp->d[i].from, to = dp->d[i].to;
+        if (from != NO_SQ) {
+            sub[WHITE][ns] = (uint16_t)nnue_board_feature(l, WHITE, pc, from);
+            sub[BLACK][ns++] = (uint16_t)nnue_board_feature(l, BLACK, pc, from);
+        }
+        if (to != NO_SQ) {
+            add[WHITE][na] = (uint16_t)nnue_board_feature(l, WHITE, pc, to);
+            add[BLACK][na++] = (uint16_t)nnue_board_feature(l, BLACK, pc, to);
+        }
+    }
+    if (l->hold_k) memcpy(child->hold, parent->hold, sizeof child->hold);
+    for (int i = 0; i < dp->nhand && l->hold_k; i++) {
+        int c = dp->h[i].color, t = dp->h[i].type, which = dp->h[i].which;
+        int d = dp->h[i].delta;
+        uint8_t *cnt = &child->hold[which][c][t];
+        for (; d > 0; d--) { /* count n -> n + 1: feature "at least n + 1" appears */
+            int k = ++*cnt;
+            if (k > l->hold_k) continue;
+            add[WHITE][na] = (uint16_t)nnue_hold_feature(l, WHITE, c, which, t, k);
+            add[BLACK][na++] = (uint16_t)nnue_hold_feature(l, BLACK, c, which, t, k);
+        }
+        for (; d < 0; d++) { /* count n -> n - 1: feature "at least n" goes */
+            int k = (*cnt)--;
+            if (k > l->hold_k) continue;
+            sub[WHITE][ns] = (uint16_t)nnue_hold_feature(l, WHITE, c, which, t, k);
+            sub[BLACK][ns++] = (uint16_t)nnue_hold_feature(l, BLACK, c, which, t, k);
+        }
+    }
+    for (int p = 0; p < 2; p++) nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
+}
+
+int nnue_evaluate_side(const Network *net, const NnueAcc *acc, int stm) {
+    int h = net->d.hidden;
+    int32_t s = net->simd
+                    ? nnue_output_avx2(acc->v[stm], acc->v[stm ^ 1], net->out_w, h, net->d.qa)
+                    : nnue_output_portable(acc->v[stm], acc->v[stm ^ 1], net->out_w, h, net->d.qa);
+    int64_t cp = ((int64_t)s + net->out_b) * net->d.scale / ((int64_t)net->d.qa * net->d.qb);
+    return cp > NNUE_MAX_CP ? NNUE_MAX_CP : cp < -NNUE_MAX_CP ? -NNUE_MAX_CP : (int)cp;
+}
+
+int nnue_evaluate(const Network *net, const NnueAcc *acc, const Position *pos) {
+    return nnue_evaluate_side(net, acc, pos->side);
+}

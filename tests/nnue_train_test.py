@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""CTest: `chessvar train` end to end on a small chess run. The same seed gives the same
+network file byte for byte with 1 or 2 threads; a run stopped after a checkpoint and
+resumed gives the same file as one that was never stopped; the loss log shows the training
+loss falling; a network file that is truncated, corrupt or of another variant makes the command
+exit 2 with one line naming the file.
+
+usage: nnue_train_test.py CHESSVAR_BINARY WORK_DIR
+"""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+
+FAILS = []
+
+
+def fail(msg):
+    FAILS.append(msg)
+    print("FAIL", msg)
+
+
+def train(binary, data, out, *extra):
+    cmd = [binary, "train", "--data", data, "--out", out, "--hidden", "32", "--batch", "1024",
+           "--positions", "60000", "--lr", "0.01", "--lr-end", "0.001", "--seed", "4",
+           "--progress", "0", "--shuffle", "5000", "--log-every", "8192", "--val-permille", "100"]
+    return subprocess.run(cmd + list(extra), capture_output=True, text=True)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__)
+        return 2
+    binary, work = sys.argv[1], sys.argv[2]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    data = os.path.join(work, "run")
+    subprocess.run([binary, "selfplay", "--variant", "chess", "--games", "30", "--seed", "8",
+                    "--threads", "2", "--out", data, "--progress", "0", "--nodes", "200"],
+                   check=True, stdout=subprocess.DEVNULL)
+    p = lambda name: os.path.join(work, name)  # noqa: E731
+    r = train(binary, data, p("a.nnue"), "--threads", "2", "--log", p("a.csv"))
+    if r.returncode:
+        fail(f"training exited {r.returncode}: {r.stderr}")
+        return 1
+    r = train(binary, data, p("b.nnue"), "--threads", "1")
+    if r.returncode or read(p("a.nnue")) != read(p("b.nnue")):
+        fail("1 and 2 threads give different networks for one seed")
+    r = train(binary, data, p("c.nnue"), "--checkpoint", p("c.ckpt"), "--stop-after", "20000")
+    if r.returncode or os.path.exists(p("c.nnue")) or not os.path.exists(p("c.ckpt")):
+        fail(f"--stop-after: exit {r.returncode}, network written or no checkpoint: {r.stderr}")
+    r = train(binary, data, p("c.nnue"), "--checkpoint", p("c.ckpt"))
+    if r.returncode or "resumed" not in r.stderr:
+        fail(f"resume: exit {r.returncode}: {r.stderr}")
+    elif read(p("a.nnue")) != read(p("c.nnue")):
+        fail("a resumed run gives another network than an uninterrupted one")
+    r = train(binary, data, p("d.nnue"), "--seed", "5")
+    if r.returncode or read(p("a.nnue")) == read(p("d.nnue")):
+        fail("another seed gives the same network")
+    with open(p("a.csv")) as f:
+        rows = list(csv.DictReader(f))
+    if len(rows) < 5:
+        fail(f"loss log has {len(rows)} lines")
+    else:
+        first, last = float(rows[0]["train_loss"]), float(rows[-1]["train_loss"])
+        v0, v1 = float(rows[0]["val_loss"]), float(rows[-1]["val_loss"])
+        print(f"loss {first:.5f} -> {last:.5f}, validation {v0:.5f} -> {v1:.5f}")
+        # a few thousand positions, many epochs: the training loss must fall; the
+        # validation loss (3 games) only has to be there
+        if not last < first / 2:
+            fail("the training loss did not fall by half")
+        if not (v0 == v0 and v1 == v1):
+            fail("no validation loss")
+    img = read(p("a.nnue"))
+    bad = {"trunc.nnue": img[:-1], "corrupt.nnue": img[:200] + bytes([img[200] ^ 1]) + img[201:]}
+    for name, content in bad.items():
+        with open(p(name), "wb") as f:
+            f.write(content)
+    fens = p("start.fen")
+    with open(fens, "w") as f:
+        f.write("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n")
+    for name, variant, what in (("trunc.nnue", "chess", "truncated"),
+                                ("corrupt.nnue", "chess", "checksum"),
+                                ("a.nnue", "switching", "variant 'chess', not 'switching'")):
+        r = subprocess.run([binary, "train", "--net", p(name), "--variant", variant,
+                            "--eval-fens", fens], capture_output=True, text=True)
+        lines = r.stderr.strip().splitlines()
+        if r.returncode != 2 or len(lines) != 1 or what not in lines[0] or name not in lines[0]:
+            fail(f"{name} as {variant}: exit {r.returncode}, stderr {r.stderr!r}")
+    r = subprocess.run([binary, "train", "--net", p("a.nnue"), "--variant", "chess",
+                        "--eval-fens", fens], capture_output=True, text=True)
+    if r.returncode != 0 or len(r.stdout.split()) != 1:
+        fail(f"a good network: exit {r.returncode}, {r.stdout!r} {r.stderr!r}")
+    print("nnue train:", "FAIL" if FAILS else "ok")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
