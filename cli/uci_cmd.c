@@ -378,7 +378,7 @@ static void uci_go(UciEngine *e, char *args) {
         else {
             uci_error(e,
                       "go: unknown parameter '%s' (depth, nodes, movetime, wtime, btime, "
-                      "winc, binc, movestogo, infinite, perft)",
+                      "winc, binc, movestogo, mate, infinite, ponder, perft)",
                       tok);
             return;
         }

@@ -28,11 +28,15 @@ void chess_make(Position *p, Move m) {
     case MK_NORMAL:
         if (p->board[to]) {
             u->captured = (uint8_t)pos_remove8(p, to);
+            dirty_set(u, 1, u->captured, to, NO_SQ);
+            u->dirty.n = 2;
             p->halfmove = 0;
         }
         if (MOVE_PROMO(m)) {
             pos_remove8(p, from);
             pos_put8(p, to, PC_MAKE(us, MOVE_PROMO(m)));
+            u->dirty.d[0].to = NO_SQ;
+            dirty_add(u, PC_MAKE(us, MOVE_PROMO(m)), NO_SQ, to);
         } else {
             pos_move8(p, from, to);
         }
@@ -47,6 +51,8 @@ void chess_make(Position *p, Move m) {
         int cap = to + (us == WHITE ? -8 : 8);
         u->captured = (uint8_t)pos_remove8(p, cap);
         pos_move8(p, from, to);
+        dirty_set(u, 1, u->captured, cap, NO_SQ);
+        u->dirty.n = 2;
         p->halfmove = 0;
         break;
     }
@@ -54,6 +60,8 @@ void chess_make(Position *p, Move m) {
         int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2;
         pos_move8(p, from, to);
         pos_move8(p, rf, rt);
+        dirty_set(u, 1, PC_MAKE(us, ROOK), rf, rt);
+        u->dirty.n = 2;
         break;
     }
     default: break;
@@ -126,9 +134,15 @@ bool chess_insufficient_material(const Position *p) {
     return knights == 0 && bishop_colours != 3;
 }
 
-/* Castling masks for the orthodox corners and king squares, and the lean perft tables. */
+/* Castling masks for the orthodox corners and king squares, and the lean perft tables:
+ * built once for chess and Switching chess together (this runs at the first lookup of
+ * each, under the registry's lock), so the second lookup does not rewrite tables threads
+ * of the first are reading. */
 void chess_init(Variant *v) {
     (void)v;
+    static bool built = false;
+    if (built) return;
+    built = true;
     memset(chess_castle_mask, 0xFF, sizeof chess_castle_mask);
     chess_castle_mask[4] = (uint8_t) ~(CASTLE_WK | CASTLE_WQ);
     chess_castle_mask[0] = (uint8_t)~CASTLE_WQ;

@@ -42,7 +42,9 @@ static inline bool ep_in_key(const Position *p) {
            (pawn_att8[p->side ^ 1][p->ep] & BB(p).type[PAWN] & BB(p).color[p->side]);
 }
 
-/* The head of every make: push the undo record, clear the e.p. square, count the ply. */
+/* The head of every make: push the undo record, clear the e.p. square, count the ply. The
+ * record's DirtyPiece starts as the moving piece going from `from` to `to`, which the make
+ * amends for the moves that do more. */
 static inline Undo *chess_make_begin(Position *p, Move m) {
     Undo *u = pos_push(p, m);
     if (p->ep != NO_SQ) { /* set only when in the key (pos_ep_settle) */
@@ -50,6 +52,8 @@ static inline Undo *chess_make_begin(Position *p, Move m) {
         p->ep = NO_SQ;
     }
     u->moved = p->board[MOVE_FROM(m)];
+    dirty_set(u, 0, u->moved, MOVE_FROM(m), MOVE_TO(m));
+    u->dirty.n = 1;
     p->halfmove++;
     return u;
 }

@@ -4,8 +4,11 @@
  * variants as immutable records, the position with its undo stack, and the calls that
  * generate, make and unmake moves, read and write FEN and move notation, and count perft.
  *
- * Call engine_init() once, before any thread starts; afterwards every table is read-only
- * and any number of threads may each use their own Position, of any variant. */
+ * Call engine_init() before any thread starts (a second call does nothing). A variant's
+ * own tables are built when it is first looked up (variant_at, variant_by_name): once,
+ * under a lock, so threads may look variants up at any time. A record returned by a lookup
+ * is complete, and it and its tables stay read-only from then on: any number of threads
+ * may each use their own Position, of any variant. */
 #ifndef CHESSVAR_H
 #define CHESSVAR_H
 
@@ -92,7 +95,7 @@ typedef struct NamedStart {
 
 /* Per-variant behaviour. The fast and the reference generators return legal moves only. */
 struct VariantOps {
-    void (*init)(Variant *v); /* engine_init: build v->tables; may be NULL */
+    void (*init)(Variant *v); /* first lookup: build v->tables; may be NULL */
     int (*gen_legal)(Position *pos, Move *list);
     uint64_t (*count_legal)(Position *pos);          /* perft bulk count at the last ply */
     int (*gen_reference)(Position *pos, Move *list); /* slow, obviously correct */
@@ -135,17 +138,48 @@ struct Variant {
     uint8_t npt;                /* piece types are 1..npt */
     uint32_t rules;             /* RULE_* */
     PieceDef pieces[MAX_PT];    /* index = type id; [0] unused */
-    int8_t type_of_letter[128]; /* filled by engine_init */
+    int8_t type_of_letter[128]; /* filled at the first lookup */
     const char *start_fen;
     NamedStart starts[4];       /* optional named start positions */
     uint8_t pawn_start_rank[2]; /* rank index (0-based) of the ordinary double step */
     uint8_t promo_types[10];    /* promotion choices in notation order, 0-terminated */
     int stalemate_score;        /* per mille for the side that is stalemated: 500 draw */
     const VariantOps *ops;
-    const void *tables; /* attack tables built by engine_init; read-only after */
+    const void *tables; /* attack tables built at the first lookup; read-only after */
 };
 
 /* ---------------------------------------------------------------- position */
+
+/* What a move changed, for evaluators that update incrementally (piece-square sums, a
+ * network's accumulator) without knowing how each variant makes its moves. Every make
+ * writes it into its undo record; a null move leaves it empty (n = nhand = 0).
+ *
+ *   d[i]: piece code pc (PC_MAKE(colour, type)) left square `from` and stands on `to`;
+ *         from == NO_SQ: pc appears on `to` (a drop, the result of a promotion);
+ *         to == NO_SQ: pc leaves the board from `from` (captured, blasted, a promoting pawn);
+ *         both squares: pc moves (castling is two such entries, a Switching swap too).
+ *   h[i]: colour's count of `type` changed by delta, in the hand (which 0, pos->hand) or in
+ *         the promotion pool (which 1, pos->pool).
+ *
+ * The entries are a set: removing every d[i].pc from its `from` and then putting every
+ * d[i].pc on its `to` turns the board before the move into the board after it, in any
+ * order within each of the two steps. */
+#define MAX_DIRTY 16
+typedef struct DirtyPiece {
+    uint8_t n;     /* entries of d used */
+    uint8_t nhand; /* entries of h used */
+    struct {
+        uint8_t pc, from, to;
+    } d[MAX_DIRTY];
+    struct {
+        uint8_t color, type, which;
+        int8_t delta;
+    } h[4];
+} DirtyPiece;
+
+enum { DIRTY_HAND = 0, DIRTY_POOL = 1 };
+_Static_assert(MAX_DIRTY >= MAX_VICTIMS + 4, "room for the mover, its promotion, a capture on "
+                                             "`to`, one on the way and a blast's victims");
 
 typedef struct Undo {
     Move move;
@@ -155,11 +189,11 @@ typedef struct Undo {
     uint8_t ep;
     uint8_t captured; /* piece removed by an ordinary capture, or 0 */
     uint8_t moved;    /* the piece that moved, before any promotion */
-    uint8_t nvict;    /* extra victims (multi-capture moves) */
-    uint8_t vict_sq[MAX_VICTIMS];
-    uint8_t vict_pc[MAX_VICTIMS];
-    uint32_t vstate; /* variant-specific saved state */
+    uint8_t nvict;    /* extra victims of a multi-capture move (in dirty, with the rest) */
+    DirtyPiece dirty; /* what the move changed (see DirtyPiece) */
+    uint8_t pad[8];   /* to 96 bytes: a record's address is then a shift and an add */
 } Undo;
+_Static_assert(sizeof(Undo) == 96, "Undo is 96 bytes (see pad)");
 
 /* State ordered by lifetime: everything before `stack` is the current state, so a clone
  * copies that prefix plus the used part of the stack. */
@@ -193,6 +227,7 @@ struct Position {
 
 /* ---------------------------------------------------------------- API */
 
+/* Builds the tables every variant shares (keys, geometry); once, however often called. */
 void engine_init(void);
 
 int variant_count(void);

@@ -41,7 +41,8 @@ extern Bitboard128 line10_spread[4][1024]; /* [kind][10-bit mask] from square 0 
 
 /* Builds the tables (from bitboard_init). */
 void lines10_init(void);
-/* Builds line10_fold[fields] if it is not built (at engine_init, before any thread);
+/* Builds line10_fold[fields] if it is not built (at a variant's first lookup, under the
+ * registry's lock);
  * returns it, or NULL when out of memory. */
 uint16_t (*line10_fold_build(unsigned fields))[1024];
 

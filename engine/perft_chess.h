@@ -6,7 +6,8 @@
 
 #include "position.h"
 
-/* Builds the small tables of the fast path (called by engine_init). */
+/* Builds the small tables of the fast path (chess_init, at the first lookup of chess or
+ * Switching chess). */
 void perft_chess_init(void);
 
 /* Leaves of the legal-move tree of an orthodox-chess position, depth >= 0. */

@@ -179,7 +179,37 @@ static inline Undo *pos_push(Position *p, Move m) {
     u->ep = p->ep;
     u->captured = 0;
     u->nvict = 0;
+    u->dirty.n = 0;
+    u->dirty.nhand = 0;
     return u;
+}
+
+/* Adds to the move's DirtyPiece that pc went from `from` to `to` (NO_SQ: off the board). */
+static inline void dirty_add(Undo *u, int pc, int from, int to) {
+    DirtyPiece *d = &u->dirty;
+    d->d[d->n].pc = (uint8_t)pc;
+    d->d[d->n].from = (uint8_t)from;
+    d->d[d->n].to = (uint8_t)to;
+    d->n++;
+}
+
+/* Sets entry i of the move's DirtyPiece (a make that knows its entries' places writes them
+ * with constant indices and then the count, fewer instructions than dirty_add). */
+static inline void dirty_set(Undo *u, int i, int pc, int from, int to) {
+    u->dirty.d[i].pc = (uint8_t)pc;
+    u->dirty.d[i].from = (uint8_t)from;
+    u->dirty.d[i].to = (uint8_t)to;
+}
+
+/* Adds to the move's DirtyPiece that colour c's count of type t in the hand (DIRTY_HAND) or
+ * the promotion pool (DIRTY_POOL) changed by delta. */
+static inline void dirty_add_hand(Undo *u, int c, int t, int which, int delta) {
+    DirtyPiece *d = &u->dirty;
+    d->h[d->nhand].color = (uint8_t)c;
+    d->h[d->nhand].type = (uint8_t)t;
+    d->h[d->nhand].which = (uint8_t)which;
+    d->h[d->nhand].delta = (int8_t)delta;
+    d->nhand++;
 }
 
 #endif

@@ -65,7 +65,8 @@ static bool comp_lame_mask(const PieceDef *d, const MoveComp *mc, int c, int f, 
     return true;
 }
 
-/* Builds the attack and move tables from the piece definitions, once at engine_init. */
+/* Builds the attack and move tables from the piece definitions, once, at Superchess's first
+ * lookup. */
 static void sc_init(Variant *v) {
     ScTables *tb = &sc_tables;
     memset(tb, 0, sizeof *tb);
@@ -182,11 +183,15 @@ void sc_make(Position *p, Move m) {
         pos_set_hand(p, us, promo, p->hand[us][promo] - 1);
         pos_put8(p, to, PC_MAKE(us, promo));
         u->moved = PC_MAKE(us, promo);
+        dirty_add_hand(u, us, promo, DIRTY_HAND, -1);
+        dirty_add(u, u->moved, NO_SQ, to);
         p->halfmove = 0;
     } else if (kind == MK_CASTLE) {
         const CastleDef *cd =
             &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
         u->moved = p->board[from];
+        dirty_add(u, u->moved, from, to);
+        dirty_add(u, p->board[cd->rfrom], cd->rfrom, cd->rto);
         pos_move8(p, from, to);
         pos_move8(p, cd->rfrom, cd->rto);
         castle &= ~(tb->castle_clear_type[us][cd->monarch] | tb->castle_clear_sq[cd->rfrom]);
@@ -198,16 +203,28 @@ void sc_make(Position *p, Move m) {
         if (cap) {
             pos_remove8(p, capsq);
             u->captured = (uint8_t)cap;
-            if (is_pool_type(PC_TYPE(cap)))
+            dirty_add(u, cap, capsq, NO_SQ);
+            if (is_pool_type(PC_TYPE(cap))) {
                 pos_set_pool(p, them, PC_TYPE(cap), p->pool[them][PC_TYPE(cap)] + 1);
+                dirty_add_hand(u, them, PC_TYPE(cap), DIRTY_POOL, 1);
+            }
             p->halfmove = 0;
         }
         pos_move8(p, from, to);
         if (promo) {
             pos_remove8(p, to);
             pos_put8(p, to, PC_MAKE(us, promo));
-            if (promo == SC_X) pos_set_hand(p, us, SC_X, p->hand[us][SC_X] - 1);
-            else pos_set_pool(p, us, promo, p->pool[us][promo] - 1);
+            dirty_add(u, pc, from, NO_SQ);
+            dirty_add(u, PC_MAKE(us, promo), NO_SQ, to);
+            if (promo == SC_X) {
+                pos_set_hand(p, us, SC_X, p->hand[us][SC_X] - 1);
+                dirty_add_hand(u, us, SC_X, DIRTY_HAND, -1);
+            } else {
+                pos_set_pool(p, us, promo, p->pool[us][promo] - 1);
+                dirty_add_hand(u, us, promo, DIRTY_POOL, -1);
+            }
+        } else {
+            dirty_add(u, pc, from, to);
         }
         if (pos_def(p, pc)->flags & PF_PAWN_PIECE) p->halfmove = 0;
         castle &= ~(tb->castle_clear_type[us][PC_TYPE(pc)] | tb->castle_clear_sq[from] |

@@ -15,8 +15,8 @@
  *   PF_BLAST  after landing, remove every capturable enemy on the 8 neighbours
  *
  * Two generators share make/unmake: a fast one on 128-bit bitboards with tables built
- * from the piece data at engine_init (supremo_gen.c), and a reference one that walks the
- * mailbox exactly as the rules text says, with an attack test that generates every enemy
+ * from the piece data at the variant's first lookup (supremo_gen.c), and a reference one that walks
+ * the mailbox exactly as the rules text says, with an attack test that generates every enemy
  * pseudo-move (supremo_ref.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,14 +208,14 @@ void supremo_make(Position *pos, Move m) {
     u->moved = (uint8_t)pc;
     bool capture = false;
     if (mid != NO_SQ) {
-        u->vict_sq[0] = (uint8_t)mid;
-        u->vict_pc[0] = (uint8_t)pos_remove10(pos, mid);
+        dirty_add(u, pos_remove10(pos, mid), mid, NO_SQ);
         u->nvict = 1;
         capture = true;
     }
     if (to != from) {
         if (pos->board[to]) {
             u->captured = (uint8_t)pos_remove10(pos, to);
+            dirty_add(u, u->captured, to, NO_SQ);
             capture = true;
         }
         pos_move10(pos, from, to);
@@ -223,14 +223,17 @@ void supremo_make(Position *pos, Move m) {
     if (promo) {
         pos_remove10(pos, to);
         pos_put10(pos, to, PC_MAKE(us, promo));
+        dirty_add(u, pc, from, NO_SQ);
+        dirty_add(u, PC_MAKE(us, promo), NO_SQ, to);
+    } else if (to != from) {
+        dirty_add(u, pc, from, to);
     }
     uint32_t fl = T->flags[PC_TYPE(pc)];
     if ((fl & PF_BLAST) && !promo) {
         u128 victims = T->kmask[to] & pos->bb.b10.color[us ^ 1] & ~sup_uncapturable(pos, T);
         while (victims) {
             int sq = bb128_pop_lsb(&victims);
-            u->vict_sq[u->nvict] = (uint8_t)sq;
-            u->vict_pc[u->nvict] = (uint8_t)pos_remove10(pos, sq);
+            dirty_add(u, pos_remove10(pos, sq), sq, NO_SQ);
             u->nvict++;
             capture = true;
         }
@@ -243,7 +246,8 @@ void supremo_make(Position *pos, Move m) {
     pos->key ^= zob_side;
 }
 
-/* Takes back the last move, restoring every victim from the undo record. */
+/* Takes back the last move, restoring every victim (captured on `to`, on the intermediate
+ * square, blasted) from the undo record's DirtyPiece. */
 void supremo_unmake(Position *pos) {
     Undo *u = &pos->stack[--pos->ply];
     Move m = u->move;
@@ -256,8 +260,10 @@ void supremo_unmake(Position *pos) {
     } else if (to != from) {
         pos_move10(pos, to, from);
     }
-    if (u->captured) pos_put10(pos, to, u->captured);
-    for (int i = u->nvict - 1; i >= 0; i--) pos_put10(pos, u->vict_sq[i], u->vict_pc[i]);
+    const DirtyPiece *d = &u->dirty;
+    for (int i = 0; i < d->n; i++)
+        if (d->d[i].to == NO_SQ && PC_COLOR(d->d[i].pc) != pos->side)
+            pos_put10(pos, d->d[i].from, d->d[i].pc);
     pos->key = u->key;
     pos->halfmove = u->halfmove;
     pos->ep = u->ep;

@@ -99,15 +99,29 @@ static void switching_make(Position *p, Move m) {
     }
     Undo *u = chess_make_begin(p, m);
     const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m);
-    int pa = pos_remove8(p, from), pb = pos_remove8(p, to);
+    u->dirty.n = 0; /* written below */
+    const int pa = pos_remove8(p, from), pb = pos_remove8(p, to);
+    int na = pa, nb = pb; /* what lands on `to` and on `from` */
     u->captured = (uint8_t)pb;
     if (MOVE_PROMO(m)) {
         p->halfmove = 0;
-        if (PC_TYPE(pa) == PAWN) pa = PC_MAKE(us, MOVE_PROMO(m));
-        else pb = PC_MAKE(us, MOVE_PROMO(m));
+        if (PC_TYPE(pa) == PAWN) na = PC_MAKE(us, MOVE_PROMO(m));
+        else nb = PC_MAKE(us, MOVE_PROMO(m));
     }
-    pos_put8(p, from, pb);
-    pos_put8(p, to, pa);
+    pos_put8(p, from, nb);
+    pos_put8(p, to, na);
+    if (na == pa) {
+        dirty_add(u, pa, from, to);
+    } else {
+        dirty_add(u, pa, from, NO_SQ);
+        dirty_add(u, na, NO_SQ, to);
+    }
+    if (nb == pb) {
+        dirty_add(u, pb, to, from);
+    } else {
+        dirty_add(u, pb, to, NO_SQ);
+        dirty_add(u, nb, NO_SQ, from);
+    }
     chess_make_end(p, from, to, us);
 }
 

@@ -24,16 +24,20 @@ static void variant_prepare(Variant *v) {
     if (v->ops->init) v->ops->init(v);
 }
 
-/* One-time set-up of the shared tables, before any thread starts. A variant's own tables
- * are built when it is first looked up (variant_ready): a run pays only for the variants it
- * plays, which matters to short runs (the Superchess and Supremo tables cost about as much
- * as everything else at start-up). */
-void engine_init(void) {
-    static bool done = false;
-    if (done) return;
-    done = true;
+/* The shared tables: keys and geometry. */
+static void engine_build(void) {
     zobrist_init();
     bitboard_init();
+}
+
+/* One-time set-up of the shared tables (pthread_once: a second call, even from another
+ * thread, waits for the first and builds nothing). A variant's own tables are built when
+ * it is first looked up (variant_ready): a run pays only for the variants it plays, which
+ * matters to short runs (the Superchess and Supremo tables cost about as much as
+ * everything else at start-up). */
+void engine_init(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, engine_build);
 }
 
 /* Registry entries whose tables are built, and the lock that builds them once even when

@@ -1,4 +1,6 @@
-/* search.c - negamax alpha-beta with quiescence, transposition table and move ordering. */
+/* search.c - the self-play player's search: iterative deepening at the root (search_run),
+ * the alpha-beta node with its pruning, reductions and extensions (search_node), and the
+ * quiescence search below it (search_quiesce). See search.h for the whole. */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -10,31 +12,30 @@
 #include <string.h>
 #include <time.h>
 
-#define QSEARCH_MAX 8    /* capture plies searched below the horizon */
-#define POLL_NODES  1024 /* nodes between two looks at the clock and the stop flag */
-#define QS_DELTA    200  /* delta pruning margin in quiescence */
-#define RFP_DEPTH   6    /* reverse futility: depths and margin per ply */
-#define RFP_MARGIN  80
-#define FUT_DEPTH   3 /* futility pruning of quiet moves: depths and margin per ply */
-#define FUT_MARGIN  150
-#define LMP_DEPTH   4 /* late-move pruning depths */
-#define ASP_DEPTH   4 /* aspiration windows from this depth, half-width ASP_WINDOW */
-#define ASP_WINDOW  30
-#define HP_DEPTH    3 /* history pruning of quiet moves: depths, and margin per ply */
-#define HP_MARGIN   4000
-#define SE_DEPTH    6 /* singular extension: from this depth, margin per ply */
-#define SE_MARGIN   2
-#define DE_MARGIN   20 /* double extension: this far below the singular bound, */
-#define DE_MAX      6  /* at most this many times along a line */
-#define CONT_LMR_DIV                                                                               \
-    10000                /* LMR: one ply less per this much history (butterfly + continuation)     \
-                          */
-#define PC_DEPTH     5   /* ProbCut: from this depth, */
-#define PC_MARGIN    200 /* this far above beta */
-#define RAZOR_MARGIN 250 /* razoring at depth <= 2: margin per ply */
-#define SEE_DEPTH    6   /* SEE pruning: depths, and margins of quiet moves (per ply squared) */
-#define SEE_QUIET    30  /* and of captures (per ply) */
-#define SEE_CAPTURE  100
+/* The search's tunables (centipawns and plies). */
+#define QSEARCH_MAX  8     /* capture plies searched below the horizon */
+#define POLL_NODES   1024  /* nodes between two looks at the clock and the stop flag */
+#define QS_DELTA     200   /* quiescence: delta pruning margin */
+#define RFP_DEPTH    6     /* reverse futility pruning: at depths up to this, */
+#define RFP_MARGIN   80    /* with this margin per ply */
+#define FUT_DEPTH    3     /* futility pruning of quiet moves: at depths up to this, */
+#define FUT_MARGIN   150   /* with this margin per ply */
+#define LMP_DEPTH    4     /* late-move pruning: at depths up to this */
+#define ASP_DEPTH    4     /* aspiration windows: from this depth, */
+#define ASP_WINDOW   30    /* this half-width at first */
+#define HP_DEPTH     3     /* history pruning of quiet moves: at depths up to this, */
+#define HP_MARGIN    4000  /* below minus this much history per ply */
+#define SE_DEPTH     6     /* singular extension: from this depth, */
+#define SE_MARGIN    2     /* the singular bound this far below the table's score per ply */
+#define DE_MARGIN    20    /* double extension: this far below the singular bound, */
+#define DE_MAX       6     /* at most this many times along a line */
+#define CONT_LMR_DIV 10000 /* late-move reduction: one ply less per this much history */
+#define PC_DEPTH     5     /* ProbCut: from this depth, */
+#define PC_MARGIN    200   /* this far above beta */
+#define RAZOR_MARGIN 250   /* razoring at depth <= 2: margin per ply */
+#define SEE_DEPTH    6     /* SEE pruning: at depths up to this, */
+#define SEE_QUIET    30    /* quiet moves losing more than this per ply squared, */
+#define SEE_CAPTURE  100   /* and captures losing more than this per ply */
 
 /* Monotonic clock in nanoseconds. */
 static int64_t search_now_ns(void) {
@@ -58,7 +59,6 @@ static double search_ln(double x) {
  * and pawns, since its stalemate wins and zugzwang decide them; the capture bound
  * victim - attacker only where every capture removes exactly one piece. */
 static void search_variant_setup(Search *s, const Variant *v) {
-    s->null_ok = true;
     s->null_min_pieces = 1;
     s->see_bound = true;
     for (int t = 1; t <= v->npt; t++) {
@@ -132,7 +132,8 @@ void search_free(Search *s) {
     free(s);
 }
 
-/* Forgets everything learnt, so the next game does not depend on the previous one. */
+/* Forgets everything learnt (table, killers, counter-moves, the histories, the evaluation
+ * cache), so the next game does not depend on the previous one. */
 void search_clear(Search *s) {
     if (!s->used) return; /* as allocated: all zero, and its pages not yet touched */
     s->used = false;
@@ -334,8 +335,10 @@ static bool search_null_material(const Search *s, const Position *pos) {
 }
 
 /* Principal-variation alpha-beta to `depth` plies, then quiescence; selective: mate-distance
- * pruning, reverse futility, null move, internal iterative reduction, futility and late-move
- * pruning of quiet moves, late-move reductions. cut: an expected cut node (reduced more). */
+ * pruning, check extension, reverse futility, razoring, null move, ProbCut, internal iterative
+ * reduction, singular and double extensions (and the negative extension), late-move,
+ * history, SEE and futility pruning, late-move reductions. cut: an expected cut node
+ * (reduced more). */
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
     search_prefetch(s, pos);
@@ -389,7 +392,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
             if (s->stop) return 0;
             if (score <= alpha) return score;
         }
-        if (depth >= 2 && ev >= beta && s->null_ok && pos->stack[pos->ply - 1].move != MOVE_NONE &&
+        if (depth >= 2 && ev >= beta && pos->stack[pos->ply - 1].move != MOVE_NONE &&
             search_null_material(s, pos)) {
             int r = 3 + depth / 4 + ((ev - beta) / 200 < 3 ? (ev - beta) / 200 : 3);
             pos_make_null(pos);

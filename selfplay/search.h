@@ -1,5 +1,11 @@
-/* search.h - the self-play player: iterative-deepening negamax alpha-beta with quiescence
- * on captures, a transposition table and move ordering (hash move, MVV-LVA, killers).
+/* search.h - the self-play player: iterative-deepening principal-variation alpha-beta with
+ * aspiration windows, quiescence on captures, a transposition table, a correction history
+ * and an evaluation cache; moves ordered by the hash move, MVV-LVA with capture history,
+ * killers, counter-moves and butterfly plus continuation histories; selective by
+ * reverse futility, razoring, null move, ProbCut, internal iterative reduction, singular
+ * and double extensions, futility, late-move, history and SEE pruning, and late-move
+ * reductions (search.c, search_node). Its parts: search_tables.h (table, caches),
+ * search_order.h (ordering and histories).
  * One Search per thread; it never touches global state, so threads may search positions
  * of different variants at once. Results depend only on the position, the limits and
  * the table contents, so a search is reproducible when the table is cleared first and
@@ -148,7 +154,6 @@ typedef struct Search {
     uint64_t check_key[SEARCH_MAX_PLY + 1];
     bool check_at[SEARCH_MAX_PLY + 1];
     unsigned pawn_types;
-    bool null_ok;          /* the variant allows null-move pruning */
     int null_min_pieces;   /* pieces besides royals and pawns needed for it */
     bool see_bound;        /* victim - attacker bounds SEE from below */
     bool see;              /* the variant has an exact static exchange test */
@@ -180,8 +185,9 @@ typedef struct Search {
 /* Allocates a search for variant v with a table of 2^tt_bits entries; NULL if out of memory. */
 Search *search_new(const Variant *v, int tt_bits);
 void search_free(Search *s);
-/* Empties the table and killers: call before each game so games are independent
- * (UCI: on ucinewgame). */
+/* Empties the table, the killers and counter-moves, every history (butterfly,
+ * continuation, capture, correction) and the evaluation cache: call before each game so
+ * games are independent (UCI: on ucinewgame). */
 void search_clear(Search *s);
 /* Searches pos (restored on return) within lim; pos must have at least one legal move.
  * Thread-safe for distinct Search objects; lim->stop may be set from any thread. */
