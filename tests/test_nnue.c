@@ -166,8 +166,12 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
                 pos_make(p, moves[i]);
                 nnue_update(net, parent, child, last_dirty(p));
                 nnue_refresh(net, p, fresh);
-                cr_assert(acc_equal(child, fresh, h), "%s: %s then %s: update != refresh", v->name,
-                          fen, mv);
+                if (!acc_equal(child, fresh, h)) {
+                    char now[256];
+                    pos_unmake(p);
+                    pos_to_fen(p, now, sizeof now);
+                    cr_assert_fail("%s: %s then %s: update != refresh", v->name, now, mv);
+                }
                 cr_assert_eq(nnue_evaluate(net, child, p), nnue_evaluate(net, fresh, p));
                 pos_unmake(p);
                 checked++;
