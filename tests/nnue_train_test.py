@@ -3,7 +3,7 @@
 network file byte for byte with 1 or 2 threads; a run stopped after a checkpoint and
 resumed gives the same file as one that was never stopped; the loss log shows the training
 loss falling; a network file that is truncated, corrupt or of another variant makes the command
-exit 2 with one line naming the file.
+exit 2 with one line naming the file; a corrupt block of a shard is reported and skipped.
 
 usage: nnue_train_test.py CHESSVAR_BINARY WORK_DIR
 """
@@ -77,6 +77,17 @@ def main():
             fail("the training loss did not fall by half")
         if not (v0 == v0 and v1 == v1):
             fail("no validation loss")
+    # a corrupt block is reported and skipped, the rest trains
+    bad_run = p("bad_run")
+    shutil.copytree(data, bad_run)
+    shard = os.path.join(bad_run, "shard-000000.bin")
+    raw = bytearray(read(shard))
+    raw[64 + 8 + 500] ^= 0xFF  # a byte of the first block's records
+    with open(shard, "wb") as f:
+        f.write(raw)
+    r = train(binary, bad_run, p("e.nnue"))
+    if r.returncode or "block 0 fails its checks, skipped" not in r.stderr:
+        fail(f"corrupt block: exit {r.returncode}, stderr {r.stderr!r}")
     img = read(p("a.nnue"))
     bad = {"trunc.nnue": img[:-1], "corrupt.nnue": img[:200] + bytes([img[200] ^ 1]) + img[201:]}
     for name, content in bad.items():
