@@ -85,7 +85,7 @@ static double train_batch(TrainState *t, float out_to_sig) {
     const TrainOpts *o = t->o;
     int b = o->batch;
     double loss = 0;
-#pragma omp parallel for schedule(static, 1) reduction(+ : loss)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : loss)
     for (int s = 0; s < TRAIN_SLOTS; s++) {
         TrainSample x;
         int lo = (int)((int64_t)b * s / TRAIN_SLOTS),
@@ -103,7 +103,7 @@ static double train_batch(TrainState *t, float out_to_sig) {
 static double train_val_loss(TrainState *t, float out_to_sig) {
     if (!t->nval) return NAN;
     double loss = 0;
-#pragma omp parallel for schedule(static, 1) reduction(+ : loss)
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : loss)
     for (int s = 0; s < TRAIN_SLOTS; s++) {
         TrainSample x;
         int lo = (int)((int64_t)t->nval * s / TRAIN_SLOTS);
