@@ -58,7 +58,7 @@ def main():
                              "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
                              "positions_per_wall_s": round(args.positions / wall),
                              "positions_per_cpu_s": round(args.positions / cpu),
-                             "command": " ".join(["chessvar"] + cmd[1:])})
+                             "command": " ".join(["chessvar"] + cmd[1:]).replace(net, "NET")})
                 print(rows[-1], flush=True)
         for dense in (False, True):
             cmd = [sys.executable, os.path.join(here, "train_torch_baseline.py"), args.run,
@@ -76,7 +76,7 @@ def main():
                    args.fens, "--bench", "2000"]
             out, _, _ = timed(cmd)
             bench = json.loads(out)
-            bench["command"] = " ".join(["chessvar"] + cmd[1:])
+            bench["command"] = " ".join(["chessvar"] + cmd[1:]).replace(net, "NET")
     load = os.getloadavg()
     with open(os.path.join(args.run, "run.json")) as f:
         run_options = json.load(f)
