@@ -15,8 +15,10 @@ extern const char chessvar_bench_text[];
 /* Self-play part: games per variant, search nodes per move, random opening plies. */
 enum { BENCH_GAMES = 2, BENCH_NODES = 400, BENCH_RANDOM_PLIES = 4, BENCH_PLY_CAP = 120 };
 
-/* Plays the fixed self-play games of one variant; returns the hash of their records. */
-static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status) {
+/* Plays the fixed self-play games of one variant, both players evaluating with net (NULL:
+ * the classical evaluation); returns the hash of their records. */
+static uint64_t bench_selfplay(const Variant *v, const Network *net, int64_t *positions,
+                               int *status) {
     GameConfig cfg = {0};
     cfg.var = v;
     cfg.seed = 20261129;
@@ -24,6 +26,7 @@ static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status
     cfg.ply_cap = BENCH_PLY_CAP;
     cfg.player[0].kind = cfg.player[1].kind = PLAYER_SEARCH;
     cfg.player[0].nodes = cfg.player[1].nodes = BENCH_NODES;
+    cfg.player[0].net = cfg.player[1].net = net;
     cfg.tt_bits = 16;
     GamePlayer *gp = malloc(sizeof *gp);
     Game *g = malloc(game_size(MAX_GAME_PLY));
@@ -59,10 +62,31 @@ static uint64_t bench_selfplay(const Variant *v, int64_t *positions, int *status
     return h;
 }
 
+/* Loads the network file of --eval for the variant it was made for (its header names it);
+ * NULL after a one-line message. */
+static Network *bench_load_eval(const char *path, const Variant **var) {
+    CvError first = {{0}};
+    for (int i = 0; i < variant_count(); i++) {
+        CvError err = {{0}};
+        Network *net = nnue_load(path, variant_at(i), &err);
+        if (net) {
+            *var = variant_at(i);
+            return net;
+        }
+        if (i == 0) first = err;
+        if (!strstr(err.msg, "a network for variant")) { /* not a mismatch: the file is bad */
+            cli_usage_error("bench", "--eval: %s", err.msg);
+            return NULL;
+        }
+    }
+    cli_usage_error("bench", "--eval: %s", first.msg);
+    return NULL;
+}
+
 int cmd_bench(int argc, char **argv) {
     long threads = omp_get_num_procs();
     bool json = false;
-    const char *check = NULL;
+    const char *check = NULL, *eval = NULL;
     char usage[1024];
     snprintf(usage, sizeof usage,
              "usage: chessvar bench [--threads N] [--json] [--check FILE]\n\n"
@@ -79,16 +103,24 @@ int cmd_bench(int argc, char **argv) {
         CLI_OPT_FLAG("--json", &json, "one JSON object per line and a final summary object"),
         CLI_OPT_TEXT("--check", "FILE", &check,
                      "compare the signature with the one recorded in FILE; exit 1 if it differs"),
+        CLI_OPT_TEXT("--eval", "FILE", &eval,
+                     "the self-play of the network's variant evaluates with the network in\n"
+                     "FILE (the signature then differs from the classical one)"),
     };
     const CliSpec spec = {
         .cmd = "bench", .usage = usage, .opts = opts, .nopts = (int)(sizeof opts / sizeof opts[0])};
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
+    const Variant *net_var = NULL;
+    Network *net = eval ? bench_load_eval(eval, &net_var) : NULL;
+    if (eval && !net) return 2;
     char expected[128] = "";
     if (check) {
         FILE *f = fopen(check, "r");
-        if (!f || !fgets(expected, sizeof expected, f))
+        if (!f || !fgets(expected, sizeof expected, f)) {
+            nnue_free(net);
             return cli_usage_error("bench", "cannot read a signature from '%s'", check);
+        }
         fclose(f);
         expected[strcspn(expected, "\r\n")] = 0;
     }
@@ -147,16 +179,21 @@ int cmd_bench(int argc, char **argv) {
         fflush(stdout);
     }
     free(pos);
-    if (status) return status;
+    if (status) {
+        nnue_free(net);
+        return status;
+    }
     /* self-play: same games on every machine and thread count */
     XXH3_state_t *st = XXH3_createState();
     XXH3_64bits_reset(st);
     int64_t positions = 0;
     double s0 = cli_now();
     for (int i = 0; i < variant_count() && !status; i++) {
-        uint64_t h = bench_selfplay(variant_at(i), &positions, &status);
+        const Variant *v = variant_at(i);
+        uint64_t h = bench_selfplay(v, v == net_var ? net : NULL, &positions, &status);
         XXH3_64bits_update(st, &h, sizeof h);
     }
+    nnue_free(net);
     double sp_s = cli_now() - s0;
     uint64_t sp_hash = XXH3_64bits_digest(st);
     XXH3_freeState(st);

@@ -21,6 +21,9 @@ typedef struct SelfplayOpts {
     SelfplayPlan plan;
     bool json, fixed_start;
     const char *variant, *opponent, *opponent_budget, *formats;
+    const char *eval, *opponent_eval; /* --eval, --opponent-eval: FILE or classical */
+    Network *net[2];                  /* the networks loaded for them */
+    char eval_name[2][96];
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine; /* --opponent uci:CMD */
 } SelfplayOpts;
@@ -178,11 +181,32 @@ static bool selfplay_set_opponent(SelfplayOpts *o) {
         }
     } else if (opponent) {
         if (!selfplay_parse_player(opponent, &g->player[1])) return false;
+        g->player[1].net = g->player[0].net; /* as player A's unless --opponent-eval */
+        g->player[1].eval_name = g->player[0].eval_name;
     }
     if (!(opponent && strncmp(opponent, "uci:", 4) == 0) &&
         (o->opponent_budget || o->engine.noptions)) {
         cli_usage_error(CMD, "--opponent-budget and --opponent-option need --opponent uci:CMD");
         return false;
+    }
+    return true;
+}
+
+/* Loads the evaluation of --eval (i 0, player A) or --opponent-eval (i 1, player B) into
+ * the player; false after a one-line message. */
+static bool selfplay_load_eval(SelfplayOpts *o, int i, const char *opt, const char *spec) {
+    PlayerSpec *p = &o->plan.game.player[i];
+    CvError err = {{0}};
+    if (!evaluator_load(spec, o->plan.game.var, &o->net[i], &err)) {
+        cli_usage_error(CMD, "%s: %s", opt, err.msg);
+        return false;
+    }
+    p->net = o->net[i];
+    p->eval_name = NULL;
+    if (o->net[i]) {
+        evaluator_file_name(spec ? spec : evaluator_default_file(o->plan.game.var), o->eval_name[i],
+                            sizeof o->eval_name[i]);
+        p->eval_name = o->eval_name[i];
     }
     return true;
 }
@@ -258,6 +282,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_CALL("--movetime", "MS", selfplay_opt_budget, &g->player[0],
                      "budget per move of player A: MS milliseconds instead (games then\n"
                      "depend on machine speed)"),
+        CLI_OPT_TEXT("--eval", "FILE", &o->eval,
+                     "player A evaluates with the network in FILE, or classical (the\n"
+                     "hand-written evaluation; the default)"),
+        CLI_OPT_TEXT("--opponent-eval", "FILE", &o->opponent_eval,
+                     "player B's evaluation: a network FILE or classical (default: as\n"
+                     "player A)"),
         CLI_OPT_TEXT("--opponent", "SPEC", &o->opponent,
                      "player B: random, nodes=N, depth=D, movetime=MS or uci:CMD\n"
                      "(an external UCI engine; default: as player A)"),
@@ -331,7 +361,13 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     if (!g->player[0].nodes && !g->player[0].depth && !g->player[0].movetime_ms)
         g->player[0].nodes = search_default_nodes(g->var);
     if (!g->tt_bits) g->tt_bits = search_default_tt_bits(g->var);
+    if (!selfplay_load_eval(o, 0, "--eval", o->eval)) return 2;
     if (!selfplay_set_opponent(o) || !selfplay_set_formats(o)) return 2;
+    if (o->opponent_eval) {
+        if (g->player[1].kind != PLAYER_SEARCH)
+            return cli_usage_error(CMD, "--opponent-eval needs player B to be chessvar's search");
+        if (!selfplay_load_eval(o, 1, "--opponent-eval", o->opponent_eval)) return 2;
+    }
     if (g->start_fen) {
         Position *pos = malloc(sizeof *pos);
         CvError err = {{0}};
@@ -422,13 +458,9 @@ static bool selfplay_try_engine(const SelfplayOpts *o) {
     return ok;
 }
 
-/* The selfplay subcommand: parse, start MPI when launched by it, run, summarise; exit 0,
- * 1 (failure or report findings) or 2 (bad input). */
-int cmd_selfplay(int argc, char **argv) {
-    SelfplayOpts o;
-    int rc = selfplay_parse(argc, argv, &o);
-    if (rc >= 0) return rc;
-    if (o.plan.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(&o)) return 2;
+/* Runs the parsed plan: start MPI when launched by it, run, summarise. */
+static int selfplay_main(SelfplayOpts *o) {
+    if (o->plan.game.player[1].kind == PLAYER_UCI && !selfplay_try_engine(o)) return 2;
     SelfplayRanks ranks = {.rank = 0,
                            .size = 1,
                            .bcast_int = cli_mpi_bcast_int,
@@ -439,7 +471,7 @@ int cmd_selfplay(int argc, char **argv) {
         ranks.size = cli_mpi_begin();
         ranks.rank = cli_mpi_rank();
     }
-    SelfplayRun *run = selfplay_run_new(&o.plan, &ranks);
+    SelfplayRun *run = selfplay_run_new(&o->plan, &ranks);
     if (!run) {
         fprintf(stderr, "chessvar selfplay: out of memory\n");
         cli_mpi_end();
@@ -449,11 +481,11 @@ int cmd_selfplay(int argc, char **argv) {
     SelfplayTotals t;
     selfplay_run_totals(run, &t);
     if (ok && ranks.rank == 0) {
-        if (o.plan.progress > 0 && t.seconds >= o.plan.progress) selfplay_run_progress(run);
-        selfplay_summary(&o, &t, ranks.size);
+        if (o->plan.progress > 0 && t.seconds >= o->plan.progress) selfplay_run_progress(run);
+        selfplay_summary(o, &t, ranks.size);
     }
     bool error_shown = false;
-    if (ok && o.plan.report) {
+    if (ok && o->plan.report) {
         if (selfplay_run_report_failed(run))
             fprintf(stderr, "chessvar selfplay: report: %s\n", selfplay_run_error(run));
         else if (t.report_failures || t.replays_rejected)
@@ -469,4 +501,20 @@ int cmd_selfplay(int argc, char **argv) {
     selfplay_run_free(run);
     cli_mpi_end();
     return ok ? 0 : 1;
+}
+
+/* The selfplay subcommand: parse, start MPI when launched by it, run, summarise; exit 0,
+ * 1 (failure or report findings) or 2 (bad input). */
+int cmd_selfplay(int argc, char **argv) {
+    SelfplayOpts o;
+    int rc = selfplay_parse(argc, argv, &o);
+    if (rc >= 0) {
+        nnue_free(o.net[0]);
+        nnue_free(o.net[1]);
+        return rc;
+    }
+    rc = selfplay_main(&o);
+    nnue_free(o.net[0]);
+    nnue_free(o.net[1]);
+    return rc;
 }

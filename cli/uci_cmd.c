@@ -27,6 +27,8 @@ typedef struct UciEngine {
     Position *spos; /* the searching thread's copy */
     Position *pv;   /* scratch for writing a PV in the variant's notation */
     Search *search;
+    Network *net;        /* the network the search evaluates with (NULL: classical) */
+    char eval_file[256]; /* EvalFile as set ("": the variant's default) */
     int hash_mb, multipv;
     pthread_mutex_t out; /* one line at a time on stdout */
     pthread_t thread;
@@ -168,18 +170,35 @@ static void uci_hello(UciEngine *e) {
             UCI_HASH_MAX);
     uci_say(e, "option name Threads type spin default 1 min 1 max 1");
     uci_say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MAX_MULTIPV);
+    uci_say(e, "option name EvalFile type string default <default>");
     uci_say(e, "info string chessvar searches on one thread (Threads is fixed at 1)");
     uci_say(e, "uciok");
 }
 
-/* Makes a new search for the variant and hash size; false (state unchanged) if no memory. */
-static bool uci_new_search(UciEngine *e, const Variant *v, int mb) {
+/* Makes a new search for the variant and hash size evaluating with net (NULL: classical),
+ * which the engine then owns; false (state unchanged, net not taken) if no memory. */
+static bool uci_new_search(UciEngine *e, const Variant *v, int mb, Network *net) {
     Search *s = search_new(v, uci_tt_bits(mb));
-    if (!s) return false;
+    if (!s || (net && !search_set_network(s, net))) {
+        search_free(s);
+        return false;
+    }
     search_free(e->search);
     e->search = s;
     e->hash_mb = mb;
+    if (net != e->net) nnue_free(e->net);
+    e->net = net;
     return true;
+}
+
+/* The network of EvalFile for variant v into *net (NULL: classical); false after an error
+ * line. */
+static bool uci_load_eval(UciEngine *e, const char *file, const Variant *v, Network **net) {
+    CvError err = {{0}};
+    if (evaluator_load(file[0] && strcmp(file, "<default>") != 0 ? file : NULL, v, net, &err))
+        return true;
+    uci_error(e, "EvalFile: %s", err.msg);
+    return false;
 }
 
 /* Parses a whole number in [lo, hi]. */
@@ -218,10 +237,17 @@ static void uci_setoption(UciEngine *e, char *args) {
             return;
         }
         CvError err = {{0}};
+        Network *net = NULL;
+        if (!uci_load_eval(e, e->eval_file, var, &net)) { /* it said why */
+            uci_say(e, "info string EvalFile reset: %s evaluates with the classical evaluation",
+                    var->name);
+            e->eval_file[0] = 0;
+        }
         Position *p = malloc(sizeof *p);
         if (!p || !pos_from_fen(p, var, var->start_fen, &err) ||
-            !uci_new_search(e, var, e->hash_mb)) {
+            !uci_new_search(e, var, e->hash_mb, net)) {
             uci_error(e, "UCI_Variant %s: %s", value, p ? err.msg : "out of memory");
+            nnue_free(net);
             free(p);
             return;
         }
@@ -232,9 +258,18 @@ static void uci_setoption(UciEngine *e, char *args) {
         if (!uci_int(value, 1, UCI_HASH_MAX, &v)) {
             uci_error(e, "Hash needs a whole number of MB from 1 to %d, got '%s'", UCI_HASH_MAX,
                       value);
-        } else if (!uci_new_search(e, e->var, (int)v)) {
+        } else if (!uci_new_search(e, e->var, (int)v, e->net)) {
             uci_error(e, "Hash %ld: out of memory, keeping %d MB", v, e->hash_mb);
         }
+    } else if (strcasecmp(name, "EvalFile") == 0) {
+        Network *net = NULL;
+        if (!uci_load_eval(e, value, e->var, &net)) return; /* keeps the evaluation it had */
+        if (!uci_new_search(e, e->var, e->hash_mb, net)) {
+            uci_error(e, "EvalFile: out of memory, keeping the evaluation it had");
+            nnue_free(net);
+            return;
+        }
+        snprintf(e->eval_file, sizeof e->eval_file, "%s", value);
     } else if (strcasecmp(name, "Threads") == 0) {
         if (!uci_int(value, 1, 1, &v))
             uci_error(e, "Threads: chessvar searches on one thread, only 1 is allowed, got '%s'",
@@ -245,7 +280,8 @@ static void uci_setoption(UciEngine *e, char *args) {
                       value);
         else e->multipv = (int)v;
     } else {
-        uci_error(e, "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV)", name);
+        uci_error(e, "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV, EvalFile)",
+                  name);
     }
 }
 
@@ -436,10 +472,11 @@ static void uci_display(UciEngine *e) {
  * centipawns, and the game phase (256 opening .. 0 ending) that blends tapered terms;
  * scripts/tune_eval.py and tests/check_eval_params.py read it. */
 static void uci_eval(UciEngine *e) {
-    int v = eval_position(&e->search->eval, e->pos), l = eval_linear(&e->search->eval, e->pos);
+    int v = eval_position(&e->search->eval.classical, e->pos),
+        l = eval_linear(&e->search->eval.classical, e->pos);
     int w = e->pos->side == WHITE ? 1 : -1;
     uci_say(e, "info string eval %d side to move, %d white, linear part %d white, phase %d", v,
-            w * v, w * l, eval_phase(&e->search->eval, e->pos));
+            w * v, w * l, eval_phase(&e->search->eval.classical, e->pos));
 }
 
 /* Sets up the engine for chess with the default hash; false if out of memory. */
@@ -453,16 +490,20 @@ static bool uci_engine_init(UciEngine *e) {
     e->spos = malloc(sizeof *e->spos);
     e->pv = malloc(sizeof *e->pv);
     CvError err = {{0}};
+    Network *net = NULL;
+    if (!uci_load_eval(e, "", e->var, &net)) net = NULL; /* the default's file is bad: said */
     return e->pos && e->spos && e->pv && pos_from_fen(e->pos, e->var, e->var->start_fen, &err) &&
-           uci_new_search(e, e->var, e->hash_mb);
+           uci_new_search(e, e->var, e->hash_mb, net);
 }
 
 /* Prints the usage of the subcommand. */
 static void uci_help(FILE *f) {
-    fprintf(f, "usage: chessvar uci\n"
-               "  speaks UCI on standard input and output (see README: options UCI_Variant,\n"
-               "  Hash, Threads (1), MultiPV; go depth|nodes|movetime|wtime/btime/winc/binc/\n"
-               "  movestogo|infinite|perft N; stop; d; quit). Moves use chessvar's notation.\n");
+    fprintf(
+        f,
+        "usage: chessvar uci\n"
+        "  speaks UCI on standard input and output (see README: options UCI_Variant,\n"
+        "  Hash, Threads (1), MultiPV, EvalFile; go depth|nodes|movetime|wtime/btime/winc/binc/\n"
+        "  movestogo|infinite|perft N; stop; d; quit). Moves use chessvar's notation.\n");
 }
 
 int cmd_uci(int argc, char **argv) {
@@ -513,6 +554,7 @@ int cmd_uci(int argc, char **argv) {
     }
     uci_stop(e);
     search_free(e->search);
+    nnue_free(e->net);
     free(e->pos);
     free(e->spos);
     free(e->pv);

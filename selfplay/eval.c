@@ -90,6 +90,12 @@ static uint64_t eval_pack(int mg, int eg) {
     return (uint64_t)(int64_t)mg + ((uint64_t)(int64_t)eg << 32);
 }
 
+void eval_piece_values(const Variant *v, int value[MAX_PT]) {
+    const EvalTuned *tp = eval_tuned_find(v);
+    memset(value, 0, MAX_PT * sizeof *value);
+    for (int t = 1; t <= v->npt; t++) value[t] = tp ? tp->value[t] : eval_value_of(v, t);
+}
+
 /* Builds the value and piece-square tables of variant v once, so evaluation is one table lookup per
  * piece. */
 void eval_init(EvalParams *ep, const Variant *v) {
@@ -98,8 +104,8 @@ void eval_init(EvalParams *ep, const Variant *v) {
     int nsq = v->width * v->height;
     const EvalTuned *tp = eval_tuned_find(v); /* fitted to self-play data, if kept */
     ep->tempo = tp ? tp->tempo : 8;
+    eval_piece_values(v, ep->value);
     for (int t = 1; t <= v->npt; t++) {
-        ep->value[t] = tp ? tp->value[t] : eval_value_of(v, t);
         ep->hand_value[t] = tp && tp->hand ? tp->hand[t] : ep->value[t];
         for (int sq = 0; sq < nsq; sq++) {
             int file = sq % v->width, rank = sq / v->width;
@@ -119,8 +125,6 @@ void eval_init(EvalParams *ep, const Variant *v) {
         }
     }
     ep->tapered = tp && tp->psq_eg;
-    ep->psq_incremental =
-        ep->tapered && (strcmp(v->name, "chess") == 0 || strcmp(v->name, "switching") == 0);
     eval_init_extras(ep, v);
 }
 

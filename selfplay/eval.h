@@ -33,10 +33,6 @@ typedef struct EvalParams {
     /* Piece activity and king safety where the pieces are the orthodox ones on 8x8
      * (chess, Switching chess): see eval.c, eval_orthodox. */
     bool orthodox;
-    /* The packed piece-square sum can be carried from position to position by the undo
-     * records (eval_psq_delta): tapered tables, and moves as chess and Switching chess make
-     * them. */
-    bool psq_incremental;
 } EvalParams;
 
 /* Fills the tables of variant v: the parameters fitted to self-play data (eval_params.c)
@@ -53,52 +49,8 @@ uint64_t eval_psq_sum(const EvalParams *ep, const Position *pos);
 /* The orthodox piece types (chess, Switching chess). */
 enum { O_PAWN = 1, O_KNIGHT, O_BISHOP, O_ROOK, O_QUEEN, O_KING };
 
-/* Adds to *acc what the move of undo record u (chess or Switching chess, psq_incremental)
- * changed in the piece-square sum: the sum of the position after it from the one before.
- * False, and *acc unchanged, for a move the record does not describe whole. The move is
- * read as chess_make and the Switching make play it: the moved piece leaves
- * `from` and it (or its promotion) lands on `to`, over a captured piece there (e.p.: beside
- * it); castling moves the rook from the corner to the square the king crossed; a switch
- * puts the two pieces on each other's square, one of them promoting if the move says so.
- * A null move changes nothing. */
-static inline bool eval_psq_delta(const EvalParams *ep, const Undo *u, uint64_t *acc) {
-    const uint64_t(*pk)[MAX_SQ] = ep->psq_pk;
-    Move m = u->move;
-    if (m == MOVE_NONE) return true;
-    int from = MOVE_FROM(m), to = MOVE_TO(m), moved = u->moved, us = PC_COLOR(moved);
-    int promo = MOVE_PROMO(m);
-    uint64_t a = *acc;
-    switch (MOVE_KIND(m)) {
-    case MK_NORMAL:
-        if (u->captured) a -= pk[u->captured][to];
-        a += pk[promo ? PC_MAKE(us, promo) : moved][to] - pk[moved][from];
-        break;
-    case MK_DOUBLE: a += pk[moved][to] - pk[moved][from]; break;
-    case MK_EP:
-        a += pk[moved][to] - pk[moved][from] - pk[u->captured][to + (us == WHITE ? -8 : 8)];
-        break;
-    case MK_CASTLE: {
-        int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2, rook = PC_MAKE(us, O_ROOK);
-        a += pk[moved][to] - pk[moved][from] + pk[rook][rt] - pk[rook][rf];
-        break;
-    }
-    case MK_SWITCH: {
-        int pa = moved, pb = u->captured;
-        a -= pk[pa][from] + pk[pb][to];
-        if (promo) {
-            if (PC_TYPE(pa) == O_PAWN) pa = PC_MAKE(us, promo);
-            else pb = PC_MAKE(us, promo);
-        }
-        a += pk[pb][from] + pk[pa][to];
-        break;
-    }
-    default: return false;
-    }
-    *acc = a;
-    return true;
-}
-
-/* eval_position with the piece-square sum psq of pos already known (psq_incremental). */
+/* eval_position with the packed piece-square sum psq of pos already known (tapered
+ * tables; see selfplay/evaluator.h, which carries it from ply to ply). */
 int eval_position_psq(const EvalParams *ep, const Position *pos, uint64_t psq);
 
 /* Its linear part (material, placement, hand pieces, tempo: what scripts/tune_eval.py
@@ -110,7 +62,9 @@ int eval_linear(const EvalParams *ep, const Position *pos);
  * pieces too), 0 with none of it left. */
 int eval_phase(const EvalParams *ep, const Position *pos);
 
-/* Value of piece type t in centipawns (0 for royals and for type 0). */
-static inline int eval_piece_value(const EvalParams *ep, int t) { return ep->value[t]; }
+/* The classical evaluation's material values of variant v's piece types in centipawns
+ * (fitted, else the variant record's; 0 for royals and for type 0): what eval_init puts in
+ * EvalParams.value, and what a search prices captures with whatever it evaluates with. */
+void eval_piece_values(const Variant *v, int value[MAX_PT]);
 
 #endif

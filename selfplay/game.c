@@ -37,7 +37,8 @@ bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
         }
         if (cfg->player[i].kind != PLAYER_SEARCH) continue;
         gp->search[i] = search_new(cfg->var, cfg->tt_bits);
-        if (!gp->search[i]) {
+        if (!gp->search[i] ||
+            (cfg->player[i].net && !search_set_network(gp->search[i], cfg->player[i].net))) {
             game_player_free(gp);
             return false;
         }

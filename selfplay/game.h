@@ -43,6 +43,8 @@ typedef struct PlayerSpec {
     int depth;                /* depth per move (0: none) */
     int64_t movetime_ms;      /* wall-clock budget per move (0: none); games then depend on speed */
     const UciEngineSpec *uci; /* PLAYER_UCI: the engine */
+    const Network *net;       /* PLAYER_SEARCH: the network it evaluates with (NULL: classical) */
+    const char *eval_name;    /* with net: how names show it (the file and its checksum) */
 } PlayerSpec;
 
 /* Everything that decides a game besides its id: equal configs and ids give equal games. */

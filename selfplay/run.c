@@ -85,6 +85,8 @@ void selfplay_player_name(const PlayerSpec *p, char *buf, size_t n) {
                           p->uci->option_value[i]);
         for (char *c = buf; *c; c++)
             if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '\'';
+    } else if (p->net) {
+        snprintf(buf, n, "chessvar %s eval=%s", budget, p->eval_name ? p->eval_name : "network");
     } else snprintf(buf, n, "chessvar %s", budget);
 }
 

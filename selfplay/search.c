@@ -73,7 +73,7 @@ static void search_variant_setup(Search *s, const Variant *v) {
     for (int t = 1; t <= v->npt; t++)
         if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;
     for (int t = 1; t <= v->npt; t++)
-        s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->eval.value[t];
+        s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->value[t];
     /* search_max_gain: the types worth something, dearest first (a stable order), the
      * promoting types, and what a promotion can add (the dearest value, at least 1). */
     s->ngain = 0;
@@ -81,10 +81,10 @@ static void search_variant_setup(Search *s, const Variant *v) {
     s->promo_gain = 1;
     for (int t = 1; t <= v->npt; t++) {
         if (v->pieces[t].flags & PF_PROMOTES) s->promo_types |= 1u << t;
-        if (s->eval.value[t] > s->promo_gain) s->promo_gain = s->eval.value[t];
-        if (s->eval.value[t] <= 0) continue;
+        if (s->value[t] > s->promo_gain) s->promo_gain = s->value[t];
+        if (s->value[t] <= 0) continue;
         int i = s->ngain++;
-        for (; i > 0 && s->eval.value[s->gain_type[i - 1]] < s->eval.value[t]; i--)
+        for (; i > 0 && s->value[s->gain_type[i - 1]] < s->value[t]; i--)
             s->gain_type[i] = s->gain_type[i - 1];
         s->gain_type[i] = (uint8_t)t;
     }
@@ -117,14 +117,29 @@ Search *search_new(const Variant *v, int tt_bits) {
         search_free(s);
         return NULL;
     }
-    eval_init(&s->eval, v);
+    if (!evaluator_init(&s->eval, v, NULL)) {
+        search_free(s);
+        return NULL;
+    }
+    eval_piece_values(v, s->value);
     search_variant_setup(s, v);
     return s;
+}
+
+bool search_set_network(Search *s, const Network *net) {
+    const Variant *v = s->eval.classical.var;
+    evaluator_free(&s->eval);
+    s->used = true; /* the table and the evaluation cache hold the other evaluation's scores */
+    search_clear(s);
+    if (evaluator_init(&s->eval, v, net)) return true;
+    evaluator_init(&s->eval, v, NULL);
+    return false;
 }
 
 /* Releases a search and its table. */
 void search_free(Search *s) {
     if (!s) return;
+    evaluator_free(&s->eval);
     free(s->tt);
     free(s->cont);
     free(s->capt);
@@ -227,7 +242,7 @@ static int search_max_gain(const Search *s, const Position *pos) {
     int best = 0;
     for (int i = 0; i < s->ngain; i++)
         if (pos->count[PC_MAKE(pos->side ^ 1, s->gain_type[i])]) {
-            best = s->eval.value[s->gain_type[i]];
+            best = s->value[s->gain_type[i]];
             break;
         }
     for (unsigned m = s->promo_types; m; m &= m - 1)
@@ -239,7 +254,7 @@ static int search_max_gain(const Search *s, const Position *pos) {
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
     search_prefetch(s, pos);
-    search_psq_enter(s, pos, ply);
+    evaluator_enter(&s->eval, pos, ply);
     search_count(s);
     s->pvlen[ply] = 0;
     if (s->stop) return 0;
@@ -342,7 +357,7 @@ static bool search_null_material(const Search *s, const Position *pos) {
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
     search_prefetch(s, pos);
-    search_psq_enter(s, pos, ply);
+    evaluator_enter(&s->eval, pos, ply);
     bool pvnode = beta - alpha > 1 && !s->nopv;
     s->pvlen[ply] = 0;
     if (ply > 0) {
@@ -617,7 +632,7 @@ static void search_top_insert(int *top, int k, int score) {
  * only when it finished. */
 static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n, int depth,
                                  int margin, int k, int prev) {
-    search_psq_enter(s, pos, 0); /* the children's sums start here */
+    evaluator_refresh(&s->eval, pos, 0); /* the children's evaluation state starts here */
     int top[SEARCH_MAX_MULTIPV];
     for (int i = 0; i < k; i++) top[i] = -SEARCH_INF;
     for (int i = 0; i < n; i++) {

@@ -31,7 +31,7 @@
 
 #include <stdatomic.h>
 
-#include "eval.h"
+#include "evaluator.h"
 
 #define SEARCH_MAX_PLY     64
 #define SEARCH_MAX_DEPTH   (SEARCH_MAX_PLY / 2) /* deepest iteration */
@@ -39,6 +39,7 @@
 #define SEARCH_MATE        30000
 #define SEARCH_MATE_BOUND  (SEARCH_MATE - 1000) /* |score| above this is a mate score */
 #define SEARCH_MAX_MULTIPV 64
+_Static_assert(SEARCH_MAX_PLY + 1 <= EVALUATOR_PLIES, "the evaluator holds every ply of a line");
 
 /* One transposition-table slot (16 bytes): the upper 32 key bits verify the entry (the
  * lower bits chose the slot); gen_bound holds the bound in bits 0-1 and the search
@@ -118,7 +119,10 @@ typedef struct SearchResult {
 #define SEARCH_EVC_SIZE  ((size_t)1 << SEARCH_EVC_BITS)
 
 typedef struct Search {
-    EvalParams eval;
+    Evaluator eval; /* the static evaluation, classical or a network, and its per-ply state */
+    /* Piece prices for ordering and pruning (MVV-LVA, delta pruning, the most a capture can
+     * win): the search's own, whatever it evaluates with (eval_piece_values). */
+    int value[MAX_PT];
     TTEntry *tt;
     size_t tt_mask;
     uint8_t gen; /* generation of the current search_run, 6 bits */
@@ -147,9 +151,6 @@ typedef struct Search {
      * the index, and the score in the low 16), for positions the table has lost; the
      * evaluation is a function of the position, so a hit changes nothing but time. */
     uint64_t *evc;
-    /* The packed piece-square sums of the positions on the line searched, by ply, carried
-     * from one to the next by the undo records (EvalParams.psq_incremental). */
-    uint64_t psq[SEARCH_MAX_PLY + 1];
     /* Whether the side to move is in check, by ply, with the position's key. */
     uint64_t check_key[SEARCH_MAX_PLY + 1];
     bool check_at[SEARCH_MAX_PLY + 1];
@@ -185,6 +186,10 @@ typedef struct Search {
 /* Allocates a search for variant v with a table of 2^tt_bits entries; NULL if out of memory. */
 Search *search_new(const Variant *v, int tt_bits);
 void search_free(Search *s);
+/* Makes s evaluate with net (NULL: the classical evaluation), which must be for s's
+ * variant and outlive s; clears s as search_clear does (its table and evaluation cache
+ * hold the other evaluation's scores). False if out of memory. */
+bool search_set_network(Search *s, const Network *net);
 /* Empties the table, the killers and counter-moves, every history (butterfly,
  * continuation, capture, correction) and the evaluation cache: call before each game so
  * games are independent (UCI: on ucinewgame). */

@@ -28,7 +28,7 @@ void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int
                         (s->see ? pos_see_ge(pos, m, 0, s->see_value) : !s->see_bound);
             sc[i] = (good ? 1 << 26 : 1 << 22) + mvv + *search_capt_entry(s, pos, m) / 16;
         } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
-            sc[i] = (1 << 25) + eval_piece_value(&s->eval, MOVE_PROMO(m));
+            sc[i] = (1 << 25) + s->value[MOVE_PROMO(m)];
         } else if (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
             sc[i] = (1 << 24) + (m == s->killers[ply][0]);
         } else if (m == counter) {

@@ -14,10 +14,10 @@ static inline int search_victim_value(const Search *s, const Position *pos, Move
     if (!pc && mid == NO_SQ && kind != MK_EP) return 0; /* the common quiet move */
     if (kind == MK_DROP || kind == MK_SWITCH || kind == MK_CASTLE) return 0;
     int v = 0, them = pos->side ^ 1;
-    if (pc && PC_COLOR(pc) == them) v += eval_piece_value(&s->eval, PC_TYPE(pc));
+    if (pc && PC_COLOR(pc) == them) v += s->value[PC_TYPE(pc)];
     if (mid != NO_SQ && mid < pos->nsq) {
         pc = pos->board[mid];
-        if (pc && PC_COLOR(pc) == them) v += eval_piece_value(&s->eval, PC_TYPE(pc));
+        if (pc && PC_COLOR(pc) == them) v += s->value[PC_TYPE(pc)];
     }
     if (kind == MK_EP) v += 100;
     return v;
@@ -25,8 +25,7 @@ static inline int search_victim_value(const Search *s, const Position *pos, Move
 
 /* Value of the piece that makes m (0 for a drop). */
 static inline int search_attacker_value(const Search *s, const Position *pos, Move m) {
-    return MOVE_KIND(m) == MK_DROP ? 0
-                                   : eval_piece_value(&s->eval, PC_TYPE(pos->board[MOVE_FROM(m)]));
+    return MOVE_KIND(m) == MK_DROP ? 0 : s->value[PC_TYPE(pos->board[MOVE_FROM(m)])];
 }
 
 /* Continuation-history key of move m in pos (before it is made): the moving piece (the

@@ -1,7 +1,7 @@
 /* search_tables.h - the search's transposition table and correction history (internal to
  * selfplay/): probe, store, mate scores relative to the node, and the corrected static
- * evaluation; and its per-node caches: the evaluation cache, the carried piece-square sums,
- * the check status, and the prefetches of a node's slots. */
+ * evaluation; and its per-node caches: the evaluation cache, the check status, and the
+ * prefetches of a node's slots. */
 #ifndef CHESSVAR_SEARCH_TABLES_H
 #define CHESSVAR_SEARCH_TABLES_H
 
@@ -92,19 +92,6 @@ static inline void search_corr_update(int16_t *c, int diff, int depth) {
     *c = (int16_t)(v > CORR_MAX ? CORR_MAX : v < -CORR_MAX ? -CORR_MAX : v);
 }
 
-/* Sets the packed piece-square sum of pos, the position at ply (EvalParams.psq_incremental):
- * at the root summed whole, below it the parent's sum plus what the last move changed
- * (whole again after a move the undo record does not describe). Called on entering every
- * node, so the parent's sum is always there. */
-static inline void search_psq_enter(Search *s, const Position *pos, int ply) {
-    if (!s->eval.psq_incremental || ply > SEARCH_MAX_PLY) return;
-    if (ply > 0) {
-        s->psq[ply] = s->psq[ply - 1];
-        if (eval_psq_delta(&s->eval, &pos->stack[pos->ply - 1], &s->psq[ply])) return;
-    }
-    s->psq[ply] = eval_psq_sum(&s->eval, pos);
-}
-
 _Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the score replaces");
 
 /* The static evaluation of pos, from the evaluation cache when it holds the position. An
@@ -114,9 +101,7 @@ static inline int search_eval(Search *s, const Position *pos, int ply) {
     uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
     uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
     if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
-    assert(!s->eval.psq_incremental || s->psq[ply] == eval_psq_sum(&s->eval, pos));
-    int v = s->eval.psq_incremental ? eval_position_psq(&s->eval, pos, s->psq[ply])
-                                    : eval_position(&s->eval, pos);
+    int v = evaluator_evaluate(&s->eval, pos, ply);
     *c = tag | (uint16_t)(int16_t)v;
     return v;
 }

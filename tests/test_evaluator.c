@@ -1,0 +1,230 @@
+/* test_evaluator.c - the evaluator seam: the classical evaluation's carried piece-square sum
+ * and a network's lazily updated accumulators equal what is computed from scratch, at
+ * every node of perft trees and of real searches in every variant; and the programs play
+ * and bench with a network file and refuse a bad one with one line and exit 2. */
+#include "../selfplay/search.h"
+#include "test_util.h"
+
+TestSuite(evaluator, .init = engine_init, .timeout = 300);
+
+static const char *const variants[] = {"chess", "switching", "superchess", "supremo", "cannon10"};
+static const char *const suites[] = {"chess.epd", "switching.epd", "superchess.epd", "supremo.epd",
+                                     "supremo_cannon10.epd"};
+
+/* A network for v with seeded weights and h hidden units (no training: any weights will do
+ * to compare two ways of computing the same accumulator). */
+static Network *seeded_net(const Variant *v, int h, uint64_t seed) {
+    NnueLayout l;
+    nnue_layout(v, &l);
+    NnueDims d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.variant, sizeof d.variant, "%s", v->name);
+    d.width = v->width;
+    d.height = v->height;
+    d.npt = v->npt;
+    d.hold_k = (uint8_t)l.hold_k;
+    d.feature_set = NNUE_FEATURE_SET;
+    d.hidden = (uint16_t)h;
+    d.nfeat = (uint32_t)l.nfeat;
+    d.qa = 255;
+    d.qb = 64;
+    d.scale = 400;
+    Network *net = nnue_alloc(&d, v);
+    cr_assert_not_null(net);
+    uint64_t st = seed;
+    for (size_t i = 0; i < (size_t)l.nfeat * h; i++)
+        net->ft_w[i] = (int16_t)((int)(splitmix64_next(&st) % 61) - 30);
+    for (int i = 0; i < h; i++) net->ft_b[i] = (int16_t)(splitmix64_next(&st) % 100);
+    for (int i = 0; i < 2 * h; i++)
+        net->out_w[i] = (int16_t)((int)(splitmix64_next(&st) % 81) - 40);
+    net->out_b = 100;
+    return net;
+}
+
+/* Walks the tree of depth below pos (at ply), entering every child and evaluating it as a
+ * search does; returns the nodes evaluated. The classical evaluator's carried sum is
+ * compared with the whole sum at every node; a network's evaluator checks itself
+ * (e->verify). */
+static int64_t walk(Evaluator *e, Position *pos, int ply, int depth, const char *fen) {
+    int64_t nodes = 1;
+    if (!e->net && e->psq_carried)
+        cr_assert_eq(e->psq[ply], eval_psq_sum(&e->classical, pos),
+                     "%s: carried piece-square sum differs at ply %d", fen, ply);
+    evaluator_evaluate(e, pos, ply);
+    if (depth == 0) return nodes;
+    Move list[MAX_MOVES];
+    int n = pos_legal_moves(pos, list);
+    for (int i = 0; i < n; i++) {
+        pos_make(pos, list[i]);
+        evaluator_enter(e, pos, ply + 1);
+        /* evaluate every other child only, so some updates span two plies */
+        if (i % 2 == 0 || depth > 1) nodes += walk(e, pos, ply + 1, depth - 1, fen);
+        else {
+            Move reply[MAX_MOVES];
+            int k = pos_legal_moves(pos, reply);
+            if (k) {
+                pos_make(pos, reply[0]);
+                evaluator_enter(e, pos, ply + 2);
+                nodes += walk(e, pos, ply + 2, 0, fen);
+                pos_unmake(pos);
+            }
+        }
+        pos_unmake(pos);
+    }
+    if (n && !pos_in_check(pos)) {
+        pos_make_null(pos);
+        evaluator_enter(e, pos, ply + 1);
+        nodes += walk(e, pos, ply + 1, 0, fen);
+        pos_unmake_null(pos);
+    }
+    return nodes;
+}
+
+/* Walks up to max_lines lines of a suite to depth 2 with evaluator e set up for v. */
+static int64_t walk_suite(Evaluator *e, const char *suite, const Variant *v, int max_lines) {
+    int n;
+    EpdEntry *ent = tu_load_epd(suite, &n);
+    Position *pos = malloc(sizeof *pos);
+    int64_t nodes = 0;
+    for (int i = 0; i < n && i < max_lines; i++) {
+        if (ent[i].variant[0] && strcmp(ent[i].variant, v->name) != 0) continue;
+        tu_fen(pos, v, ent[i].fen);
+        evaluator_refresh(e, pos, 0);
+        nodes += walk(e, pos, 0, 2, ent[i].fen);
+    }
+    free(pos);
+    free(ent);
+    return nodes;
+}
+
+Test(evaluator, classical_carried_sum_equals_whole_sum) {
+    int carried = 0;
+    for (int i = 0; i < 5; i++) {
+        const Variant *v = variant_by_name(variants[i]);
+        Evaluator *e = malloc(sizeof *e);
+        cr_assert(evaluator_init(e, v, NULL));
+        carried += e->psq_carried;
+        int64_t nodes = walk_suite(e, suites[i], v, 12);
+        cr_assert_gt(nodes, 1000, "%s: %lld nodes", v->name, (long long)nodes);
+        evaluator_free(e);
+        free(e);
+    }
+    cr_assert_geq(carried, 2, "chess and Switching carry the sum (tapered tables)");
+}
+
+Test(evaluator, network_incremental_equals_refresh_in_perft_trees) {
+    for (int i = 0; i < 5; i++) {
+        const Variant *v = variant_by_name(variants[i]);
+        Network *net = seeded_net(v, 32, 11 + (uint64_t)i);
+        Evaluator *e = malloc(sizeof *e);
+        cr_assert(evaluator_init(e, v, net));
+        e->verify = true;
+        int64_t nodes = walk_suite(e, suites[i], v, 12);
+        cr_assert_gt(e->verified, 1000, "%s: %lld evaluations checked", v->name,
+                     (long long)e->verified);
+        cr_assert_eq(e->mismatches, 0, "%s: %lld of %lld incremental accumulators differ", v->name,
+                     (long long)e->mismatches, (long long)e->verified);
+        cr_assert_eq(e->verified, nodes);
+        evaluator_free(e);
+        free(e);
+        nnue_free(net);
+    }
+}
+
+Test(evaluator, network_incremental_equals_refresh_in_searches) {
+    for (int i = 0; i < 5; i++) {
+        const Variant *v = variant_by_name(variants[i]);
+        Network *net = seeded_net(v, 32, 21 + (uint64_t)i);
+        Search *s = search_new(v, 14);
+        cr_assert_not_null(s);
+        cr_assert(search_set_network(s, net));
+        s->eval.verify = true;
+        int n;
+        EpdEntry *ent = tu_load_epd(suites[i], &n);
+        Position *pos = malloc(sizeof *pos);
+        for (int k = 0; k < n && k < 6; k++) {
+            tu_fen(pos, v, ent[k].fen);
+            Move list[MAX_MOVES];
+            if (pos_legal_moves(pos, list) == 0) continue;
+            search_clear(s);
+            SearchLimits lim = {0};
+            lim.nodes = 3000;
+            search_run(s, pos, &lim);
+        }
+        cr_assert_gt(s->eval.verified, 2000, "%s: %lld evaluations checked", v->name,
+                     (long long)s->eval.verified);
+        cr_assert_eq(s->eval.mismatches, 0, "%s: %lld of %lld incremental accumulators differ",
+                     v->name, (long long)s->eval.mismatches, (long long)s->eval.verified);
+        free(pos);
+        free(ent);
+        search_free(s);
+        nnue_free(net);
+    }
+}
+
+/* Writes a seeded network of v to path. */
+static void write_net(const Variant *v, const char *path) {
+    Network *net = seeded_net(v, 32, 5);
+    size_t len;
+    uint8_t *img = nnue_serialise(net, &len);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "cannot write %s", path);
+    cr_assert_eq(fwrite(img, 1, len, f), len);
+    fclose(f);
+    free(img);
+    nnue_free(net);
+}
+
+Test(evaluator, selfplay_and_bench_with_a_network_file) {
+    write_net(variant_by_name("superchess"), "eval_sc.nnue");
+    char out[8192], cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "rm -rf eval_run && %s selfplay --variant superchess --games 2 --depth 2 --threads 1 "
+             "--progress 0 --format jsonl --eval eval_sc.nnue --opponent-eval classical --json "
+             "--out eval_run 2>&1",
+             CHESSVAR_BINARY);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "\"player_a\":\"chessvar depth=2 eval=eval_sc.nnue#"), "%s", out);
+    cr_assert(strstr(out, "\"player_b\":\"chessvar depth=2\""), "%s", out);
+    cr_assert(strstr(out, "\"games\":2,"), "%s", out);
+    /* a network for another variant, a corrupt file, a missing one: one line, exit 2 */
+    const char *bad[][2] = {{"--variant chess --eval eval_sc.nnue", "not 'chess'"},
+                            {"--variant superchess --opponent-eval eval_bad.nnue", "checksum"},
+                            {"--variant superchess --eval eval_missing.nnue", "cannot open"}};
+    FILE *f = fopen("eval_sc.nnue", "rb");
+    cr_assert_not_null(f);
+    uint8_t *buf = malloc(1 << 22);
+    size_t len = fread(buf, 1, 1 << 22, f);
+    fclose(f);
+    cr_assert(len > 1000 && len < (1 << 22), "network file of %zu bytes", len);
+    buf[len / 2] ^= 1;
+    f = fopen("eval_bad.nnue", "wb");
+    fwrite(buf, 1, len, f);
+    fclose(f);
+    free(buf);
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "%s selfplay %s --games 1 --out eval_run2 2>&1", CHESSVAR_BINARY,
+                 bad[i][0]);
+        cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 2, "%s: %s", bad[i][0], out);
+        cr_assert(strstr(out, bad[i][1]), "%s: %s", bad[i][0], out);
+        cr_assert_eq(strchr(out, '\n'), out + strlen(out) - 1, "not one line: %s", out);
+    }
+    snprintf(cmd, sizeof cmd, "%s bench --eval eval_bad.nnue 2>&1", CHESSVAR_BINARY);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 2, "%s", out);
+    cr_assert(strstr(out, "checksum") && strchr(out, '\n') == out + strlen(out) - 1, "%s", out);
+}
+
+Test(evaluator, uci_evalfile) {
+    write_net(variant_by_name("chess"), "eval_chess.nnue");
+    char out[16384], cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "printf 'setoption name EvalFile value eval_chess.nnue\\ngo depth 3\\n"
+             "setoption name EvalFile value eval_missing.nnue\\nisready\\n"
+             "setoption name UCI_Variant value switching\\nisready\\nquit\\n' | %s uci 2>&1",
+             CHESSVAR_BINARY);
+    cr_assert_eq(tu_run_sh(cmd, out, sizeof out), 0, "%s", out);
+    cr_assert(strstr(out, "bestmove "), "%s", out);
+    cr_assert(strstr(out, "info string error: EvalFile: network eval_missing.nnue: cannot open"),
+              "%s", out);
+    cr_assert(strstr(out, "not 'switching'"), "the chess network kept for Switching: %s", out);
+}
