@@ -1,9 +1,11 @@
 /* train_cmd.c - `chessvar train`: trains an evaluation network on self-play run folders
  * (selfplay/train.h) and writes the quantised network file; with --net, evaluates FENs
  * with a network file instead (one centipawn score per line, for checks and scripts). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../selfplay/nnue.h"
 #include "../selfplay/train.h"
@@ -68,11 +70,78 @@ static int train_eval_fens(const char *net_path, const char *vname, const char *
     return rc;
 }
 
+static double train_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Times the network's calls on the FENs of path, each repeated reps times: refresh,
+ * evaluate, and update for every quiet move (one moved piece). Prints ns per call. */
+static int train_bench(const char *net_path, const char *vname, const char *path, int reps) {
+    const Variant *v = cli_variant(CMD, vname);
+    if (!v) return 2;
+    CvError err;
+    Network *net = nnue_load(net_path, v, &err);
+    if (!net) return cli_usage_error(CMD, "%s", err.msg);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        nnue_free(net);
+        return cli_usage_error(CMD, "%s: cannot read it", path);
+    }
+    static Position pos;
+    static NnueAcc acc[2];
+    static Move moves[MAX_MOVES];
+    char line[1024];
+    double t_ref = 0, t_eval = 0, t_upd = 0;
+    long n_ref = 0, n_eval = 0, n_upd = 0, sink = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || !pos_from_fen(&pos, v, line, &err)) continue;
+        double t0 = train_clock();
+        for (int r = 0; r < reps; r++) nnue_refresh(net, &pos, &acc[0]);
+        double t1 = train_clock();
+        for (int r = 0; r < reps; r++) sink += nnue_evaluate(net, &acc[0], &pos);
+        double t2 = train_clock();
+        t_ref += t1 - t0;
+        t_eval += t2 - t1;
+        n_ref += reps;
+        n_eval += reps;
+        int nm = pos_legal_moves(&pos, moves);
+        for (int i = 0; i < nm; i++) {
+            int from = MOVE_FROM(moves[i]), to = MOVE_TO(moves[i]);
+            if (MOVE_KIND(moves[i]) != MK_NORMAL || MOVE_PROMO(moves[i]) || pos.board[to] ||
+                MOVE_MID(moves[i]) != NO_SQ)
+                continue;
+            DirtyPiece dp;
+            memset(&dp, 0, sizeof dp);
+            dp.n = 1;
+            dp.d[0].pc = pos.board[from];
+            dp.d[0].from = (uint8_t)from;
+            dp.d[0].to = (uint8_t)to;
+            double t3 = train_clock();
+            for (int r = 0; r < reps; r++) nnue_update(net, &acc[0], &acc[1], &dp);
+            t_upd += train_clock() - t3;
+            n_upd += reps;
+            sink += acc[1].v[0][0];
+        }
+    }
+    fclose(f);
+    printf("{\"hidden\":%d,\"simd\":%s,\"refresh_ns\":%.1f,\"update_ns\":%.1f,"
+           "\"evaluate_ns\":%.1f,\"calls\":[%ld,%ld,%ld],\"sink\":%ld}\n",
+           net->d.hidden, net->simd ? "true" : "false", 1e9 * t_ref / (double)(n_ref ? n_ref : 1),
+           1e9 * t_upd / (double)(n_upd ? n_upd : 1), 1e9 * t_eval / (double)(n_eval ? n_eval : 1),
+           n_ref, n_upd, n_eval, sink);
+    nnue_free(net);
+    return 0;
+}
+
 int cmd_train(int argc, char **argv) {
     TrainOpts o;
     train_defaults(&o);
     bool keep_check = false, keep_captures = false;
     const char *net = NULL, *eval_fens = NULL, *vname = NULL;
+    int bench = 0;
     long positions = -1;
     double shuffle = (double)o.shuffle;
     const CliOpt opts[] = {
@@ -81,10 +150,10 @@ int cmd_train(int argc, char **argv) {
         CLI_OPT_TEXT("--out", "FILE", &o.out, "the network file to write"),
         CLI_OPT_INT("--hidden", "H", 16, NNUE_MAX_HIDDEN, &o.hidden,
                     "feature transformer outputs per perspective, a multiple of 16 (default 256)"),
-        CLI_OPT_INT("--batch", "N", 1, 1 << 22, &o.batch, "positions per step (default 16384)"),
+        CLI_OPT_INT("--batch", "N", 1, 1 << 22, &o.batch, "positions per step (default 4096)"),
         CLI_OPT_LONG("--positions", "N", 1, 1L << 50, &positions,
                      "training positions to consume in all (default 10000000)"),
-        CLI_OPT_CALL("--lr", "X", train_opt_double, &o.lr, "Adam step size (default 0.001)"),
+        CLI_OPT_CALL("--lr", "X", train_opt_double, &o.lr, "Adam step size (default 0.003)"),
         CLI_OPT_CALL("--lr-end", "X", train_opt_double, &o.lr_end,
                      "final step size of the cosine decay (default 0.0001)"),
         CLI_OPT_CALL("--lambda", "X", train_opt_double, &o.lambda,
@@ -109,6 +178,9 @@ int cmd_train(int argc, char **argv) {
                      "train on positions with the side to move in check too"),
         CLI_OPT_FLAG("--keep-captures", &keep_captures,
                      "train on positions whose best move captures too"),
+        CLI_OPT_FLAG("--keep-last", &o.keep_last,
+                     "write the network at the end (default: the one of the lowest\n"
+                     "validation loss at a loss-log line, written when reached)"),
         CLI_OPT_TEXT("--checkpoint", "FILE", &o.checkpoint,
                      "save the training state here; rerunning the same command resumes it"),
         CLI_OPT_INT("--checkpoint-secs", "S", 1, 1 << 30, &o.checkpoint_secs,
@@ -128,6 +200,9 @@ int cmd_train(int argc, char **argv) {
         CLI_OPT_TEXT("--eval-fens", "FILE", &eval_fens,
                      "with --net: print the evaluation of each FEN line of FILE ('-': stdin)"),
         CLI_OPT_TEXT("--variant", "V", &vname, "with --net: the variant of the FENs"),
+        CLI_OPT_INT("--bench", "R", 1, 1 << 24, &bench,
+                    "with --net and --eval-fens: time refresh, update (quiet moves) and\n"
+                    "evaluate, R times each per FEN; prints ns per call as JSON"),
     };
     const CliSpec spec = {
         .cmd = CMD,
@@ -143,6 +218,7 @@ int cmd_train(int argc, char **argv) {
     if (rc >= 0) return rc;
     if (net || eval_fens) {
         if (!net || !eval_fens) return cli_usage_error(CMD, "--net and --eval-fens go together");
+        if (bench) return train_bench(net, vname, eval_fens, bench);
         return train_eval_fens(net, vname, eval_fens);
     }
     if (!o.data) return cli_usage_error(CMD, "--data DIRS is required");

@@ -189,8 +189,9 @@ static void stream_order(DataStream *s) {
 }
 
 /* Loads the next good block into s->block: true, or false at the end of the pass. Blocks
- * that fail their checksum are reported on stderr and skipped. */
-static bool stream_block(DataStream *s, CvError *err) {
+ * that fail their checksum and shards that cannot be read are reported on stderr and
+ * skipped. */
+static bool stream_block(DataStream *s) {
     const DataSet *ds = s->ds;
     size_t full = 8 + (size_t)RECORD_BLOCK_RECORDS * (size_t)ds->rsize + 8;
     for (;;) {
@@ -199,7 +200,7 @@ static bool stream_block(DataStream *s, CvError *err) {
             const char *path = ds->shards[s->order[s->oi]].path;
             s->f = fopen(path, "rb");
             if (!s->f || fseek(s->f, RECORD_HEADER_SIZE, SEEK_SET) != 0) {
-                snprintf(err->msg, sizeof err->msg, "%s: cannot read it", path);
+                fprintf(stderr, "train: %s: cannot read it, skipped\n", path);
                 if (s->f) fclose(s->f);
                 s->f = NULL;
                 s->oi++;
@@ -245,7 +246,7 @@ static int stream_raw(DataStream *s, const uint8_t **rec, CvError *err) {
                 return 1;
             }
         }
-        if (stream_block(s, err)) continue;
+        if (stream_block(s)) continue;
         if (!s->loop) return 0;
         if (!s->epoch_kept) {
             snprintf(err->msg, sizeof err->msg, "no %s position passes the filter in %llu records",

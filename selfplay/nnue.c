@@ -18,6 +18,10 @@ void nnue_layout(const Variant *v, NnueLayout *l) {
     l->hold_k = (v->rules & (RULE_DROPS | RULE_POOL)) ? NNUE_HOLD_K : 0;
     l->nboard = l->npt * 2 * l->nsq;
     l->nfeat = l->nboard + 2 * 2 * l->npt * l->hold_k;
+    for (int sq = 0; sq < MAX_SQ; sq++)
+        l->flip[sq] =
+            (uint8_t)(sq < l->nsq ? (l->height - 1 - sq / l->width) * l->width + sq % l->width
+                                  : sq);
 }
 
 int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const uint8_t *hand[2],
@@ -86,45 +90,31 @@ int32_t nnue_output_portable(const int16_t *a0, const int16_t *a1, const int16_t
 #ifdef NNUE_X86
 bool nnue_have_avx2(void) { return __builtin_cpu_supports("avx2"); }
 
-/* Four registers (64 lanes) at a time while they last, then one (16 lanes). */
+/* dst[i..i+16n) = src + adds - subs, n registers (16 lanes each) held across the rows. */
+#define NNUE_TILE(n)                                                                               \
+    do {                                                                                           \
+        __m256i r[n];                                                                              \
+        for (int j = 0; j < (n); j++) r[j] = _mm256_loadu_si256((const __m256i *)(src + i) + j);   \
+        for (int k = 0; k < nadd; k++) {                                                           \
+            const __m256i *row = (const __m256i *)(w + (size_t)adds[k] * h + i);                   \
+            for (int j = 0; j < (n); j++)                                                          \
+                r[j] = _mm256_add_epi16(r[j], _mm256_loadu_si256(row + j));                        \
+        }                                                                                          \
+        for (int k = 0; k < nsub; k++) {                                                           \
+            const __m256i *row = (const __m256i *)(w + (size_t)subs[k] * h + i);                   \
+            for (int j = 0; j < (n); j++)                                                          \
+                r[j] = _mm256_sub_epi16(r[j], _mm256_loadu_si256(row + j));                        \
+        }                                                                                          \
+        for (int j = 0; j < (n); j++) _mm256_storeu_si256((__m256i *)(dst + i) + j, r[j]);         \
+    } while (0)
+
+/* Eight registers (128 lanes) at a time while they last, then one (16 lanes). */
 __attribute__((target("avx2"))) void nnue_rows_avx2(int16_t *dst, const int16_t *src,
                                                     const int16_t *w, int h, const uint16_t *adds,
                                                     int nadd, const uint16_t *subs, int nsub) {
     int i = 0;
-    for (; i + 64 <= h; i += 64) {
-        __m256i r0 = _mm256_loadu_si256((const __m256i *)(src + i));
-        __m256i r1 = _mm256_loadu_si256((const __m256i *)(src + i + 16));
-        __m256i r2 = _mm256_loadu_si256((const __m256i *)(src + i + 32));
-        __m256i r3 = _mm256_loadu_si256((const __m256i *)(src + i + 48));
-        for (int k = 0; k < nadd; k++) {
-            const int16_t *row = w + (size_t)adds[k] * h + i;
-            r0 = _mm256_add_epi16(r0, _mm256_loadu_si256((const __m256i *)row));
-            r1 = _mm256_add_epi16(r1, _mm256_loadu_si256((const __m256i *)(row + 16)));
-            r2 = _mm256_add_epi16(r2, _mm256_loadu_si256((const __m256i *)(row + 32)));
-            r3 = _mm256_add_epi16(r3, _mm256_loadu_si256((const __m256i *)(row + 48)));
-        }
-        for (int k = 0; k < nsub; k++) {
-            const int16_t *row = w + (size_t)subs[k] * h + i;
-            r0 = _mm256_sub_epi16(r0, _mm256_loadu_si256((const __m256i *)row));
-            r1 = _mm256_sub_epi16(r1, _mm256_loadu_si256((const __m256i *)(row + 16)));
-            r2 = _mm256_sub_epi16(r2, _mm256_loadu_si256((const __m256i *)(row + 32)));
-            r3 = _mm256_sub_epi16(r3, _mm256_loadu_si256((const __m256i *)(row + 48)));
-        }
-        _mm256_storeu_si256((__m256i *)(dst + i), r0);
-        _mm256_storeu_si256((__m256i *)(dst + i + 16), r1);
-        _mm256_storeu_si256((__m256i *)(dst + i + 32), r2);
-        _mm256_storeu_si256((__m256i *)(dst + i + 48), r3);
-    }
-    for (; i < h; i += 16) {
-        __m256i r = _mm256_loadu_si256((const __m256i *)(src + i));
-        for (int k = 0; k < nadd; k++)
-            r = _mm256_add_epi16(
-                r, _mm256_loadu_si256((const __m256i *)(w + (size_t)adds[k] * h + i)));
-        for (int k = 0; k < nsub; k++)
-            r = _mm256_sub_epi16(
-                r, _mm256_loadu_si256((const __m256i *)(w + (size_t)subs[k] * h + i)));
-        _mm256_storeu_si256((__m256i *)(dst + i), r);
-    }
+    for (; i + 128 <= h; i += 128) NNUE_TILE(8);
+    for (; i < h; i += 16) NNUE_TILE(1);
 }
 
 __attribute__((target("avx2"))) int32_t nnue_output_avx2(const int16_t *a0, const int16_t *a1,

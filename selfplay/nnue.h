@@ -39,9 +39,10 @@ typedef struct DirtyPiece {
 /* Where the features of a variant live: board features first, then holdings. */
 typedef struct NnueLayout {
     int width, height, nsq, npt;
-    int hold_k; /* NNUE_HOLD_K when the variant has hands or a pool, else 0 */
-    int nboard; /* npt * 2 * nsq */
-    int nfeat;  /* nboard + 2 kinds * 2 colours * npt * hold_k */
+    int hold_k;           /* NNUE_HOLD_K when the variant has hands or a pool, else 0 */
+    int nboard;           /* npt * 2 * nsq */
+    int nfeat;            /* nboard + 2 kinds * 2 colours * npt * hold_k */
+    uint8_t flip[MAX_SQ]; /* the square with its rank mirrored (Black's view) */
 } NnueLayout;
 
 /* The layout of variant v. */
@@ -51,7 +52,7 @@ void nnue_layout(const Variant *v, NnueLayout *l);
  * relative to persp, square with the ranks flipped for Black. */
 static inline int nnue_board_feature(const NnueLayout *l, int persp, int pc, int sq) {
     int rel = PC_COLOR(pc) != persp;
-    int s = persp == WHITE ? sq : (l->height - 1 - sq / l->width) * l->width + sq % l->width;
+    int s = persp == WHITE ? sq : l->flip[sq];
     return ((PC_TYPE(pc) - 1) * 2 + rel) * l->nsq + s;
 }
 

@@ -21,9 +21,9 @@
 void train_defaults(TrainOpts *o) {
     memset(o, 0, sizeof *o);
     o->hidden = 256;
-    o->batch = 16384;
+    o->batch = 4096;
     o->positions = 10000000;
-    o->lr = 0.001;
+    o->lr = 0.003;
     o->lr_end = 0.0001;
     o->lambda = 0.75;
     o->sig_k = 400;
@@ -77,15 +77,16 @@ typedef struct TrainState {
     int nval;
     uint64_t consumed; /* training positions taken from the stream */
     uint64_t next_log;
-    double seconds; /* training time of earlier invocations (resume) */
+    double seconds;   /* training time of earlier invocations (resume) */
+    double best_val;  /* lowest validation loss at a log line so far (INFINITY: none) */
+    uint64_t best_at; /* positions trained when it was reached */
 } TrainState;
 
 /* Forward and backward over the batch in TRAIN_SLOTS fixed slices; returns the loss sum. */
 static double train_batch(TrainState *t, float out_to_sig) {
     const TrainOpts *o = t->o;
     int b = o->batch;
-    double loss = 0;
-#pragma omp parallel for schedule(static, 1) reduction(+ : loss)
+#pragma omp parallel for schedule(dynamic, 1)
     for (int s = 0; s < TRAIN_SLOTS; s++) {
         TrainSample x;
         int lo = (int)((int64_t)b * s / TRAIN_SLOTS),
@@ -94,25 +95,28 @@ static double train_batch(TrainState *t, float out_to_sig) {
             train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize, &x);
             train_sample(&t->model, &x, 1.0f / (float)b, out_to_sig, &t->slots[s]);
         }
-        loss += t->slots[s].loss;
     }
+    double loss = 0; /* in slot order, so the sum does not depend on the threads */
+    for (int s = 0; s < TRAIN_SLOTS; s++) loss += t->slots[s].loss;
     return loss;
 }
 
 /* Mean loss over the validation records (NAN without any). */
 static double train_val_loss(TrainState *t, float out_to_sig) {
     if (!t->nval) return NAN;
-    double loss = 0;
-#pragma omp parallel for schedule(static, 1) reduction(+ : loss)
+    double part[TRAIN_SLOTS] = {0};
+#pragma omp parallel for schedule(dynamic, 1)
     for (int s = 0; s < TRAIN_SLOTS; s++) {
         TrainSample x;
         int lo = (int)((int64_t)t->nval * s / TRAIN_SLOTS);
         int hi = (int)((int64_t)t->nval * (s + 1) / TRAIN_SLOTS);
         for (int i = lo; i < hi; i++) {
             train_make_sample(&t->ds, &t->l, t->o, t->val + (size_t)i * t->ds.rsize, &x);
-            loss += train_loss(&t->model, &x, out_to_sig, t->slots[s].acc);
+            part[s] += train_loss(&t->model, &x, out_to_sig, t->slots[s].acc);
         }
     }
+    double loss = 0; /* in slot order: the same value for any thread count */
+    for (int s = 0; s < TRAIN_SLOTS; s++) loss += part[s];
     return loss / t->nval;
 }
 
@@ -139,8 +143,8 @@ static size_t train_param_count(const TrainModel *m) {
     return (size_t)m->nfeat * m->hidden + 3 * (size_t)m->hidden + 1;
 }
 
-/* Checkpoint: magic, version, what must match on resume, progress, parameters, moments,
- * XXH3-64 of all before it. */
+/* Checkpoint: magic, version, what must match on resume, progress, the best validation
+ * loss so far, parameters, moments, XXH3-64 of all before it. */
 static bool train_save_checkpoint(TrainState *t, double seconds, CvError *err) {
     const TrainModel *m = &t->model;
     size_t np = train_param_count(m);
@@ -157,6 +161,8 @@ static bool train_save_checkpoint(TrainState *t, double seconds, CvError *err) {
     memcpy(b + 8, head, sizeof head);
     memcpy(b + 72, &seconds, sizeof seconds);
     snprintf((char *)b + 80, 16, "%s", t->ds.var->name);
+    memcpy(b + 96, &t->best_val, sizeof t->best_val);
+    memcpy(b + 104, &t->best_at, sizeof t->best_at);
     uint8_t *p = b + 128;
     size_t hw = (size_t)m->nfeat * m->hidden * sizeof(float);
     memcpy(p, m->ftw, hw);
@@ -217,6 +223,8 @@ static int train_load_checkpoint(TrainState *t, CvError *err) {
     m->steps = head[6];
     t->next_log = head[7];
     memcpy(&t->seconds, b + 72, sizeof t->seconds);
+    memcpy(&t->best_val, b + 96, sizeof t->best_val);
+    memcpy(&t->best_at, b + 104, sizeof t->best_at);
     const uint8_t *p = b + 128;
     size_t hw = (size_t)m->nfeat * m->hidden * sizeof(float);
     memcpy(m->ftw, p, hw);
@@ -437,6 +445,7 @@ int train_run(const TrainOpts *o, CvError *err) {
     TrainState t;
     memset(&t, 0, sizeof t);
     t.o = o;
+    t.best_val = INFINITY;
     int rc = 2;
     DataStream ts;
     memset(&ts, 0, sizeof ts);
@@ -522,6 +531,11 @@ int train_run(const TrainOpts *o, CvError *err) {
             }
             log_from = t.consumed;
             log_loss = 0;
+            if (!o->keep_last && t.nval && val < t.best_val) {
+                t.best_val = val;
+                t.best_at = t.consumed;
+                if (!train_write_net(&t, err)) goto done;
+            }
             while (t.next_log <= t.consumed) t.next_log += o->log_every;
             if (o->progress_secs > 0 || last)
                 fprintf(stderr, "train %s: %llu positions, loss %.5f, validation %.5f\n",
@@ -550,11 +564,18 @@ int train_run(const TrainOpts *o, CvError *err) {
             goto done;
         }
     }
-    if (!train_write_net(&t, err)) goto done;
+    bool best = !o->keep_last && t.nval;
+    if (!best && !train_write_net(&t, err)) goto done;
     double secs = train_now() - start;
-    fprintf(stderr, "train %s: wrote %s (%llu positions in %.1f s this run, %.0f positions/s)\n",
-            t.ds.var->name, o->out, (unsigned long long)(t.consumed - start_consumed), secs,
+    fprintf(stderr, "train %s: %llu positions in %.1f s this run, %.0f positions/s\n",
+            t.ds.var->name, (unsigned long long)(t.consumed - start_consumed), secs,
             (double)(t.consumed - start_consumed) / (secs > 0 ? secs : 1e-9));
+    if (best)
+        fprintf(stderr,
+                "train %s: %s holds the network of the lowest validation loss, %.6f "
+                "after %llu positions\n",
+                t.ds.var->name, o->out, t.best_val, (unsigned long long)t.best_at);
+    else fprintf(stderr, "train %s: wrote %s, the network at the end\n", t.ds.var->name, o->out);
     rc = 0;
 done:
     if (log) fclose(log);

@@ -129,51 +129,21 @@ Test(nnue, avx2_kernels_equal_portable) {
     }
 }
 
-/* What changed from before to after (boards, hands, pools), as a DirtyPiece: every changed
- * square's old piece leaves, its new piece appears; every changed count is one entry. */
-static void diff_dirty(const Position *before, const Position *after, DirtyPiece *dp) {
-    memset(dp, 0, sizeof *dp);
-    for (int sq = 0; sq < before->nsq; sq++) {
-        if (before->board[sq] == after->board[sq]) continue;
-        if (before->board[sq]) {
-            cr_assert_lt(dp->n, MAX_DIRTY);
-            dp->d[dp->n].pc = before->board[sq];
-            dp->d[dp->n].from = (uint8_t)sq;
-            dp->d[dp->n++].to = NO_SQ;
-        }
-        if (after->board[sq]) {
-            cr_assert_lt(dp->n, MAX_DIRTY);
-            dp->d[dp->n].pc = after->board[sq];
-            dp->d[dp->n].from = NO_SQ;
-            dp->d[dp->n++].to = (uint8_t)sq;
-        }
-    }
-    for (int which = 0; which < 2; which++)
-        for (int c = 0; c < 2; c++)
-            for (int t = 1; t < MAX_PT; t++) {
-                int a = which ? before->pool[c][t] : before->hand[c][t];
-                int b = which ? after->pool[c][t] : after->hand[c][t];
-                if (a == b) continue;
-                cr_assert_lt(dp->nhand, 4);
-                dp->h[dp->nhand].color = (uint8_t)c;
-                dp->h[dp->nhand].type = (uint8_t)t;
-                dp->h[dp->nhand].which = (uint8_t)which;
-                dp->h[dp->nhand++].delta = (int8_t)(b - a);
-            }
-}
-
 /* Whether two accumulators hold the same values for hidden h. */
 static bool acc_equal(const NnueAcc *a, const NnueAcc *b, int h) {
     return memcmp(a->v[0], b->v[0], (size_t)h * 2) == 0 &&
            memcmp(a->v[1], b->v[1], (size_t)h * 2) == 0;
 }
 
-/* Plays seeded random games of v; at every position, every legal move's updated
- * accumulator must equal the refreshed one (and so must the evaluation). Returns the
- * moves checked. */
+/* The engine's record of what the last move changed. */
+static const DirtyPiece *last_dirty(const Position *p) { return &p->stack[p->ply - 1].dirty; }
+
+/* Plays seeded random games of v; at every position, every legal move's accumulator,
+ * updated from the DirtyPiece the engine's make wrote, must equal the refreshed one (and
+ * so must the evaluation). Returns the moves checked. */
 static long incremental_games(const Network *net, const Variant *v, int games, int plies,
                               uint64_t seed) {
-    Position *p = malloc(sizeof *p), *before = malloc(sizeof *before);
+    Position *p = malloc(sizeof *p);
     NnueAcc *parent = malloc(sizeof *parent), *child = malloc(sizeof *child),
             *fresh = malloc(sizeof *fresh);
     Move moves[MAX_MOVES];
@@ -190,17 +160,18 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
         for (int ply = 0; ply < plies; ply++) {
             int n = pos_legal_moves(p, moves);
             if (n == 0) break;
-            pos_copy(before, p);
             for (int i = 0; i < n; i++) {
-                pos_make(p, moves[i]);
-                DirtyPiece dp;
-                diff_dirty(before, p, &dp);
-                nnue_update(net, parent, child, &dp);
-                nnue_refresh(net, p, fresh);
                 char mv[16];
-                move_to_str(before, moves[i], mv);
-                cr_assert(acc_equal(child, fresh, h), "%s: %s then %s: update != refresh", v->name,
-                          fen, mv);
+                move_to_str(p, moves[i], mv);
+                pos_make(p, moves[i]);
+                nnue_update(net, parent, child, last_dirty(p));
+                nnue_refresh(net, p, fresh);
+                if (!acc_equal(child, fresh, h)) {
+                    char now[256];
+                    pos_unmake(p);
+                    pos_to_fen(p, now, sizeof now);
+                    cr_assert_fail("%s: %s then %s: update != refresh", v->name, now, mv);
+                }
                 cr_assert_eq(nnue_evaluate(net, child, p), nnue_evaluate(net, fresh, p));
                 pos_unmake(p);
                 checked++;
@@ -208,16 +179,13 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
             /* on along a random move; long random games reach promotions, drops and blasts */
             Move m = moves[splitmix64_next(&st) % (uint64_t)n];
             pos_make(p, m);
-            DirtyPiece dp;
-            diff_dirty(before, p, &dp);
-            nnue_update(net, parent, child, &dp);
+            nnue_update(net, parent, child, last_dirty(p));
             NnueAcc *t = parent;
             parent = child;
             child = t;
         }
     }
     free(p);
-    free(before);
     free(parent);
     free(child);
     free(fresh);
@@ -252,6 +220,57 @@ Test(nnue, portable_and_simd_networks_evaluate_alike) {
         free(p);
         free(a);
         free(b);
+        nnue_free(net);
+    }
+}
+
+/* Walks the legal-move tree below p to depth: at every node the accumulator updated from
+ * the parent's and the engine's DirtyPiece must equal a refresh. Returns the nodes checked. */
+static long incremental_tree(const Network *net, Position *p, NnueAcc *stack, int depth) {
+    Move moves[MAX_MOVES];
+    int n = pos_legal_moves(p, moves);
+    long nodes = 0;
+    for (int i = 0; i < n; i++) {
+        pos_make(p, moves[i]);
+        nnue_update(net, &stack[0], &stack[1], last_dirty(p));
+        nnue_refresh(net, p, &stack[2]);
+        if (!acc_equal(&stack[1], &stack[2], net->d.hidden)) {
+            char fen[256], mv[16];
+            pos_unmake(p);
+            pos_to_fen(p, fen, sizeof fen);
+            move_to_str(p, moves[i], mv);
+            cr_assert_fail("%s: %s then %s: update != refresh", p->var->name, fen, mv);
+        }
+        nodes++;
+        if (depth > 1) nodes += incremental_tree(net, p, stack + 1, depth - 1);
+        pos_unmake(p);
+    }
+    return nodes;
+}
+
+Test(nnue, incremental_equals_refresh_in_perft_trees) {
+    static const struct {
+        const char *variant, *fen; /* NULL: the variant's start */
+        int depth;
+    } trees[] = {
+        {"chess", NULL, 3},
+        {"chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3},
+        {"chess", "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1", 3},
+        {"switching", NULL, 3},
+        {"superchess", NULL, 2},
+        {"supremo", NULL, 2},
+    };
+    for (size_t i = 0; i < sizeof trees / sizeof *trees; i++) {
+        const Variant *v = variant_by_name(trees[i].variant);
+        Network *net = random_net(v, 32, 20000, 31 + i);
+        Position *p = malloc(sizeof *p);
+        NnueAcc *stack = malloc(8 * sizeof *stack);
+        tu_fen(p, v, trees[i].fen ? trees[i].fen : v->start_fen);
+        nnue_refresh(net, p, &stack[0]);
+        long nodes = incremental_tree(net, p, stack, trees[i].depth);
+        cr_assert_gt(nodes, 100, "%s: %ld nodes", v->name, nodes);
+        free(p);
+        free(stack);
         nnue_free(net);
     }
 }
