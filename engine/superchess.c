@@ -184,26 +184,32 @@ void sc_make(Position *p, Move m) {
         pos_put8(p, to, PC_MAKE(us, promo));
         u->moved = PC_MAKE(us, promo);
         dirty_add_hand(u, us, promo, DIRTY_HAND, -1);
-        dirty_add(u, u->moved, NO_SQ, to);
+        dirty_set(u, 0, u->moved, NO_SQ, to);
+        u->dirty.n = 1;
         p->halfmove = 0;
     } else if (kind == MK_CASTLE) {
         const CastleDef *cd =
             &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
         u->moved = p->board[from];
-        dirty_add(u, u->moved, from, to);
-        dirty_add(u, p->board[cd->rfrom], cd->rfrom, cd->rto);
+        dirty_set(u, 0, u->moved, from, to);
+        dirty_set(u, 1, p->board[cd->rfrom], cd->rfrom, cd->rto);
+        u->dirty.n = 2;
         pos_move8(p, from, to);
         pos_move8(p, cd->rfrom, cd->rto);
         castle &= ~(tb->castle_clear_type[us][cd->monarch] | tb->castle_clear_sq[cd->rfrom]);
     } else {
         int pc = p->board[from];
         u->moved = (uint8_t)pc;
+        /* DirtyPiece: the mover first (its `to` cleared if it promotes), then a capture and
+         * a promotion */
+        dirty_set(u, 0, pc, from, promo ? NO_SQ : to);
+        int n = 1;
         int capsq = kind == MK_EP ? (us == WHITE ? to - 8 : to + 8) : to;
         int cap = p->board[capsq];
         if (cap) {
             pos_remove8(p, capsq);
             u->captured = (uint8_t)cap;
-            dirty_add(u, cap, capsq, NO_SQ);
+            dirty_set(u, n++, cap, capsq, NO_SQ);
             if (is_pool_type(PC_TYPE(cap))) {
                 pos_set_pool(p, them, PC_TYPE(cap), p->pool[them][PC_TYPE(cap)] + 1);
                 dirty_add_hand(u, them, PC_TYPE(cap), DIRTY_POOL, 1);
@@ -214,8 +220,7 @@ void sc_make(Position *p, Move m) {
         if (promo) {
             pos_remove8(p, to);
             pos_put8(p, to, PC_MAKE(us, promo));
-            dirty_add(u, pc, from, NO_SQ);
-            dirty_add(u, PC_MAKE(us, promo), NO_SQ, to);
+            dirty_set(u, n++, PC_MAKE(us, promo), NO_SQ, to);
             if (promo == SC_X) {
                 pos_set_hand(p, us, SC_X, p->hand[us][SC_X] - 1);
                 dirty_add_hand(u, us, SC_X, DIRTY_HAND, -1);
@@ -223,9 +228,8 @@ void sc_make(Position *p, Move m) {
                 pos_set_pool(p, us, promo, p->pool[us][promo] - 1);
                 dirty_add_hand(u, us, promo, DIRTY_POOL, -1);
             }
-        } else {
-            dirty_add(u, pc, from, to);
         }
+        u->dirty.n = (uint8_t)n;
         if (pos_def(p, pc)->flags & PF_PAWN_PIECE) p->halfmove = 0;
         castle &= ~(tb->castle_clear_type[us][PC_TYPE(pc)] | tb->castle_clear_sq[from] |
                     tb->castle_clear_sq[to]);
