@@ -212,7 +212,7 @@ int cmd_train(int argc, char **argv) {
             "Trains an evaluation network on self-play records (features -> 2 x H ->\n"
             "clipped ReLU -> 1, Adam, OpenMP) and writes it quantised (selfplay/NETWORK.md).\n",
         .epilogue = "On a machine shared with other work, OMP_WAIT_POLICY=passive in the "
-                    "environment saves\nthe CPU time waiting threads would spin.",
+                    "environment saves\nthe CPU time waiting threads would spin.\n",
         .opts = opts,
         .nopts = (int)(sizeof opts / sizeof opts[0]),
         .list_variants = true};
