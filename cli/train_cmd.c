@@ -191,8 +191,8 @@ int cmd_train(int argc, char **argv) {
         CLI_OPT_CALL("--progress", "SEC", train_opt_double, &o.progress_secs,
                      "seconds between progress lines on stderr, 0 = none (default 5)"),
         CLI_OPT_CALL("--stop-after", "N", train_opt_u64, &o.stop_after,
-                     "stop after N positions with a checkpoint and no network, as a kill\n"
-                     "would (for the resume test)"),
+                     "stop after N positions, after a checkpoint, as a kill would (for\n"
+                     "the resume test)"),
         CLI_OPT_TEXT("--dump-grads", "FILE", &o.dump_grads,
                      "write the initial model, the first batch and its gradients as JSON\n"
                      "and stop (for the autograd check)"),
@@ -211,6 +211,8 @@ int cmd_train(int argc, char **argv) {
             "       chessvar train --net FILE --variant V --eval-fens FILE\n\n"
             "Trains an evaluation network on self-play records (features -> 2 x H ->\n"
             "clipped ReLU -> 1, Adam, OpenMP) and writes it quantised (selfplay/NETWORK.md).\n",
+        .epilogue = "On a machine shared with other work, OMP_WAIT_POLICY=passive in the "
+                    "environment saves\nthe CPU time waiting threads would spin.\n",
         .opts = opts,
         .nopts = (int)(sizeof opts / sizeof opts[0]),
         .list_variants = true};

@@ -10,23 +10,6 @@
 
 #include "../engine/chessvar.h"
 
-#ifndef MAX_DIRTY
-/* What a move changed, as the engine's make records it (the engine defines this record
- * once it writes it; this copy has the same fields and meaning). */
-#define MAX_DIRTY 16
-typedef struct DirtyPiece {
-    uint8_t n;     /* board entries used */
-    uint8_t nhand; /* holding entries used */
-    struct {
-        uint8_t pc, from, to; /* from == NO_SQ: pc appears on `to`; to == NO_SQ: it leaves */
-    } d[MAX_DIRTY];
-    struct {
-        uint8_t color, type, which; /* which: 0 hand (pos->hand), 1 pool (pos->pool) */
-        int8_t delta;               /* count change */
-    } h[4];
-} DirtyPiece;
-#endif
-
 #define NNUE_MAGIC       "CVSPNNUE"
 #define NNUE_VERSION     1
 #define NNUE_HEADER_SIZE 64

@@ -90,11 +90,20 @@ void train_slot_free(TrainSlot *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* min(max(x, 0), 1) in a form the vectoriser takes (fminf/fmaxf are calls). */
-static inline float train_clamp(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-
-/* Eight floats, one AVX register (two SSE ones in the default clone). */
+/* Eight floats, one AVX register (two SSE ones in the default clone), and their masks. */
 typedef float V8 __attribute__((vector_size(32)));
+typedef int V8i __attribute__((vector_size(32)));
+
+static const V8 v8_zero = {0}, v8_one = {1, 1, 1, 1, 1, 1, 1, 1};
+
+/* dst = min(max(x, 0), 1) per lane, with masks (the vectoriser does not take the scalar
+ * form in every clone; a macro, as a function passing vectors changes the ABI). */
+#define V8_CLAMP(dst, x)                                                                           \
+    do {                                                                                           \
+        V8 y_ = (V8)((V8i)(x) & ((x) > v8_zero));                                                  \
+        V8i big_ = y_ > v8_one;                                                                    \
+        (dst) = (V8)(((V8i)y_ & ~big_) | ((V8i)v8_one & big_));                                    \
+    } while (0)
 
 /* acc = bias + the rows of the n features; 64 columns at a time held in registers. */
 TRAIN_CLONES static void train_gather(float *restrict acc, const float *restrict ftw,
@@ -126,11 +135,18 @@ TRAIN_CLONES static void train_gather(float *restrict acc, const float *restrict
 /* The output: bias + weights . clamp(acc, 0, 1) over both halves. */
 TRAIN_CLONES static float train_output(const float *restrict acc, const float *restrict ow,
                                        float ob, int h) {
-    float s[16] = {0}; /* 16 partial sums (hidden is a multiple of 16), added in a fixed order */
-    for (int i = 0; i < 2 * h; i += 16)
-        for (int j = 0; j < 16; j++) s[j] += ow[i + j] * train_clamp(acc[i + j]);
+    V8 s0 = {0}, s1 = {0}; /* 16 partial sums (hidden is a multiple of 16), in a fixed order */
+    for (int i = 0; i < 2 * h; i += 16) {
+        const V8 *a = (const V8 *)(acc + i), *w = (const V8 *)(ow + i);
+        V8 c0, c1;
+        V8_CLAMP(c0, a[0]);
+        V8_CLAMP(c1, a[1]);
+        s0 += w[0] * c0;
+        s1 += w[1] * c1;
+    }
     float t = ob;
-    for (int j = 0; j < 16; j++) t += s[j];
+    for (int j = 0; j < 8; j++) t += s0[j];
+    for (int j = 0; j < 8; j++) t += s1[j];
     return t;
 }
 
@@ -153,11 +169,14 @@ double train_loss(const TrainModel *m, const TrainSample *x, float out_to_sig, f
  * weights' gradients. */
 TRAIN_CLONES static void train_back_output(float *restrict acc, const float *restrict ow,
                                            float *restrict gow, float g, int n) {
-    for (int i = 0; i < n; i++) {
-        float a = acc[i];
-        float c = train_clamp(a);
-        gow[i] += g * c;
-        acc[i] = (a >= 0.0f && a <= 1.0f) ? g * ow[i] : 0.0f;
+    const V8 gv = v8_zero + g;
+    for (int i = 0; i < n; i += 8) {
+        V8 *a = (V8 *)(acc + i), *go = (V8 *)(gow + i);
+        const V8 *w = (const V8 *)(ow + i);
+        V8 x = *a, c;
+        V8_CLAMP(c, x);
+        *go += gv * c;
+        *a = (V8)((V8i)(gv * *w) & ((x >= v8_zero) & (x <= v8_one)));
     }
 }
 
