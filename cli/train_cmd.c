@@ -185,7 +185,7 @@ int cmd_train(int argc, char **argv) {
                      "save the training state here; rerunning the same command resumes it"),
         CLI_OPT_INT("--checkpoint-secs", "S", 1, 1 << 30, &o.checkpoint_secs,
                     "seconds between checkpoints (default 300)"),
-        CLI_OPT_TEXT("--log", "FILE", &o.log, "loss log (CSV) for scripts/plot_loss.py"),
+        CLI_OPT_TEXT("--log", "FILE", &o.log, "loss log (CSV) for scripts/measure/plot_loss.py"),
         CLI_OPT_CALL("--log-every", "N", train_opt_u64, &o.log_every,
                      "positions between loss-log lines (default 1000000)"),
         CLI_OPT_CALL("--progress", "SEC", train_opt_double, &o.progress_secs,

@@ -104,6 +104,8 @@ class Loop:
     def data(self, g, net):
         """Generation g's self-play data, played with net (None: the classical evaluation)."""
         a = self.a
+        if g == 0 and a.gen0_data:
+            return self.given_data(a.gen0_data)
         out = os.path.join(self.work, f"data{g}")
         argv = [a.chessvar, "selfplay", "--variant", a.variant, "--positions", str(a.positions),
                 "--out", out, "--seed", str(1000 + g), "--threads", str(a.threads),
@@ -119,11 +121,33 @@ class Loop:
         return self.step(f"data{g}", argv, lambda out_text: {"positions": json.loads(
             out_text.strip().splitlines()[-1])["positions"]})
 
+    def given_data(self, folder):
+        """Generation 0 from a classical self-play run made before (--gen0-data): its
+        options (run.json) and positions (manifest.json) are recorded as the step."""
+        folder = os.path.abspath(folder)
+        try:
+            config = json.load(open(os.path.join(folder, "run.json")))
+            manifest = json.load(open(os.path.join(folder, "manifest.json")))
+        except (OSError, ValueError) as e:
+            sys.exit(f"flywheel: --gen0-data {folder}: not a self-play run folder ({e})")
+        entry = {"command": "given: a chessvar selfplay run with options " + json.dumps(config),
+                 "folder": folder, "positions": manifest["positions"],
+                 "games": manifest["games_done"], "ok": True, "cpu_s": None}
+        self.state["steps"]["data0"] = entry
+        self.save()
+        return entry
+
+    def data_dir(self, g):
+        """The folder of generation g's data."""
+        if g == 0 and self.a.gen0_data:
+            return os.path.abspath(self.a.gen0_data)
+        return os.path.join(self.work, f"data{g}")
+
     def train(self, g):
         """Net g+1 from the data of generations max(0, g-window+1) .. g."""
         a = self.a
         first = max(0, g - a.window + 1)
-        dirs = [os.path.join(self.work, f"data{k}") for k in range(first, g + 1)]
+        dirs = [self.data_dir(k) for k in range(first, g + 1)]
         positions = sum(self.state["steps"][f"data{k}"].get("positions", 0)
                         for k in range(first, g + 1))
         net = os.path.join(self.work, f"net{g + 1}.nnue")
@@ -252,6 +276,8 @@ def main():
     ap.add_argument("--nodes", type=int, default=0,
                     help="search nodes per move when generating (default: selfplay's)")
     ap.add_argument("--book", help="start positions (default: the variant's start)")
+    ap.add_argument("--gen0-data", help="use this classical self-play run folder as "
+                                        "generation 0's data instead of playing it")
     ap.add_argument("--write-min-ply", type=int, default=8)
     ap.add_argument("--eval-limit", type=int, default=3000)
     ap.add_argument("--dedup-bits", type=int, default=24)

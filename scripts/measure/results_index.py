@@ -109,6 +109,20 @@ FILES = [
      "and speed", "python3 -m scripts.measure.perft_speed --report fairy"),
     ("supremo_perft.json", "Supremo perft counts, speed and cross-checks",
      "python3 -m scripts.crosscheck.supremo_perft"),
+    ("nnue_trainer_speed.json", "Trainer positions per CPU and wall second, chessvar train (1 "
+     "and 2 threads) beside PyTorch on the same data; inference ns per call",
+     "python3 -m scripts.measure.measure_trainer build/chessvar RUN results/nnue_trainer_speed.json"),
+    ("nnue_loss_*.csv", "Training and validation loss of a network against positions trained on",
+     "chessvar train --log FILE (command in selfplay/NETWORK.md)"),
+    ("nnue_loss_*.png", "The loss log plotted", "python3 -m scripts.measure.plot_loss OUT.png LOG.csv"),
+    ("flywheel_*.json", "The network loop of one variant: each generation's data, training and "
+     "matches (Elo with 95% interval against the classical evaluation and the previous net)",
+     "python3 scripts/flywheel.py --variant V (command inside)"),
+    ("flywheel_*.png", "Elo per generation and per positions trained on, with intervals",
+     "python3 scripts/flywheel.py --variant V"),
+    ("label_quality.json", "Chess label quality: best-move agreement and Spearman correlation "
+     "with Stockfish depth 14, chessvar (classical, net) and Fairy-Stockfish at 1,000 and "
+     "10,000 nodes", "python3 -m scripts.measure.label_quality"),
     ("variant_speed.json", "Perft nodes/s of each variant next to orthodox chess",
      "python3 -m scripts.measure.variant_speed"),
 ]

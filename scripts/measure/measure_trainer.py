@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Measures training speed on one run folder: `chessvar train` (768 -> 2x256 for chess)
-with 1 and 2 threads, and the PyTorch baseline (scripts/train_torch_baseline.py) with a
+with 1 and 2 threads, and the PyTorch baseline (scripts/measure/train_torch_baseline.py) with a
 sparse and a dense feature-transformer gradient; and the network's inference calls
 (`chessvar train --net --bench`). Positions per second of wall time and per CPU second
 (the children's user + system time, so a machine shared with other work still gives
 comparable numbers). Writes JSON.
 
-usage: /usr/bin/python3 scripts/measure_trainer.py CHESSVAR RUN_DIR OUT.json
+usage: python3 -m scripts.measure.measure_trainer CHESSVAR RUN_DIR OUT.json
            [--positions 3000000] [--torch-batches 20] [--fens FILE]
 """
 import argparse
@@ -41,7 +41,7 @@ def main():
     ap.add_argument("--torch-batches", type=int, default=20)
     ap.add_argument("--fens", help="FEN file for the inference timing")
     args = ap.parse_args()
-    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         net = os.path.join(tmp, "m.nnue")
@@ -61,20 +61,20 @@ def main():
                              "command": " ".join(["chessvar"] + cmd[1:]).replace(net, "NET")})
                 print(rows[-1], flush=True)
         for dense in (False, True):
-            cmd = [sys.executable, os.path.join(here, "train_torch_baseline.py"), args.run,
+            cmd = [sys.executable, "-m", "scripts.measure.train_torch_baseline", args.run,
                    "--batches", str(args.torch_batches), "--threads", "2"]
             if dense:
                 cmd.append("--dense")
-            out, _, _ = timed(cmd)
+            out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=root))
             res = json.loads(out.strip().splitlines()[-1])
-            res["command"] = " ".join(["scripts/train_torch_baseline.py"] + cmd[2:])
+            res["command"] = " ".join(["python3 -m scripts.measure.train_torch_baseline"] + cmd[3:])
             rows.append(res)
             print(rows[-1], flush=True)
         bench = None
         if args.fens:
             cmd = [args.chessvar, "train", "--net", net, "--variant", "chess", "--eval-fens",
                    args.fens, "--bench", "2000"]
-            out, _, _ = timed(cmd)
+            out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=root))
             bench = json.loads(out)
             bench["command"] = " ".join(["chessvar"] + cmd[1:]).replace(net, "NET")
     load = os.getloadavg()

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The PyTorch baseline of `chessvar train`: the same network (features -> 2 x H ->
 clipped ReLU -> 1), loss, target and optimiser (Adam) on the same run folder, to compare
-training speed. Features come from the binary shards (scripts/read_dataset.py) as
+training speed. Features come from the binary shards (scripts/data/read_dataset.py) as
 EmbeddingBag index lists, the feature transformer's gradient is sparse (SparseAdam), the
 rest dense (Adam). Prints positions per second of wall time and of CPU time as JSON.
 
-usage: /usr/bin/python3 scripts/train_torch_baseline.py RUN_DIR [--hidden 256]
+usage: python3 -m scripts.measure.train_torch_baseline RUN_DIR [--hidden 256]
            [--batch 16384] [--batches 30] [--threads 2] [--lambda 0.75] [--dense]
 """
 import argparse
@@ -14,11 +14,13 @@ import os
 import sys
 import time
 
-import numpy as np
-import torch
+from scripts.common.system_python import require
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from read_dataset import load_dataset  # noqa: E402
+require("numpy", "torch")
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+from scripts.data.read_dataset import load_dataset  # noqa: E402
 
 
 def features(data, persp_of_row):

@@ -3,14 +3,17 @@
 val_loss, lr, seconds, positions_per_second): training and validation loss against the
 positions trained on, one colour per log.
 
-usage: /usr/bin/python3 scripts/plot_loss.py OUT.png LOG.csv [LOG.csv ...] [--title TEXT]
+usage: python3 -m scripts.measure.plot_loss OUT.png LOG.csv [LOG.csv ...] [--title TEXT]
 """
 import argparse
 import csv
 import math
 import os
 
-import matplotlib
+from scripts.common.system_python import require
+
+require("matplotlib")
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
