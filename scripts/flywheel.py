@@ -217,6 +217,49 @@ class Loop:
         plot(rec, self.record_path[:-5] + ".png")
 
 
+def ship(loop):
+    """Copies the net that scored best against the classical evaluation to
+    selfplay/nets/<variant>.nnue with its provenance (<variant>.json): the data commands and
+    positions, the training command and its CPU time, the match, the commit and the file's
+    own XXH3-64 (its last 8 bytes, selfplay/NETWORK.md)."""
+    steps, a = loop.state["steps"], loop.a
+    best = None
+    for g in range(1, a.generations + 1):
+        m = steps.get(f"match{g}-classical")
+        if m and m.get("ok") and (best is None or m["elo"] > best[1]["elo"]):
+            best = (g, m)
+    if best is None:
+        sys.exit("flywheel: --ship: no net has been matched yet")
+    g, match = best
+    src = os.path.join(loop.work, f"net{g}.nnue")
+    nets = os.path.join(ROOT, "selfplay", "nets")
+    os.makedirs(nets, exist_ok=True)
+    dst = os.path.join(nets, f"{a.variant}.nnue")
+    data = open(src, "rb").read()
+    if len(data) > 2 * 1024 * 1024:
+        sys.exit(f"flywheel: --ship: {src} is {len(data)} bytes, over the 2 MB a shipped net may have")
+    with open(dst + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(dst + ".tmp", dst)
+    train = steps[f"train{g}"]
+    prov = {"network": f"selfplay/nets/{a.variant}.nnue", "variant": a.variant,
+            "bytes": len(data), "xxh3_64": data[-8:][::-1].hex(),
+            "data": [{"generation": k, "command": steps[f"data{k}"]["command"],
+                      "positions": steps[f"data{k}"].get("positions"),
+                      "cpu_s": steps[f"data{k}"].get("cpu_s")}
+                     for k in train.get("generations", [])],
+            "training": {"command": train["command"], "cpu_s": train["cpu_s"],
+                         "wall_s": train["wall_s"], "finished": train["finished"]},
+            "match_vs_classical": {k: match[k] for k in ("command", "games", "a_score", "elo",
+                                                         "elo_95")},
+            "commit": git_head(), "made_by": "python3 scripts/flywheel.py " +
+            " ".join(shlex.quote(x) for x in sys.argv[1:])}
+    with open(os.path.join(nets, f"{a.variant}.json"), "w") as f:
+        json.dump(prov, f, indent=1)
+        f.write("\n")
+    log(f"shipped net {g} ({match['elo']:+.0f} Elo against classical) as {dst}")
+
+
 def git_head():
     r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                        text=True)
@@ -291,6 +334,9 @@ def main():
     ap.add_argument("--movetime", type=int, default=20, help="ms per move in matches")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", help="the results record (default results/flywheel_<variant>.json)")
+    ap.add_argument("--ship", action="store_true",
+                    help="at the end, copy the net that did best against the classical "
+                         "evaluation to selfplay/nets/<variant>.nnue with its provenance")
     args = ap.parse_args()
     if not os.access(args.chessvar, os.X_OK):
         sys.exit(f"flywheel: {args.chessvar}: no chessvar binary (bash scripts/run.sh builds it)")
@@ -307,6 +353,8 @@ def main():
         net = new
     loop.save()
     log(f"wrote {loop.record_path}")
+    if args.ship:
+        ship(loop)
 
 
 if __name__ == "__main__":
