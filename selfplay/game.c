@@ -120,96 +120,145 @@ static Move game_sample(const SearchResult *r, const GameConfig *cfg, int ply, u
     return r->sample_move[k - 1];
 }
 
-/* Plays one game from its own random stream, so it depends only on the configuration and its id. */
+/* What a game carries from move to move besides its position: the random stream, whether
+ * each UCI player's engine has yet to see the game, the streaks that adjudication by score
+ * counts, and the length of the UCI move text. */
+typedef struct GameState {
+    uint64_t rng;
+    bool engine_new[2];   /* by player (0: A) */
+    int losing_streak[2]; /* by colour: own moves in a row scored <= -resign_score */
+    int quiet_streak;     /* plies in a row scored within +-draw_score */
+    size_t textlen;
+} GameState;
+
+/* A random move: one of the opening's random plies, or a random player's. */
+static void game_move_random(GamePlayer *gp, int n, GameState *st, GamePly *gpl) {
+    gpl->played = gp->list[game_rng_next(&st->rng) % (uint64_t)n];
+    gpl->best = MOVE_NONE;
+    gpl->score = 0;
+    gpl->random = 1;
+    gpl->depth = 0;
+}
+
+/* The move of UCI player `who`, with its engine's own score and depth as labels; false
+ * when the engine crashed, hung or played an illegal move (the reason is in g). */
+static bool game_move_engine(GamePlayer *gp, const GameConfig *cfg, int who, Game *g, GameState *st,
+                             GamePly *gpl) {
+    UciBest best;
+    Move m = match_engine_move(gp, &cfg->player[who], who, &gp->pos, g->start_fen, gp->movetext,
+                               st->engine_new[who], g->reason, sizeof g->reason, &best);
+    st->engine_new[who] = false;
+    if (m == MOVE_NONE) return false;
+    gpl->played = gpl->best = m;
+    gpl->score = (int16_t)match_engine_score(&best);
+    gpl->random = 0;
+    gpl->depth = (uint8_t)(best.depth > 255 ? 255 : best.depth);
+    return true;
+}
+
+/* The move of searching player `who`: its search's best move as the label, and the move
+ * played drawn by game_sample; returns the search's score. */
+static int game_move_search(GamePlayer *gp, const GameConfig *cfg, int who, Game *g, GameState *st,
+                            GamePly *gpl) {
+    SearchLimits lim = {
+        .nodes = cfg->player[who].nodes,
+        .depth = cfg->player[who].depth,
+        .movetime_ms = cfg->player[who].movetime_ms,
+        .margin = cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0,
+        .margin_depth = cfg->temp_depth};
+    SearchResult r = search_run(gp->search[who], &gp->pos, &lim);
+    g->nodes += r.nodes;
+    gpl->best = r.best;
+    gpl->score = (int16_t)r.score;
+    gpl->played = game_sample(&r, cfg, g->nply, &st->rng);
+    gpl->random = 0;
+    gpl->depth = (uint8_t)r.depth;
+    return r.score;
+}
+
+/* Adjudication by a searching player's score for the side `mover`: it resigns after
+ * resign_plies own moves in a row scored <= -resign_score; the game is drawn after
+ * draw_plies plies in a row scored within +-draw_score, from ply draw_min_ply on. The
+ * termination (TERM_NONE: play on), with White's score in *white_score. */
+static int game_adjudicate_score(const GameConfig *cfg, const Game *g, int mover, int score,
+                                 GameState *st, int *white_score) {
+    if (cfg->resign_plies > 0) {
+        st->losing_streak[mover] = score <= -cfg->resign_score ? st->losing_streak[mover] + 1 : 0;
+        if (st->losing_streak[mover] >= cfg->resign_plies) {
+            *white_score = mover == WHITE ? 0 : 1000;
+            return TERM_RESIGN;
+        }
+    }
+    if (cfg->draw_plies > 0) {
+        int size = score < 0 ? -score : score;
+        st->quiet_streak = size <= cfg->draw_score ? st->quiet_streak + 1 : 0;
+        if (st->quiet_streak >= cfg->draw_plies && g->nply >= cfg->draw_min_ply) {
+            *white_score = 500;
+            return TERM_DRAW_SCORE;
+        }
+    }
+    return TERM_NONE;
+}
+
+/* Appends move m of pos to the game's UCI move text, the position UCI players are sent. */
+static void game_append_movetext(GamePlayer *gp, const Position *pos, Move m, GameState *st) {
+    if (st->textlen) gp->movetext[st->textlen++] = ' ';
+    st->textlen += (size_t)uci_move_str(pos, m, gp->movetext + st->textlen);
+    gp->movetext[st->textlen] = 0;
+}
+
+/* Plays one game from its own random stream, so it depends only on the configuration and
+ * its id: each ply, adjudication by the rules first, then the mover's player (random in
+ * the opening's random plies), then for a searching player adjudication by its score. */
 bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvError *err) {
     uint64_t key = cfg->paired ? id / 2 : id;
-    uint64_t rng = XXH3_64bits_withSeed(&key, sizeof key, cfg->seed);
+    GameState st = {.rng = XXH3_64bits_withSeed(&key, sizeof key, cfg->seed),
+                    .engine_new = {true, true}};
     g->id = id;
     g->nply = 0;
     g->nodes = 0;
     g->reason[0] = 0;
-    bool engine_new[2] = {true, true};
-    size_t textlen = 0;
     if (gp->movetext) gp->movetext[0] = 0;
     g->a_is_white = (id & 1) == 0;
-    if (!game_start(gp, cfg, &rng, g, err)) return false;
+    if (!game_start(gp, cfg, &st.rng, g, err)) return false;
     for (int i = 0; i < 2; i++)
         if (gp->search[i]) search_clear(gp->search[i]);
     Position *pos = &gp->pos;
-    int losing_streak[2] = {0, 0}, quiet_streak = 0;
     int cap = cfg->ply_cap + pos->ply;
     Move moves[MAX_GAME_PLY];
     for (;;) {
         int n = pos_legal_moves(pos, gp->list);
-        int ws;
-        int term = game_adjudicate(pos, n, cap, &ws);
+        int white_score;
+        int term = game_adjudicate(pos, n, cap, &white_score);
         if (term != TERM_NONE) {
             g->termination = term;
-            g->white_score = ws;
+            g->white_score = white_score;
             break;
         }
         int mover = pos->side;
         int who = (mover == WHITE) == (g->a_is_white != 0) ? 0 : 1; /* 0: player A */
+        int kind = cfg->player[who].kind;
         GamePly *gpl = &g->ply[g->nply];
         gpl->legal = (uint16_t)n;
-        if (g->nply < cfg->random_plies || cfg->player[who].kind == PLAYER_RANDOM) {
-            gpl->played = gp->list[game_rng_next(&rng) % (uint64_t)n];
-            gpl->best = MOVE_NONE;
-            gpl->score = 0;
-            gpl->random = 1;
-            gpl->depth = 0;
-        } else if (cfg->player[who].kind == PLAYER_UCI) {
-            UciBest best;
-            Move m = match_engine_move(gp, &cfg->player[who], who, pos, g->start_fen, gp->movetext,
-                                       engine_new[who], g->reason, sizeof g->reason, &best);
-            engine_new[who] = false;
-            if (m == MOVE_NONE) { /* crashed, hung or illegal: the engine loses */
+        if (g->nply < cfg->random_plies || kind == PLAYER_RANDOM) {
+            game_move_random(gp, n, &st, gpl);
+        } else if (kind == PLAYER_UCI) {
+            if (!game_move_engine(gp, cfg, who, g, &st, gpl)) { /* the engine loses */
                 g->termination = TERM_ENGINE;
                 g->white_score = mover == WHITE ? 0 : 1000;
                 break;
             }
-            gpl->played = gpl->best = m; /* the engine's own score and depth as labels */
-            gpl->score = (int16_t)match_engine_score(&best);
-            gpl->random = 0;
-            gpl->depth = (uint8_t)(best.depth > 255 ? 255 : best.depth);
         } else {
-            SearchLimits lim = {
-                .nodes = cfg->player[who].nodes,
-                .depth = cfg->player[who].depth,
-                .movetime_ms = cfg->player[who].movetime_ms,
-                .margin = cfg->temperature > 0 && g->nply < cfg->temp_plies ? cfg->temp_margin : 0,
-                .margin_depth = cfg->temp_depth};
-            SearchResult r = search_run(gp->search[who], pos, &lim);
-            g->nodes += r.nodes;
-            gpl->best = r.best;
-            gpl->score = (int16_t)r.score;
-            gpl->played = game_sample(&r, cfg, g->nply, &rng);
-            gpl->random = 0;
-            gpl->depth = (uint8_t)r.depth;
-            if (cfg->resign_plies > 0) {
-                losing_streak[mover] = r.score <= -cfg->resign_score ? losing_streak[mover] + 1 : 0;
-                if (losing_streak[mover] >= cfg->resign_plies) {
-                    g->termination = TERM_RESIGN;
-                    g->white_score = mover == WHITE ? 0 : 1000;
-                    break;
-                }
-            }
-            if (cfg->draw_plies > 0) {
-                int a = r.score < 0 ? -r.score : r.score;
-                quiet_streak = a <= cfg->draw_score ? quiet_streak + 1 : 0;
-                if (quiet_streak >= cfg->draw_plies && g->nply >= cfg->draw_min_ply) {
-                    g->termination = TERM_DRAW_SCORE;
-                    g->white_score = 500;
-                    break;
-                }
+            int score = game_move_search(gp, cfg, who, g, &st, gpl);
+            term = game_adjudicate_score(cfg, g, mover, score, &st, &white_score);
+            if (term != TERM_NONE) {
+                g->termination = term;
+                g->white_score = white_score;
+                break;
             }
         }
         moves[g->nply] = gpl->played;
-        if (gp->movetext) { /* the position the UCI players are sent */
-            if (textlen) gp->movetext[textlen++] = ' ';
-            textlen += (size_t)uci_move_str(pos, gpl->played, gp->movetext + textlen);
-            gp->movetext[textlen] = 0;
-        }
+        if (gp->movetext) game_append_movetext(gp, pos, gpl->played, &st);
         g->nply++;
         pos_make(pos, gpl->played);
     }

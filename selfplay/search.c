@@ -50,6 +50,9 @@ static void search_variant_setup(Search *s, const Variant *v) {
             if (pd->comp[c].kind == MC_DLEAP) s->see_bound = false;
     }
     s->see = v->ops->see_ge != NULL;
+    s->ep_value = 0;
+    for (int t = v->npt; t >= 1; t--)
+        if (v->pieces[t].flags & PF_PAWN) s->ep_value = v->pieces[t].value; /* the first pawn */
     s->pawn_types = 0;
     for (int t = 1; t <= v->npt; t++)
         if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;

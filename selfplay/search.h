@@ -159,6 +159,10 @@ typedef struct Search {
     bool see_bound;        /* victim - attacker bounds SEE from below */
     bool see;              /* the variant has an exact static exchange test */
     int see_value[MAX_PT]; /* piece prices for it (royals: beyond any material) */
+    /* What an e.p. capture takes, for move ordering: the pawn's value in the variant record
+     * (100 in every variant with e.p.; the tuned values, 90 in chess and 106 in Switching,
+     * would reorder captures and change games). */
+    int ep_value;
     /* The most one capture can win (search_max_gain): types with a value, dearest first;
      * the promoting types; what a promotion adds at most. */
     uint8_t gain_type[MAX_PT];

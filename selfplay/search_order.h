@@ -19,7 +19,7 @@ static inline int search_victim_value(const Search *s, const Position *pos, Move
         pc = pos->board[mid];
         if (pc && PC_COLOR(pc) == them) v += s->value[PC_TYPE(pc)];
     }
-    if (kind == MK_EP) v += 100;
+    if (kind == MK_EP) v += s->ep_value;
     return v;
 }
 
