@@ -13,7 +13,8 @@ Every step is resumable: a finished step leaves a marker and is skipped when the
 run again with the same arguments; a killed self-play run continues with --resume and a
 killed training from its checkpoint. Long steps print progress (their own lines on
 stderr, passed through). Large data stays in --work, outside the repository; only the
-results and the commands that made them are kept.
+results and the commands that made them are kept (paths written as $WORK, $GEN0 and
+chessvar for the binary).
 
   python3 scripts/flywheel.py --variant chess --generations 2 --positions 2000000 \\
       --nodes 1000 --work ../flywheel-data
@@ -210,6 +211,7 @@ class Loop:
                " ".join(shlex.quote(x) for x in sys.argv[1:]),
                "date": time.strftime("%Y-%m-%d"), "commit": git_head(),
                "generations": gens, "steps": steps}
+        rec = redact(rec, self.a)
         os.makedirs(os.path.dirname(self.record_path), exist_ok=True)
         with open(self.record_path, "w") as f:
             json.dump(rec, f, indent=1)
@@ -255,9 +257,22 @@ def ship(loop):
             "commit": git_head(), "made_by": "python3 scripts/flywheel.py " +
             " ".join(shlex.quote(x) for x in sys.argv[1:])}
     with open(os.path.join(nets, f"{a.variant}.json"), "w") as f:
-        json.dump(prov, f, indent=1)
+        json.dump(redact(prov, a), f, indent=1)
         f.write("\n")
     log(f"shipped net {g} ({match['elo']:+.0f} Elo against classical) as {dst}")
+
+
+def redact(obj, args):
+    """obj with this machine's paths replaced by names (the records are committed): the
+    work folder is $WORK, the binary chessvar, a --gen0-data folder $GEN0."""
+    text = json.dumps(obj)
+    pairs = [(os.path.abspath(args.work), "$WORK"), (os.path.abspath(args.chessvar), "chessvar"),
+             (args.chessvar, "chessvar")]
+    if args.gen0_data:
+        pairs.insert(0, (os.path.abspath(args.gen0_data), "$GEN0"))
+    for path, name in pairs:
+        text = text.replace(json.dumps(path)[1:-1], name)
+    return json.loads(text)
 
 
 def git_head():
@@ -275,8 +290,14 @@ def plot(rec, path):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
-        log("no matplotlib: no plot (bash scripts/setup.sh --measure installs it)")
+        system = "/usr/bin/python3"  # Debian's matplotlib is for the system interpreter
+        if os.path.exists(system) and os.path.realpath(sys.executable) != os.path.realpath(system):
+            record = path[:-4] + ".json"
+            subprocess.run([system, os.path.abspath(__file__), "--plot", record], check=False)
+        else:
+            log("no matplotlib: no plot (bash scripts/setup.sh --measure installs it)")
         return
     fig, axs = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, xkey, xlabel in ((axs[0], "net", "generation (net number)"),
@@ -298,6 +319,8 @@ def plot(rec, path):
         ax.set_ylabel("Elo of the net (95% interval)")
         if xkey == "trained_on_positions":
             ax.set_xscale("log")
+        else:
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.legend(fontsize=8)
     fig.suptitle(f"{rec['variant']}: networks from chessvar's own games")
     fig.tight_layout()
@@ -308,7 +331,8 @@ def plot(rec, path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--variant", required=True)
+    ap.add_argument("--variant")
+    ap.add_argument("--plot", metavar="RECORD", help="only draw RECORD.png from a record")
     ap.add_argument("--generations", type=int, default=2, help="nets to train (default 2)")
     ap.add_argument("--work", default=os.path.join(os.path.dirname(ROOT), "chessvar-flywheel"),
                     help="folder for data, nets and logs, outside the repository "
@@ -338,6 +362,11 @@ def main():
                     help="at the end, copy the net that did best against the classical "
                          "evaluation to selfplay/nets/<variant>.nnue with its provenance")
     args = ap.parse_args()
+    if args.plot:
+        plot(json.load(open(args.plot)), args.plot[:-5] + ".png")
+        return
+    if not args.variant:
+        ap.error("--variant is required")
     if not os.access(args.chessvar, os.X_OK):
         sys.exit(f"flywheel: {args.chessvar}: no chessvar binary (bash scripts/run.sh builds it)")
 

@@ -176,7 +176,9 @@ def main():
                   f"Spearman {rho:.3f}", flush=True)
     rec = {"what": "label quality of chess positions: best-move agreement and Spearman "
                    "correlation of scores with Stockfish at a fixed depth",
-           "command": "python3 -m scripts.measure.label_quality " + " ".join(sys.argv[1:]),
+           # paths of this machine are written by their file names alone
+           "command": "python3 -m scripts.measure.label_quality " + " ".join(
+               os.path.basename(x) if os.path.isabs(x) else x for x in sys.argv[1:]),
            "date": time.strftime("%Y-%m-%d"),
            "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                                     capture_output=True, text=True).stdout.strip(),
