@@ -65,7 +65,83 @@ static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, B
            opp;
 }
 
-#if defined(__AVX2__)
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
+#include <immintrin.h>
+#define FB_SIMD 2
+
+/* Set-wise sliders and knights, eight directions at once in the eight lanes of one
+ * vector: north, east, north-east, north-west, south, west, south-west, south-east for
+ * rays; knight steps +17 +15 +10 +6 -17 -15 -10 -6. In each lane the attacks of all the
+ * sources are the disjoint union of each source's ray (the nearest source behind a square
+ * blocks the ones further back), so the sum of popcounts of attacks & targets over the
+ * lanes is the number of moves, with no loop over pieces and no branch. A step is a
+ * rotation; each lane's mask clears the squares a rotation wraps onto, so the rotated
+ * occluded fill (Kogge-Stone) reads as the shifted one. */
+typedef __m512i V8;
+#define NOT_A   0xFEFEFEFEFEFEFEFEULL
+#define NOT_H   0x7F7F7F7F7F7F7F7FULL
+#define NOT_AB  0xFCFCFCFCFCFCFCFCULL
+#define NOT_GH  0x3F3F3F3F3F3F3F3FULL
+#define NOT_R1  0xFFFFFFFFFFFFFF00ULL
+#define NOT_R12 0xFFFFFFFFFFFF0000ULL
+#define NOT_R8  0x00FFFFFFFFFFFFFFULL
+#define NOT_R78 0x0000FFFFFFFFFFFFULL
+
+/* Orthogonal sources in lanes 0-1 and 4-5, diagonal ones in 2-3 and 6-7. */
+static FORCE_INLINE V8 v8_od(Bitboard orth, Bitboard diag) {
+    return _mm512_mask_blend_epi64(0xCC, _mm512_set1_epi64((long long)orth),
+                                   _mm512_set1_epi64((long long)diag));
+}
+/* Lane values (e0 .. e7). */
+#define V8_OF(e0, e1, e2, e3, e4, e5, e6, e7)                                                      \
+    _mm512_setr_epi64((long long)(e0), (long long)(e1), (long long)(e2), (long long)(e3),          \
+                      (long long)(e4), (long long)(e5), (long long)(e6), (long long)(e7))
+
+/* Attacks of the sliders src (per lane) over the empty squares, all eight rays. */
+static FORCE_INLINE V8 v8_slide(V8 src, Bitboard empty) {
+    const V8 w = V8_OF(NOT_R1, NOT_A, NOT_A & NOT_R1, NOT_H & NOT_R1, NOT_R8, NOT_H, NOT_H & NOT_R8,
+                       NOT_A & NOT_R8);
+    const V8 r1 = V8_OF(8, 1, 9, 7, 56, 63, 55, 57), r2 = V8_OF(16, 2, 18, 14, 48, 62, 46, 50);
+    const V8 r4 = V8_OF(32, 4, 36, 28, 32, 60, 28, 36);
+    V8 g = src, p = _mm512_and_si512(_mm512_set1_epi64((long long)empty), w);
+    g = _mm512_or_si512(g, _mm512_and_si512(p, _mm512_rolv_epi64(g, r1)));
+    p = _mm512_and_si512(p, _mm512_rolv_epi64(p, r1));
+    g = _mm512_or_si512(g, _mm512_and_si512(p, _mm512_rolv_epi64(g, r2)));
+    p = _mm512_and_si512(p, _mm512_rolv_epi64(p, r2));
+    g = _mm512_or_si512(g, _mm512_and_si512(p, _mm512_rolv_epi64(g, r4)));
+    return _mm512_and_si512(_mm512_rolv_epi64(g, r1), w);
+}
+
+/* Knight steps of the knights n, one direction per lane. */
+static FORCE_INLINE V8 v8_knights(Bitboard n) {
+    const V8 r = V8_OF(17, 15, 10, 6, 47, 49, 54, 58);
+    const V8 w = V8_OF(NOT_A & NOT_R12, NOT_H & NOT_R12, NOT_AB & NOT_R1, NOT_GH & NOT_R1,
+                       NOT_H & NOT_R78, NOT_A & NOT_R78, NOT_GH & NOT_R8, NOT_AB & NOT_R8);
+    return _mm512_and_si512(_mm512_rolv_epi64(_mm512_set1_epi64((long long)n), r), w);
+}
+
+/* The squares colour them attacks, given the occupancy occ (the attacked side's king
+ * lifted off by the caller). */
+static FORCE_INLINE Bitboard fb_attacks_all(const FastBoard *b, const int them, Bitboard occ) {
+    const Bitboard opp = b->col[them], p = b->pc[FP] & opp;
+    const V8 a8 = _mm512_or_si512(
+        v8_slide(v8_od((b->pc[FR] | b->pc[FQ]) & opp, (b->pc[FB] | b->pc[FQ]) & opp), ~occ),
+        v8_knights(b->pc[FN] & opp));
+    Bitboard a = them == WHITE ? ((p & ~FILE_A) << 7) | ((p & ~FILE_H) << 9)
+                               : ((p & ~FILE_A) >> 9) | ((p & ~FILE_H) >> 7);
+    return a | king_att8[bb_lsb(b->pc[FK] & opp)] | (Bitboard)_mm512_reduce_or_epi64(a8);
+}
+
+/* Moves of the knights n and of the orthogonal and diagonal sliders onto target. */
+static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard diag, Bitboard occ,
+                                             Bitboard target) {
+    const V8 t = _mm512_set1_epi64((long long)target);
+    const V8 c = _mm512_add_epi64(
+        _mm512_popcnt_epi64(_mm512_and_si512(v8_slide(v8_od(orth, diag), ~occ), t)),
+        _mm512_popcnt_epi64(_mm512_and_si512(v8_knights(n), t)));
+    return (uint64_t)_mm512_reduce_add_epi64(c);
+}
+#elif defined(__AVX2__)
 #include <immintrin.h>
 #define FB_SIMD 1
 
@@ -77,10 +153,10 @@ static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, B
  * popcounts of attacks & targets over the lanes is the number of moves, with no loop
  * over pieces and no branch. */
 typedef __m256i V4;
-#define NOT_A  0xFEFEFEFEFEFEFEFEULL
-#define NOT_H  0x7F7F7F7F7F7F7F7FULL
-#define NOT_AB 0xFCFCFCFCFCFCFCFCULL
-#define NOT_GH 0x3F3F3F3F3F3F3F3FULL
+#define NOT_A   0xFEFEFEFEFEFEFEFEULL
+#define NOT_H   0x7F7F7F7F7F7F7F7FULL
+#define NOT_AB  0xFCFCFCFCFCFCFCFCULL
+#define NOT_GH  0x3F3F3F3F3F3F3F3FULL
 
 /* Lane values (e0, e1, e2, e3). */
 static FORCE_INLINE V4 v4(uint64_t e0, uint64_t e1, uint64_t e2, uint64_t e3) {
@@ -127,9 +203,6 @@ static FORCE_INLINE Bitboard v4_or(V4 x) {
 
 /* Sum over the lanes of the popcount of each lane. */
 static FORCE_INLINE uint64_t v4_popcount(V4 x) {
-#if defined(__AVX512VPOPCNTDQ__) && defined(__AVX512VL__)
-    x = _mm256_popcnt_epi64(x);
-#else
     const V4 lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1,
                                     2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
     const V4 low = _mm256_set1_epi8(0x0F);
@@ -137,7 +210,6 @@ static FORCE_INLINE uint64_t v4_popcount(V4 x) {
         _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, low)),
                         _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi64(x, 4), low)));
     x = _mm256_sad_epu8(c, _mm256_setzero_si256());
-#endif
     __m128i h = _mm_add_epi64(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
     return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
 }
