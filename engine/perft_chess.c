@@ -65,6 +65,181 @@ static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, B
            opp;
 }
 
+#if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
+#include <immintrin.h>
+#define FB_SIMD 2
+
+/* Set-wise sliders and knights, eight directions at once in the eight lanes of one
+ * vector: north, east, north-east, north-west, south, west, south-west, south-east for
+ * rays; knight steps +17 +15 +10 +6 -17 -15 -10 -6. In each lane the attacks of all the
+ * sources are the disjoint union of each source's ray (the nearest source behind a square
+ * blocks the ones further back), so the sum of popcounts of attacks & targets over the
+ * lanes is the number of moves, with no loop over pieces and no branch. A step is a
+ * rotation; each lane's mask clears the squares a rotation wraps onto, so the rotated
+ * occluded fill (Kogge-Stone) reads as the shifted one. */
+typedef __m512i V8;
+#define NOT_A   0xFEFEFEFEFEFEFEFEULL
+#define NOT_H   0x7F7F7F7F7F7F7F7FULL
+#define NOT_AB  0xFCFCFCFCFCFCFCFCULL
+#define NOT_GH  0x3F3F3F3F3F3F3F3FULL
+#define NOT_R1  0xFFFFFFFFFFFFFF00ULL
+#define NOT_R12 0xFFFFFFFFFFFF0000ULL
+#define NOT_R8  0x00FFFFFFFFFFFFFFULL
+#define NOT_R78 0x0000FFFFFFFFFFFFULL
+
+/* Orthogonal sources in lanes 0-1 and 4-5, diagonal ones in 2-3 and 6-7. */
+static FORCE_INLINE V8 v8_od(Bitboard orth, Bitboard diag) {
+    return _mm512_mask_blend_epi64(0xCC, _mm512_set1_epi64((long long)orth),
+                                   _mm512_set1_epi64((long long)diag));
+}
+/* Lane values (e0 .. e7). */
+#define V8_OF(e0, e1, e2, e3, e4, e5, e6, e7)                                                      \
+    _mm512_setr_epi64((long long)(e0), (long long)(e1), (long long)(e2), (long long)(e3),          \
+                      (long long)(e4), (long long)(e5), (long long)(e6), (long long)(e7))
+
+/* Attacks of the sliders src (per lane) over the empty squares, all eight rays. */
+static FORCE_INLINE V8 v8_slide(V8 src, Bitboard empty) {
+    const V8 w = V8_OF(NOT_R1, NOT_A, NOT_A & NOT_R1, NOT_H & NOT_R1, NOT_R8, NOT_H, NOT_H & NOT_R8,
+                       NOT_A & NOT_R8);
+    const V8 r1 = V8_OF(8, 1, 9, 7, 56, 63, 55, 57), r2 = V8_OF(16, 2, 18, 14, 48, 62, 46, 50);
+    const V8 r4 = V8_OF(32, 4, 36, 28, 32, 60, 28, 36);
+    V8 g = src, p = _mm512_and_si512(_mm512_set1_epi64((long long)empty), w);
+    g = _mm512_or_si512(g, _mm512_and_si512(p, _mm512_rolv_epi64(g, r1)));
+    p = _mm512_and_si512(p, _mm512_rolv_epi64(p, r1));
+    g = _mm512_or_si512(g, _mm512_and_si512(p, _mm512_rolv_epi64(g, r2)));
+    p = _mm512_and_si512(p, _mm512_rolv_epi64(p, r2));
+    g = _mm512_or_si512(g, _mm512_and_si512(p, _mm512_rolv_epi64(g, r4)));
+    return _mm512_and_si512(_mm512_rolv_epi64(g, r1), w);
+}
+
+/* Knight steps of the knights n, one direction per lane. */
+static FORCE_INLINE V8 v8_knights(Bitboard n) {
+    const V8 r = V8_OF(17, 15, 10, 6, 47, 49, 54, 58);
+    const V8 w = V8_OF(NOT_A & NOT_R12, NOT_H & NOT_R12, NOT_AB & NOT_R1, NOT_GH & NOT_R1,
+                       NOT_H & NOT_R78, NOT_A & NOT_R78, NOT_GH & NOT_R8, NOT_AB & NOT_R8);
+    return _mm512_and_si512(_mm512_rolv_epi64(_mm512_set1_epi64((long long)n), r), w);
+}
+
+/* The squares colour them attacks, given the occupancy occ (the attacked side's king
+ * lifted off by the caller). */
+static FORCE_INLINE Bitboard fb_attacks_all(const FastBoard *b, const int them, Bitboard occ) {
+    const Bitboard opp = b->col[them], p = b->pc[FP] & opp;
+    const V8 a8 = _mm512_or_si512(
+        v8_slide(v8_od((b->pc[FR] | b->pc[FQ]) & opp, (b->pc[FB] | b->pc[FQ]) & opp), ~occ),
+        v8_knights(b->pc[FN] & opp));
+    Bitboard a = them == WHITE ? ((p & ~FILE_A) << 7) | ((p & ~FILE_H) << 9)
+                               : ((p & ~FILE_A) >> 9) | ((p & ~FILE_H) >> 7);
+    return a | king_att8[bb_lsb(b->pc[FK] & opp)] | (Bitboard)_mm512_reduce_or_epi64(a8);
+}
+
+/* Moves of the knights n and of the orthogonal and diagonal sliders onto target. */
+static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard diag, Bitboard occ,
+                                             Bitboard target) {
+    const V8 t = _mm512_set1_epi64((long long)target);
+    const V8 c = _mm512_add_epi64(
+        _mm512_popcnt_epi64(_mm512_and_si512(v8_slide(v8_od(orth, diag), ~occ), t)),
+        _mm512_popcnt_epi64(_mm512_and_si512(v8_knights(n), t)));
+    return (uint64_t)_mm512_reduce_add_epi64(c);
+}
+#elif defined(__AVX2__)
+#include <immintrin.h>
+#define FB_SIMD 1
+
+/* Set-wise sliders and knights, eight directions at once in two vectors of four lanes:
+ * lanes of V_UP shift left (north, east, north-east, north-west; knights +17 +15 +10 +6),
+ * lanes of V_DOWN right (south, west, south-west, south-east; knights -17 -15 -10 -6).
+ * In each lane the attacks of all the sources are the disjoint union of each source's
+ * ray (the nearest source behind a square blocks the ones further back), so the sum of
+ * popcounts of attacks & targets over the lanes is the number of moves, with no loop
+ * over pieces and no branch. */
+typedef __m256i V4;
+#define NOT_A   0xFEFEFEFEFEFEFEFEULL
+#define NOT_H   0x7F7F7F7F7F7F7F7FULL
+#define NOT_AB  0xFCFCFCFCFCFCFCFCULL
+#define NOT_GH  0x3F3F3F3F3F3F3F3FULL
+
+/* Lane values (e0, e1, e2, e3). */
+static FORCE_INLINE V4 v4(uint64_t e0, uint64_t e1, uint64_t e2, uint64_t e3) {
+    return _mm256_set_epi64x((long long)e3, (long long)e2, (long long)e1, (long long)e0);
+}
+/* Orthogonal sources in lanes 0-1, diagonal ones in lanes 2-3. */
+static FORCE_INLINE V4 v4_od(Bitboard orth, Bitboard diag) {
+    return _mm256_blend_epi32(_mm256_set1_epi64x((long long)orth),
+                              _mm256_set1_epi64x((long long)diag), 0xF0);
+}
+
+/* Attacks of the sliders src (per lane) over the empty squares, all eight rays. */
+static FORCE_INLINE void v4_slide(V4 src, Bitboard empty, V4 *up, V4 *down) {
+    const V4 wu = v4(~0ULL, NOT_A, NOT_A, NOT_H), wd = v4(~0ULL, NOT_H, NOT_H, NOT_A);
+    const V4 s1 = v4(8, 1, 9, 7), s2 = v4(16, 2, 18, 14), s4 = v4(32, 4, 36, 28);
+    const V4 e = _mm256_set1_epi64x((long long)empty);
+    V4 gu = src, pu = _mm256_and_si256(e, wu), gd = src, pd = _mm256_and_si256(e, wd);
+    gu = _mm256_or_si256(gu, _mm256_and_si256(pu, _mm256_sllv_epi64(gu, s1)));
+    gd = _mm256_or_si256(gd, _mm256_and_si256(pd, _mm256_srlv_epi64(gd, s1)));
+    pu = _mm256_and_si256(pu, _mm256_sllv_epi64(pu, s1));
+    pd = _mm256_and_si256(pd, _mm256_srlv_epi64(pd, s1));
+    gu = _mm256_or_si256(gu, _mm256_and_si256(pu, _mm256_sllv_epi64(gu, s2)));
+    gd = _mm256_or_si256(gd, _mm256_and_si256(pd, _mm256_srlv_epi64(gd, s2)));
+    pu = _mm256_and_si256(pu, _mm256_sllv_epi64(pu, s2));
+    pd = _mm256_and_si256(pd, _mm256_srlv_epi64(pd, s2));
+    gu = _mm256_or_si256(gu, _mm256_and_si256(pu, _mm256_sllv_epi64(gu, s4)));
+    gd = _mm256_or_si256(gd, _mm256_and_si256(pd, _mm256_srlv_epi64(gd, s4)));
+    *up = _mm256_and_si256(_mm256_sllv_epi64(gu, s1), wu);
+    *down = _mm256_and_si256(_mm256_srlv_epi64(gd, s1), wd);
+}
+
+/* Knight steps of the knights n, one direction per lane. */
+static FORCE_INLINE void v4_knights(Bitboard n, V4 *up, V4 *down) {
+    const V4 k = _mm256_set1_epi64x((long long)n), s = v4(17, 15, 10, 6);
+    *up = _mm256_and_si256(_mm256_sllv_epi64(k, s), v4(NOT_A, NOT_H, NOT_AB, NOT_GH));
+    *down = _mm256_and_si256(_mm256_srlv_epi64(k, s), v4(NOT_H, NOT_A, NOT_GH, NOT_AB));
+}
+
+/* Union of the four lanes. */
+static FORCE_INLINE Bitboard v4_or(V4 x) {
+    __m128i h = _mm_or_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+    return (Bitboard)_mm_cvtsi128_si64(_mm_or_si128(h, _mm_unpackhi_epi64(h, h)));
+}
+
+/* Sum over the lanes of the popcount of each lane. */
+static FORCE_INLINE uint64_t v4_popcount(V4 x) {
+    const V4 lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1,
+                                    2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const V4 low = _mm256_set1_epi8(0x0F);
+    V4 c =
+        _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, low)),
+                        _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi64(x, 4), low)));
+    x = _mm256_sad_epu8(c, _mm256_setzero_si256());
+    __m128i h = _mm_add_epi64(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(h, _mm_unpackhi_epi64(h, h)));
+}
+
+/* The squares colour them attacks, given the occupancy occ (the attacked side's king
+ * lifted off by the caller). */
+static FORCE_INLINE Bitboard fb_attacks_all(const FastBoard *b, const int them, Bitboard occ) {
+    const Bitboard opp = b->col[them], p = b->pc[FP] & opp;
+    V4 su, sd, nu, nd;
+    v4_slide(v4_od((b->pc[FR] | b->pc[FQ]) & opp, (b->pc[FB] | b->pc[FQ]) & opp), ~occ, &su, &sd);
+    v4_knights(b->pc[FN] & opp, &nu, &nd);
+    Bitboard a = them == WHITE ? ((p & ~FILE_A) << 7) | ((p & ~FILE_H) << 9)
+                               : ((p & ~FILE_A) >> 9) | ((p & ~FILE_H) >> 7);
+    a |= king_att8[bb_lsb(b->pc[FK] & opp)];
+    return a | v4_or(_mm256_or_si256(_mm256_or_si256(su, sd), _mm256_or_si256(nu, nd)));
+}
+
+/* Moves of the knights n and of the orthogonal and diagonal sliders onto target. */
+static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard diag, Bitboard occ,
+                                             Bitboard target) {
+    V4 su, sd, nu, nd;
+    v4_slide(v4_od(orth, diag), ~occ, &su, &sd);
+    v4_knights(n, &nu, &nd);
+    const V4 t = _mm256_set1_epi64x((long long)target);
+    return v4_popcount(_mm256_and_si256(su, t)) + v4_popcount(_mm256_and_si256(sd, t)) +
+           v4_popcount(_mm256_and_si256(nu, t)) + v4_popcount(_mm256_and_si256(nd, t));
+}
+#else
+#define FB_SIMD 0
+
 /* The squares of zone that colour them attacks, given the occupancy occ (sliders whose
  * rays miss the zone are not looked up). */
 static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them, Bitboard occ,
@@ -84,6 +259,7 @@ static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them,
     }
     return a & zone;
 }
+#endif
 
 /* Child after a move or capture of a piece of index pt from `from` to `to`. */
 static FORCE_INLINE void fb_move(FastBoard *c, const FastBoard *b, const int pt, int from, int to,
@@ -231,7 +407,11 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
     Bitboard ban = 0, kt = king_att8[ksq] & ~own;
     if (zone & (zone - 1)) {
         /* two or more squares: one attack map is cheaper than a test per square */
+#if FB_SIMD
+        ban = fb_attacks_all(b, them, occ ^ sq_bb8(ksq)) & zone;
+#else
         ban = fb_attacks_near(b, them, occ ^ sq_bb8(ksq), zone);
+#endif
         kt &= ~ban;
     } else if (kt && fb_attacked(b, bb_lsb(kt), us, occ ^ sq_bb8(ksq))) {
         kt = 0;
@@ -251,20 +431,29 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
     const Bitboard target = ~own & (checkers ? between8[ksq][bb_lsb(checkers)] | checkers : ~0ULL);
     const Bitboard pinned = pin_hv | pin_d;
 
-    for (Bitboard p = b->pc[FN] & own & ~pinned; p;) {
-        int s = bb_pop_lsb(&p);
-        VISIT(FN, s, knight_att8[s] & target);
-    }
-    /* Sliders, queens on both kinds of line: the unpinned ones, then those pinned to a
-     * line of their kind (which move along the pin rays only). */
+    /* Knights and sliders, queens on both kinds of line: the unpinned ones (set-wise when
+     * only counted), then those pinned to a line of their kind (which move along the pin
+     * rays only). */
     const Bitboard diag = (b->pc[FB] | b->pc[FQ]) & own, orth = (b->pc[FR] | b->pc[FQ]) & own;
-    for (Bitboard p = diag & ~pinned; p;) {
-        int s = bb_pop_lsb(&p);
-        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target);
-    }
-    for (Bitboard p = orth & ~pinned; p;) {
-        int s = bb_pop_lsb(&p);
-        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target);
+#if FB_SIMD
+    if (leaf) {
+        n +=
+            fb_count_pieces(b->pc[FN] & own & ~pinned, orth & ~pinned, diag & ~pinned, occ, target);
+    } else
+#endif
+    {
+        for (Bitboard p = b->pc[FN] & own & ~pinned; p;) {
+            int s = bb_pop_lsb(&p);
+            VISIT(FN, s, knight_att8[s] & target);
+        }
+        for (Bitboard p = diag & ~pinned; p;) {
+            int s = bb_pop_lsb(&p);
+            VISIT((b->pc[FQ] >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target);
+        }
+        for (Bitboard p = orth & ~pinned; p;) {
+            int s = bb_pop_lsb(&p);
+            VISIT((b->pc[FQ] >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target);
+        }
     }
     for (Bitboard p = diag & pin_d; p;) {
         int s = bb_pop_lsb(&p);
