@@ -146,7 +146,7 @@ typedef struct Search {
     /* Evaluation cache: static evaluations by position key (the key's high bits above
      * the index, and the score in the low 16), for positions the table has lost; the
      * evaluation is a function of the position, so a hit changes nothing but time. */
-    uint64_t *evc;
+    uint64_t *eval_cache;
     /* The packed piece-square sums of the positions on the line searched, by ply, carried
      * from one to the next by the undo records (EvalParams.psq_incremental). */
     uint64_t psq[SEARCH_MAX_PLY + 1];
