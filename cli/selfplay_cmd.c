@@ -419,69 +419,104 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     return -1;
 }
 
-/* Prints the summary of every completed shard (all ranks) and this invocation's speed. */
-static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, int nranks) {
-    const SelfplayPlan *o = &op->plan;
-    uint64_t games = t->games, pos = t->positions, gnodes = t->nodes, dup = t->duplicates;
-    uint64_t plies = t->plies;
-    const uint64_t *sc = t->by_score, *term = t->term;
+/* The figures both forms of the summary print, from the totals of every completed shard. */
+typedef struct SummaryFigures {
+    double games;              /* games, at least 1 (a divisor) */
+    double white_score;        /* White's mean score, 0..1 */
+    double a_score;            /* player A's mean score, 0..1 */
+    unsigned a_wins, a_losses; /* player A's wins and losses (draws: a_by_score[2]) */
+    double positions_per_s;    /* of this invocation */
+    double nodes_per_s;
+    MatchElo elo;        /* player A's, from its score counts */
+    char a[160], b[160]; /* the players' names */
+} SummaryFigures;
+
+/* Derives the summary's figures from the totals t. */
+static void selfplay_summary_figures(const SelfplayOpts *op, const SelfplayTotals *t,
+                                     SummaryFigures *f) {
+    const uint64_t *sc = t->by_score; /* White's score 0, 1/4, 1/2, 3/4, 1 */
     const uint32_t *asc = t->a_by_score;
-    int64_t a_score = t->a_score;
-    double secs = t->seconds;
-    long positions = t->positions_now, nodes = t->nodes_now, games_now = t->games_now;
-    double g = games ? (double)games : 1;
-    double white =
-        ((double)sc[4] + 0.75 * (double)sc[3] + 0.5 * (double)sc[2] + 0.25 * (double)sc[1]) / g;
-    double pps = secs > 0 ? (double)positions / secs : 0, nps = secs > 0 ? (double)nodes / secs : 0;
-    char a[160], b[160];
-    selfplay_player_name(&o->game.player[0], a, sizeof a);
-    selfplay_player_name(&o->game.player[1], b, sizeof b);
-    MatchElo elo = match_elo(asc);
-    if (op->json) {
-        printf(
-            "{\"variant\":\"%s\",\"threads\":%ld,\"ranks\":%d,\"games\":%llu,\"games_this_run\":%"
-            "ld,"
-            "\"positions\":%llu,\"search_nodes\":%llu,\"seconds\":%.3f,\"positions_this_run\":%ld,"
-            "\"positions_per_second\":%.1f,\"nodes_per_second\":%.1f,\"avg_plies\":%.2f,"
-            "\"white_score\":%.4f,\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,"
-            "\"a_wins\":%u,\"a_draws\":%u,\"a_losses\":%u,\"a_score_counts\":[%u,%u,%u,%u,%u],"
-            "\"elo\":%.1f,\"elo_95\":[%.1f,%.1f],\"engine_restarts\":%ld,"
-            "\"duplicates\":%llu,\"duplicate_rate\":%.4f,\"white_score_counts\":{\"0\":%llu,"
-            "\"250\":%llu,"
-            "\"500\":%llu,\"750\":%llu,\"1000\":%llu},\"termination\":{",
-            o->game.var->name, o->threads, nranks, (unsigned long long)games, games_now,
-            (unsigned long long)pos, (unsigned long long)gnodes, secs, positions, pps, nps,
-            (double)plies / g, white, a, b, (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2],
-            asc[1] + asc[0], asc[0], asc[1], asc[2], asc[3], asc[4], elo.elo, elo.elo_lo,
-            elo.elo_hi, t->restarts, (unsigned long long)dup, (double)dup / g,
-            (unsigned long long)sc[0], (unsigned long long)sc[1], (unsigned long long)sc[2],
-            (unsigned long long)sc[3], (unsigned long long)sc[4]);
-        for (int k = 1; k < TERM_COUNT; k++)
-            printf("%s\"%s\":%llu", k > 1 ? "," : "", game_term_name(k),
-                   (unsigned long long)term[k]);
-        printf("}}\n");
-        return;
-    }
+    f->games = t->games ? (double)t->games : 1;
+    f->white_score =
+        ((double)sc[4] + 0.75 * (double)sc[3] + 0.5 * (double)sc[2] + 0.25 * (double)sc[1]) /
+        f->games;
+    f->a_score = (double)t->a_score / 1000.0 / f->games;
+    f->a_wins = asc[4] + asc[3];
+    f->a_losses = asc[1] + asc[0];
+    f->positions_per_s = t->seconds > 0 ? (double)t->positions_now / t->seconds : 0;
+    f->nodes_per_s = t->seconds > 0 ? (double)t->nodes_now / t->seconds : 0;
+    f->elo = match_elo(asc);
+    selfplay_player_name(&op->plan.game.player[0], f->a, sizeof f->a);
+    selfplay_player_name(&op->plan.game.player[1], f->b, sizeof f->b);
+}
+
+/* The summary as one line of JSON. */
+static void selfplay_summary_json(const SelfplayOpts *op, const SelfplayTotals *t, int nranks,
+                                  const SummaryFigures *f) {
+    const SelfplayPlan *o = &op->plan;
+    const uint32_t *asc = t->a_by_score;
+    printf("{\"variant\":\"%s\",\"threads\":%ld,\"ranks\":%d,", o->game.var->name, o->threads,
+           nranks);
+    printf("\"games\":%llu,\"games_this_run\":%ld,\"positions\":%llu,\"search_nodes\":%llu,",
+           (unsigned long long)t->games, t->games_now, (unsigned long long)t->positions,
+           (unsigned long long)t->nodes);
+    printf("\"seconds\":%.3f,\"positions_this_run\":%ld,\"positions_per_second\":%.1f,"
+           "\"nodes_per_second\":%.1f,",
+           t->seconds, t->positions_now, f->positions_per_s, f->nodes_per_s);
+    printf("\"avg_plies\":%.2f,\"white_score\":%.4f,", (double)t->plies / f->games,
+           f->white_score);
+    printf("\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,\"a_wins\":%u,"
+           "\"a_draws\":%u,\"a_losses\":%u,",
+           f->a, f->b, f->a_score, f->a_wins, asc[2], f->a_losses);
+    printf("\"a_score_counts\":[%u,%u,%u,%u,%u],", asc[0], asc[1], asc[2], asc[3], asc[4]);
+    printf("\"elo\":%.1f,\"elo_95\":[%.1f,%.1f],\"engine_restarts\":%ld,", f->elo.elo,
+           f->elo.elo_lo, f->elo.elo_hi, t->restarts);
+    printf("\"duplicates\":%llu,\"duplicate_rate\":%.4f,", (unsigned long long)t->duplicates,
+           (double)t->duplicates / f->games);
+    printf("\"white_score_counts\":{");
+    for (int k = 0; k < NSCORE; k++) /* by White's score in per mille */
+        printf("%s\"%d\":%llu", k ? "," : "", 250 * k, (unsigned long long)t->by_score[k]);
+    printf("},\"termination\":{");
+    for (int k = 1; k < TERM_COUNT; k++)
+        printf("%s\"%s\":%llu", k > 1 ? "," : "", game_term_name(k),
+               (unsigned long long)t->term[k]);
+    printf("}}\n");
+}
+
+/* The summary as text, one line per subject. */
+static void selfplay_summary_text(const SelfplayOpts *op, const SelfplayTotals *t, int nranks,
+                                  const SummaryFigures *f) {
+    const SelfplayPlan *o = &op->plan;
+    const uint64_t *sc = t->by_score;
     printf("selfplay %s: %llu games (%ld this run, %ld threads, %d ranks), %llu positions\n",
-           o->game.var->name, (unsigned long long)games, games_now, o->threads, nranks,
-           (unsigned long long)pos);
+           o->game.var->name, (unsigned long long)t->games, t->games_now, o->threads, nranks,
+           (unsigned long long)t->positions);
     printf("results: White won %llu, drawn %llu, Black won %llu, stalemate wins %llu/%llu (W/B); "
            "White score %.1f%%\n",
            (unsigned long long)sc[4], (unsigned long long)sc[2], (unsigned long long)sc[0],
-           (unsigned long long)sc[3], (unsigned long long)sc[1], 100 * white);
+           (unsigned long long)sc[3], (unsigned long long)sc[1], 100 * f->white_score);
     printf("players: A = %s, B = %s; A scored %.1f%% (+%u =%u -%u), Elo %+.0f, 95%% interval "
            "[%+.0f, %+.0f]\n",
-           a, b, 100.0 * (double)a_score / 1000.0 / g, asc[4] + asc[3], asc[2], asc[1] + asc[0],
-           elo.elo, elo.elo_lo, elo.elo_hi);
+           f->a, f->b, 100.0 * f->a_score, f->a_wins, t->a_by_score[2], f->a_losses, f->elo.elo,
+           f->elo.elo_lo, f->elo.elo_hi);
     if (t->restarts)
         printf("engine restarts: %ld (failures are in the termination counts)\n", t->restarts);
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
-        if (term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)term[k]);
-    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n", (double)plies / g,
-           (unsigned long long)dup, 100.0 * (double)dup / g);
-    printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n", positions,
-           secs, pps, nps);
+        if (t->term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)t->term[k]);
+    printf("\naverage length %.1f plies; duplicate games %llu (%.2f%%)\n",
+           (double)t->plies / f->games, (unsigned long long)t->duplicates,
+           100.0 * (double)t->duplicates / f->games);
+    printf("speed: %ld positions in %.2f s = %.0f positions/s, %.0f search nodes/s\n",
+           t->positions_now, t->seconds, f->positions_per_s, f->nodes_per_s);
+}
+
+/* Prints the summary of every completed shard (all ranks) and this invocation's speed. */
+static void selfplay_summary(const SelfplayOpts *op, const SelfplayTotals *t, int nranks) {
+    SummaryFigures f;
+    selfplay_summary_figures(op, t, &f);
+    if (op->json) selfplay_summary_json(op, t, nranks, &f);
+    else selfplay_summary_text(op, t, nranks, &f);
 }
 
 /* Starts the uci: opponent once before the run, so a wrong command is a usage error and

@@ -96,8 +96,8 @@ Search *search_new(const Variant *v, int tt_bits) {
         s->cont_base[pc] = (PC_COLOR(pc) * (v->npt + 1) + PC_TYPE(pc)) * v->width * v->height;
     s->cont = calloc((size_t)s->cont_n * s->cont_n, sizeof *s->cont);
     s->capt = calloc((size_t)s->cont_n * MAX_PT, sizeof *s->capt);
-    s->evc = calloc(SEARCH_EVC_SIZE, sizeof *s->evc);
-    if (!s->cont || !s->capt || !s->evc) {
+    s->eval_cache = calloc(SEARCH_EVC_SIZE, sizeof *s->eval_cache);
+    if (!s->cont || !s->capt || !s->eval_cache) {
         search_free(s);
         return NULL;
     }
@@ -127,7 +127,7 @@ void search_free(Search *s) {
     free(s->tt);
     free(s->cont);
     free(s->capt);
-    free(s->evc);
+    free(s->eval_cache);
     free(s);
 }
 
@@ -143,7 +143,7 @@ void search_clear(Search *s) {
     memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
     memset(s->capt, 0, (size_t)s->cont_n * MAX_PT * sizeof *s->capt);
     memset(s->corr, 0, sizeof s->corr);
-    memset(s->evc, 0, SEARCH_EVC_SIZE * sizeof *s->evc);
+    memset(s->eval_cache, 0, SEARCH_EVC_SIZE * sizeof *s->eval_cache);
     s->gen = 0;
 }
 
@@ -260,13 +260,13 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
         if (best > alpha) alpha = best;
     }
     Move *list = s->moves[ply];
-    int *sc = s->scores[ply];
+    int *order = s->scores[ply];
     int n = check ? -1 : pos_legal_captures(pos, list); /* -1: no capture generator */
     if (n == 0) return best;                            /* no capture: the stand-pat score */
     if (n < 0) n = pos_legal_moves(pos, list);
     if (n == 0) return check ? -SEARCH_MATE + ply : search_stalemate_score(pos);
     if (!check) { /* keep captures (and blasts, checked after the make), scored MVV-LVA */
-        int k = 0;
+        int nkept = 0;
         for (int i = 0; i < n; i++) {
             Move m = list[i];
             int victim = search_victim_value(s, pos, m);
@@ -279,16 +279,16 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             int attacker = search_attacker_value(s, pos, m);
             if (s->see && victim < attacker && !pos_see_ge(pos, m, 0, s->see_value))
                 continue; /* loses material */
-            sc[k] = victim * 16 - attacker / 16;
-            list[k++] = m;
+            order[nkept] = victim * 16 - attacker / 16;
+            list[nkept++] = m;
             search_prefetch_key(s, pos_key_after(pos, m));
         }
-        n = k;
+        n = nkept;
     } else {
-        search_score_moves(s, pos, list, sc, n, MOVE_NONE, SEARCH_MAX_PLY);
+        search_score_moves(s, pos, list, order, n, MOVE_NONE, SEARCH_MAX_PLY);
     }
     for (int i = 0; i < n; i++) {
-        search_pick(list, sc, n, i);
+        search_pick(list, order, n, i);
         Move m = list[i];
         pos_make(pos, m);
         const Undo *u = &pos->stack[pos->ply - 1];
@@ -756,13 +756,13 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     s->next_check = 0; /* look at once: the stop flag may already be set */
     int maxdepth = lim->depth > 0 ? lim->depth : SEARCH_MAX_DEPTH;
     if (maxdepth > SEARCH_MAX_DEPTH) maxdepth = SEARCH_MAX_DEPTH;
-    int k = lim->multipv > 1 ? lim->multipv : 1;
-    if (k > SEARCH_MAX_MULTIPV) k = SEARCH_MAX_MULTIPV;
-    if (k > n) k = n;
-    int *sc = s->scores[SEARCH_MAX_PLY];
-    search_score_moves(s, pos, list, sc, n, MOVE_NONE, 0);
+    int lines = lim->multipv > 1 ? lim->multipv : 1; /* multipv */
+    if (lines > SEARCH_MAX_MULTIPV) lines = SEARCH_MAX_MULTIPV;
+    if (lines > n) lines = n;
+    int *order = s->scores[SEARCH_MAX_PLY];
+    search_score_moves(s, pos, list, order, n, MOVE_NONE, 0);
     for (int i = 0; i < n; i++) {
-        search_pick(list, sc, n, i);
+        search_pick(list, order, n, i);
         s->root[i].move = list[i];
         s->root[i].score = -SEARCH_INF;
         s->root[i].pvlen = 1;
@@ -778,30 +778,30 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
     for (int d = 1; d <= maxdepth; d++) {
         bool keep_margin =
             (lim->margin_depth <= 0 || d <= lim->margin_depth) && !(depth_only && d < sample_depth);
-        int done = search_root_iteration(s, pos, s->root, n, d, keep_margin ? lim->margin : 0, k,
-                                         s->root[0].score);
+        int done = search_root_iteration(s, pos, s->root, n, d, keep_margin ? lim->margin : 0,
+                                         lines, s->root[0].score);
         if (done < n) {
             if (d == 1) { /* the budget ran out in the first iteration: rank what was scored */
-                int kk = done > 0 ? done : 1;
+                int nranked = done > 0 ? done : 1;
                 if (done == 0) s->root[0].score = 0;
-                search_sort_root(s->root, kk);
-                memcpy(s->root_done, s->root, (size_t)kk * sizeof *s->root);
-                search_keep_sample(s, &r, kk, 1);
-                r.nroot = kk;
+                search_sort_root(s->root, nranked);
+                memcpy(s->root_done, s->root, (size_t)nranked * sizeof *s->root);
+                search_keep_sample(s, &r, nranked, 1);
+                r.nroot = nranked;
                 r.depth = 1;
             } else if (done > 1) {
                 /* The unfinished iteration searched the last best move first, then others at
                  * the new depth: one that scored above it (verified by a full-window search)
                  * is the better answer. */
-                int b = 0;
+                int better = 0;
                 for (int i = 1; i < done; i++)
-                    if (s->root[i].score > s->root[b].score) b = i;
-                if (b > 0) {   /* b moves only on a strictly higher score */
-                    int j = 0; /* where that move stands in the finished iteration's list */
-                    while (j < n && s->root_done[j].move != s->root[b].move) j++;
+                    if (s->root[i].score > s->root[better].score) better = i;
+                if (better > 0) { /* it moves only on a strictly higher score */
+                    int j = 0;    /* where that move stands in the finished iteration's list */
+                    while (j < n && s->root_done[j].move != s->root[better].move) j++;
                     if (j < n)
                         memmove(&s->root_done[1], &s->root_done[0], (size_t)j * sizeof *s->root);
-                    s->root_done[0] = s->root[b];
+                    s->root_done[0] = s->root[better];
                 }
             }
             break;
@@ -809,7 +809,7 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
         memcpy(s->root_done, s->root, (size_t)n * sizeof *s->root);
         if (keep_margin) search_keep_sample(s, &r, n, d);
         r.depth = d;
-        if (lim->info) search_report(s, pos, lim, d, k);
+        if (lim->info) search_report(s, pos, lim, d, lines);
         if (s->root[0].score > SEARCH_MATE_BOUND && SEARCH_MATE - s->root[0].score <= d) break;
         if (lim->soft_ms > 0 && search_now_ns() - s->start_ns >= lim->soft_ms * 1000000) break;
     }

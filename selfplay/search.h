@@ -150,7 +150,7 @@ typedef struct Search {
     /* Evaluation cache: static evaluations by position key (the key's high bits above
      * the index, and the score in the low 16), for positions the table has lost; the
      * evaluation is a function of the position, so a hit changes nothing but time. */
-    uint64_t *evc;
+    uint64_t *eval_cache;
     /* Whether the side to move is in check, by ply, with the position's key. */
     uint64_t check_key[SEARCH_MAX_PLY + 1];
     bool check_at[SEARCH_MAX_PLY + 1];

@@ -98,7 +98,7 @@ _Static_assert(SEARCH_EVC_BITS >= 16, "the index must cover the key bits the sco
  * entry is the key with its low 16 bits replaced by the score (the index is below them),
  * and 0 when empty. */
 static inline int search_eval(Search *s, const Position *pos, int ply) {
-    uint64_t *c = &s->evc[pos->key & (SEARCH_EVC_SIZE - 1)];
+    uint64_t *c = &s->eval_cache[pos->key & (SEARCH_EVC_SIZE - 1)];
     uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
     if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
     int v = evaluator_evaluate(&s->eval, pos, ply);
@@ -111,7 +111,7 @@ static inline int search_eval(Search *s, const Position *pos, int ply) {
  * with each other and with the work before them. */
 static inline void search_prefetch_key(const Search *s, uint64_t key) {
     __builtin_prefetch(&s->tt[key & s->tt_mask]);
-    __builtin_prefetch(&s->evc[key & (SEARCH_EVC_SIZE - 1)]);
+    __builtin_prefetch(&s->eval_cache[key & (SEARCH_EVC_SIZE - 1)]);
 }
 static inline void search_prefetch(const Search *s, const Position *pos) {
     search_prefetch_key(s, pos->key);
