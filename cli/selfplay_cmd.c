@@ -463,8 +463,7 @@ static void selfplay_summary_json(const SelfplayOpts *op, const SelfplayTotals *
     printf("\"seconds\":%.3f,\"positions_this_run\":%ld,\"positions_per_second\":%.1f,"
            "\"nodes_per_second\":%.1f,",
            t->seconds, t->positions_now, f->positions_per_s, f->nodes_per_s);
-    printf("\"avg_plies\":%.2f,\"white_score\":%.4f,", (double)t->plies / f->games,
-           f->white_score);
+    printf("\"avg_plies\":%.2f,\"white_score\":%.4f,", (double)t->plies / f->games, f->white_score);
     printf("\"player_a\":\"%s\",\"player_b\":\"%s\",\"a_score\":%.4f,\"a_wins\":%u,"
            "\"a_draws\":%u,\"a_losses\":%u,",
            f->a, f->b, f->a_score, f->a_wins, asc[2], f->a_losses);
