@@ -308,15 +308,16 @@ def plot(rec, path):
             if not pts:
                 continue
             xs = [r[xkey] for r in pts]
-            ys = [r[key]["elo"] for r in pts]
-            lo = [max(-1000.0, r[key]["elo_95"][0]) for r in pts]
-            hi = [min(1000.0, r[key]["elo_95"][1]) for r in pts]
+            # a score of 0 or 1 has an unbounded Elo: everything is clipped to +-1000
+            ys = [max(-1000.0, min(1000.0, r[key]["elo"])) for r in pts]
+            lo = [max(-1000.0, min(y, r[key]["elo_95"][0])) for y, r in zip(ys, pts)]
+            hi = [min(1000.0, max(y, r[key]["elo_95"][1])) for y, r in zip(ys, pts)]
             ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)],
                                       [h - y for y, h in zip(ys, hi)]],
                         marker="o", capsize=4, label=label, color=col)
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("Elo of the net (95% interval)")
+        ax.set_ylabel("Elo of the net (95% interval, clipped to +-1000)")
         if xkey == "trained_on_positions":
             ax.set_xscale("log")
         else:

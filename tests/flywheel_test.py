@@ -58,8 +58,9 @@ def main():
               "net 2 trained on the data of both generations")
         steps = rec["steps"]
         check("--eval classical" in steps["data0"]["command"], "generation 0 played classically")
-        check("--eval " + os.path.join(work, "chess", "net1.nnue") in steps["data1"]["command"],
-              "generation 1 played with net 1")
+        check("--eval $WORK/chess/net1.nnue" in steps["data1"]["command"],
+              "generation 1 played with net 1 (the record names the work folder $WORK)")
+        check(work not in json.dumps(rec), "the record holds no path of this machine")
         run1 = json.load(open(os.path.join(work, "chess", "data1", "run.json")))
         check("net1.nnue" in run1["player_a"], f"data1's player is net 1: {run1['player_a']}")
     print("flywheel_test: two generations, resumed, recorded")

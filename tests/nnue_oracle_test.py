@@ -18,8 +18,7 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-from read_dataset import load_dataset, xxh3  # noqa: E402
+from scripts.data.read_dataset import load_dataset, xxh3  # noqa: E402
 
 POSITIONS = 1000
 MAX_CP = 20000

@@ -218,7 +218,7 @@ Test(evaluator, uci_evalfile) {
     write_net(variant_by_name("chess"), "eval_chess.nnue");
     char out[16384], cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "printf 'setoption name EvalFile value eval_chess.nnue\\ngo depth 3\\n"
+             "printf 'setoption name EvalFile value eval_chess.nnue\\ngo depth 3\\nstop\\n"
              "setoption name EvalFile value eval_missing.nnue\\nisready\\n"
              "setoption name UCI_Variant value switching\\nisready\\nquit\\n' | %s uci 2>&1",
              CHESSVAR_BINARY);
