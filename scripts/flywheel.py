@@ -122,18 +122,27 @@ class Loop:
         return self.step(f"data{g}", argv, lambda out_text: {"positions": json.loads(
             out_text.strip().splitlines()[-1])["positions"]})
 
-    def given_data(self, folder):
-        """Generation 0 from a classical self-play run made before (--gen0-data): its
-        options (run.json) and positions (manifest.json) are recorded as the step."""
-        folder = os.path.abspath(folder)
-        try:
-            config = json.load(open(os.path.join(folder, "run.json")))
-            manifest = json.load(open(os.path.join(folder, "manifest.json")))
-        except (OSError, ValueError) as e:
-            sys.exit(f"flywheel: --gen0-data {folder}: not a self-play run folder ({e})")
-        entry = {"command": "given: a chessvar selfplay run with options " + json.dumps(config),
-                 "folder": folder, "positions": manifest["positions"],
-                 "games": manifest["games_done"], "ok": True, "cpu_s": None}
+    def given_data(self, folders):
+        """Generation 0 from classical self-play runs made before (--gen0-data, one folder
+        or a comma-separated list): their options (run.json) and positions (manifest.json)
+        are recorded as the step."""
+        configs, positions, games = [], 0, 0
+        for folder in gen0_folders(folders):
+            try:
+                configs.append(json.load(open(os.path.join(folder, "run.json"))))
+                manifest = json.load(open(os.path.join(folder, "manifest.json")))
+            except (OSError, ValueError) as e:
+                sys.exit(f"flywheel: --gen0-data {folder}: not a self-play run folder ({e})")
+            if configs[-1].get("variant") != self.a.variant:
+                sys.exit(f"flywheel: --gen0-data {folder}: a run of variant "
+                         f"'{configs[-1].get('variant')}', not '{self.a.variant}'")
+            positions += manifest["positions"]
+            games += manifest["games_done"]
+        what = ("a chessvar selfplay run with options " + json.dumps(configs[0])
+                if len(configs) == 1 else
+                f"{len(configs)} chessvar selfplay runs with options " + json.dumps(configs))
+        entry = {"command": "given: " + what, "folder": ",".join(gen0_folders(folders)),
+                 "positions": positions, "games": games, "ok": True, "cpu_s": None}
         self.state["steps"]["data0"] = entry
         self.save()
         return entry
@@ -141,7 +150,7 @@ class Loop:
     def data_dir(self, g):
         """The folder of generation g's data."""
         if g == 0 and self.a.gen0_data:
-            return os.path.abspath(self.a.gen0_data)
+            return ",".join(gen0_folders(self.a.gen0_data))
         return os.path.join(self.work, f"data{g}")
 
     def train(self, g):
@@ -264,15 +273,23 @@ def ship(loop):
 
 def redact(obj, args):
     """obj with this machine's paths replaced by names (the records are committed): the
-    work folder is $WORK, the binary chessvar, a --gen0-data folder $GEN0."""
+    work folder is $WORK, the binary chessvar, a --gen0-data folder $GEN0 (several:
+    $GEN0_1, $GEN0_2, ...)."""
     text = json.dumps(obj)
     pairs = [(os.path.abspath(args.work), "$WORK"), (os.path.abspath(args.chessvar), "chessvar"),
              (args.chessvar, "chessvar")]
     if args.gen0_data:
-        pairs.insert(0, (os.path.abspath(args.gen0_data), "$GEN0"))
-    for path, name in pairs:
+        folders = gen0_folders(args.gen0_data)
+        names = ["$GEN0"] if len(folders) == 1 else [f"$GEN0_{i + 1}" for i in range(len(folders))]
+        pairs[:0] = list(zip(folders, names))
+    for path, name in sorted(pairs, key=lambda p: -len(p[0])):  # a path before its prefixes
         text = text.replace(json.dumps(path)[1:-1], name)
     return json.loads(text)
+
+
+def gen0_folders(spec):
+    """The absolute folders of a --gen0-data value (comma-separated)."""
+    return [os.path.abspath(f) for f in spec.split(",") if f]
 
 
 def git_head():
@@ -344,8 +361,9 @@ def main():
     ap.add_argument("--nodes", type=int, default=0,
                     help="search nodes per move when generating (default: selfplay's)")
     ap.add_argument("--book", help="start positions (default: the variant's start)")
-    ap.add_argument("--gen0-data", help="use this classical self-play run folder as "
-                                        "generation 0's data instead of playing it")
+    ap.add_argument("--gen0-data", help="use these classical self-play run folders "
+                                        "(comma-separated) as generation 0's data instead "
+                                        "of playing it")
     ap.add_argument("--write-min-ply", type=int, default=8)
     ap.add_argument("--eval-limit", type=int, default=3000)
     ap.add_argument("--dedup-bits", type=int, default=24)

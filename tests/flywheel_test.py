@@ -24,16 +24,47 @@ def check(cond, msg):
         raise AssertionError(msg)
 
 
-def flywheel(work, generations):
+def flywheel(work, generations, extra=(), expect_ok=True):
     """Runs the loop; its stderr (progress and step log)."""
     argv = [sys.executable, os.path.join(ROOT, "scripts", "flywheel.py"), "--variant", "chess",
             "--generations", str(generations), "--positions", "3000", "--nodes", "200",
             "--hidden", "32", "--epochs", "2", "--match-games", "4", "--movetime", "5",
             "--dedup-bits", "16", "--threads", "2", "--work", work,
-            "--out", os.path.join(work, "flywheel_chess.json"), "--chessvar", CHESSVAR]
+            "--out", os.path.join(work, "flywheel_chess.json"), "--chessvar", CHESSVAR, *extra]
     r = subprocess.run(argv, capture_output=True, text=True, timeout=900)
-    check(r.returncode == 0, f"flywheel exit {r.returncode}: {r.stderr[-2000:]}")
+    if expect_ok:
+        check(r.returncode == 0, f"flywheel exit {r.returncode}: {r.stderr[-2000:]}")
+    else:
+        check(r.returncode != 0, "flywheel should have refused")
     return r.stderr
+
+
+def classical_run(folder, variant, seed):
+    """A tiny classical self-play run (a generation-0 folder made before the loop)."""
+    subprocess.run([CHESSVAR, "selfplay", "--variant", variant, "--games", "6", "--nodes", "200",
+                    "--threads", "2", "--seed", str(seed), "--out", folder, "--progress", "0"],
+                   check=True, capture_output=True, timeout=300)
+    return json.load(open(os.path.join(folder, "manifest.json")))["positions"]
+
+
+def given_gen0():
+    """--gen0-data with two run folders, one a prefix of the other's path: net 1 trains on
+    both, the record adds their positions and names them $GEN0_1, $GEN0_2; a run of another
+    variant is refused with its folder named."""
+    with tempfile.TemporaryDirectory() as work:
+        a, b = os.path.join(work, "g0"), os.path.join(work, "g0b")
+        n = classical_run(a, "chess", 1) + classical_run(b, "chess", 2)
+        flywheel(os.path.join(work, "loop"), 1, ["--gen0-data", f"{a},{b}"])
+        rec = json.load(open(os.path.join(work, "loop", "flywheel_chess.json")))
+        check(rec["steps"]["data0"]["positions"] == n, f"data0 holds {n} positions: {rec}")
+        check("--data $GEN0_1,$GEN0_2 " in rec["steps"]["train1"]["command"],
+              f"net 1 trains on both folders: {rec['steps']['train1']['command']}")
+        check(work not in json.dumps(rec), "the record holds no path of this machine")
+        s = os.path.join(work, "sw")
+        classical_run(s, "switching", 3)
+        err = flywheel(os.path.join(work, "loop2"), 1, ["--gen0-data", f"{a},{s}"], False)
+        check(f"--gen0-data {s}: a run of variant 'switching', not 'chess'" in err,
+              f"the wrong variant's folder is named: {err[-500:]}")
 
 
 def main():
@@ -63,7 +94,8 @@ def main():
         check(work not in json.dumps(rec), "the record holds no path of this machine")
         run1 = json.load(open(os.path.join(work, "chess", "data1", "run.json")))
         check("net1.nnue" in run1["player_a"], f"data1's player is net 1: {run1['player_a']}")
-    print("flywheel_test: two generations, resumed, recorded")
+    given_gen0()
+    print("flywheel_test: two generations, resumed, recorded; generation 0 from two given runs")
     return 0
 
 
