@@ -178,6 +178,11 @@ int cmd_train(int argc, char **argv) {
                      "train on positions with the side to move in check too"),
         CLI_OPT_FLAG("--keep-captures", &keep_captures,
                      "train on positions whose best move captures too"),
+        CLI_OPT_FLAG("--mirror", &o.mirror,
+                     "see each training position with its files mirrored (a-file <-> last\n"
+                     "file) half the time, by a seeded coin per position and pass: twice\n"
+                     "the distinct inputs, for evaluations that are left-right symmetric\n"
+                     "(the features see no castling rights; default off)"),
         CLI_OPT_FLAG("--keep-last", &o.keep_last,
                      "write the network at the end (default: the one of the lowest\n"
                      "validation loss at a loss-log line, written when reached)"),

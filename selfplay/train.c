@@ -49,16 +49,32 @@ static double train_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The inputs and target of record r. */
+/* Whether the training position at stream index i (positions consumed before it) is seen
+ * with its files mirrored (--mirror): a coin from the seed and the index, so the same
+ * record is mirrored in some passes and not in others, the same way for any thread count
+ * and after a resume. */
+static bool train_mirrored(const TrainOpts *o, uint64_t i) {
+    if (!o->mirror) return false;
+    uint64_t k[2] = {o->seed, i};
+    return XXH3_64bits(k, sizeof k) & 1;
+}
+
+/* The inputs and target of record r, its board's files mirrored when mirror is set. */
 static void train_make_sample(const DataSet *ds, const NnueLayout *l, const TrainOpts *o,
-                              const uint8_t *r, TrainSample *x) {
+                              const uint8_t *r, bool mirror, TrainSample *x) {
     uint8_t hand[2][MAX_PT], pool[2][MAX_PT];
     data_holdings(ds, r, hand, pool);
     const uint8_t *hp[2] = {hand[0], hand[1]}, *pp[2] = {pool[0], pool[1]};
+    const uint8_t *board = r + REC_BOARD;
+    uint8_t flipped[MAX_SQ];
+    if (mirror) {
+        for (int sq = 0; sq < l->nsq; sq++)
+            flipped[sq - sq % l->width + (l->width - 1 - sq % l->width)] = board[sq];
+        board = flipped;
+    }
     int stm = r[REC_SIDE];
     for (int k = 0; k < 2; k++)
-        x->n[k] =
-            (uint16_t)nnue_features(l, k == 0 ? stm : stm ^ 1, r + REC_BOARD, hp, pp, x->f[k]);
+        x->n[k] = (uint16_t)nnue_features(l, k == 0 ? stm : stm ^ 1, board, hp, pp, x->f[k]);
     int score = (int16_t)(r[REC_SCORE] | r[REC_SCORE + 1] << 8);
     int result = (int16_t)(r[REC_RESULT] | r[REC_RESULT + 1] << 8);
     double s = 1.0 / (1.0 + exp(-score / o->sig_k));
@@ -92,7 +108,8 @@ static double train_batch(TrainState *t, float out_to_sig) {
         int lo = (int)((int64_t)b * s / TRAIN_SLOTS),
             hi = (int)((int64_t)b * (s + 1) / TRAIN_SLOTS);
         for (int i = lo; i < hi; i++) {
-            train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize, &x);
+            train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize,
+                              train_mirrored(o, t->consumed + (uint64_t)i), &x);
             train_sample(&t->model, &x, 1.0f / (float)b, out_to_sig, &t->slots[s]);
         }
     }
@@ -111,7 +128,7 @@ static double train_val_loss(TrainState *t, float out_to_sig) {
         int lo = (int)((int64_t)t->nval * s / TRAIN_SLOTS);
         int hi = (int)((int64_t)t->nval * (s + 1) / TRAIN_SLOTS);
         for (int i = lo; i < hi; i++) {
-            train_make_sample(&t->ds, &t->l, t->o, t->val + (size_t)i * t->ds.rsize, &x);
+            train_make_sample(&t->ds, &t->l, t->o, t->val + (size_t)i * t->ds.rsize, false, &x);
             part[s] += train_loss(&t->model, &x, out_to_sig, t->slots[s].acc);
         }
     }
@@ -163,6 +180,7 @@ static bool train_save_checkpoint(TrainState *t, double seconds, CvError *err) {
     snprintf((char *)b + 80, 16, "%s", t->ds.var->name);
     memcpy(b + 96, &t->best_val, sizeof t->best_val);
     memcpy(b + 104, &t->best_at, sizeof t->best_at);
+    b[112] = t->o->mirror; /* 0 in checkpoints from before --mirror */
     uint8_t *p = b + 128;
     size_t hw = (size_t)m->nfeat * m->hidden * sizeof(float);
     memcpy(p, m->ftw, hw);
@@ -212,9 +230,11 @@ static int train_load_checkpoint(TrainState *t, CvError *err) {
     memcpy(name, b + 80, 16);
     if (head[0] != CKPT_VERSION || head[1] != (uint64_t)m->nfeat ||
         head[2] != (uint64_t)m->hidden || head[3] != t->o->seed ||
-        head[4] != (uint64_t)t->o->batch || strcmp(name, t->ds.var->name) != 0) {
+        head[4] != (uint64_t)t->o->batch || strcmp(name, t->ds.var->name) != 0 ||
+        b[112] != (uint8_t)t->o->mirror) {
         snprintf(err->msg, sizeof err->msg,
-                 "checkpoint %s: made with other options (variant, hidden, seed or batch); "
+                 "checkpoint %s: made with other options (variant, hidden, seed, batch or "
+                 "mirror); "
                  "remove it or use the same options",
                  path);
         goto done;
@@ -271,7 +291,7 @@ static bool train_dump(TrainState *t, float out_to_sig, CvError *err) {
     fprintf(f, "\"ob\":%.9g,\n\"samples\":[\n", (double)m->ob);
     for (int i = 0; i < o->batch; i++) {
         TrainSample x;
-        train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize, &x);
+        train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize, false, &x);
         fprintf(f, "%s{\"t\":%.9g", i ? "," : "", (double)x.target);
         for (int k = 0; k < 2; k++) {
             fprintf(f, ",\"f%d\":[", k);

@@ -34,6 +34,7 @@ typedef struct TrainOpts {
     int checkpoint_secs;  /* seconds between checkpoints */
     double progress_secs; /* seconds between progress lines, 0 = none */
     bool keep_last;       /* write the last network, not the one of the lowest validation loss */
+    bool mirror;          /* see each training position with its files mirrored half the time */
     uint64_t stop_after;  /* stop once this many positions are consumed, after a checkpoint,
                              as if killed there (0: never) */
 } TrainOpts;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """CTest: `chessvar train` end to end on a small chess run. The same seed gives the same
-network file (the one of the lowest validation loss) byte for byte with 1 or 2 threads; a run stopped after a checkpoint and
+network file (the one of the lowest validation loss) byte for byte with 1 or 2 threads, with
+and without --mirror (which changes the network, and whose checkpoint a run without it refuses); a run stopped after a checkpoint and
 resumed gives the same file as one that was never stopped; the loss log shows the training
 loss falling; a network file that is truncated, corrupt or of another variant makes the command
 exit 2 with one line naming the file; a corrupt block of a shard is reported and skipped.
@@ -60,6 +61,19 @@ def main():
         fail(f"resume: exit {r.returncode}: {r.stderr}")
     elif read(p("a.nnue")) != read(p("c.nnue")):
         fail("a resumed run gives another network than an uninterrupted one")
+    # --mirror: also one network for any thread count, another than without it, and a
+    # checkpoint made with it is refused by a run without it
+    r = train(binary, data, p("m2.nnue"), "--threads", "2", "--mirror")
+    r1 = train(binary, data, p("m1.nnue"), "--threads", "1", "--mirror")
+    if r.returncode or r1.returncode or read(p("m1.nnue")) != read(p("m2.nnue")):
+        fail(f"--mirror: 1 and 2 threads differ or fail: {r.stderr} {r1.stderr}")
+    elif read(p("m2.nnue")) == read(p("a.nnue")):
+        fail("--mirror gives the same network as without it")
+    r = train(binary, data, p("mc.nnue"), "--checkpoint", p("m.ckpt"), "--stop-after", "20000",
+              "--mirror")
+    r = train(binary, data, p("mc.nnue"), "--checkpoint", p("m.ckpt"))
+    if r.returncode != 2 or "mirror" not in r.stderr:
+        fail(f"a --mirror checkpoint resumed without --mirror: exit {r.returncode}, {r.stderr!r}")
     r = train(binary, data, p("d.nnue"), "--seed", "5")
     if r.returncode or read(p("a.nnue")) == read(p("d.nnue")):
         fail("another seed gives the same network")

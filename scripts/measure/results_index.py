@@ -120,6 +120,9 @@ FILES = [
      "python3 scripts/flywheel.py --variant V (command inside)"),
     ("flywheel_*.png", "Elo per generation and per positions trained on, with intervals",
      "python3 scripts/flywheel.py --variant V"),
+    ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
+     "size): best validation loss and Elo against the classical evaluation at a fixed node "
+     "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
     ("label_quality.json", "Chess label quality: best-move agreement and Spearman correlation "
      "with Stockfish depth 14, chessvar (classical, net) and Fairy-Stockfish at 1,000 and "
      "10,000 nodes", "python3 -m scripts.measure.label_quality"),

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Which network shape, target and data size play best: trains one net per configuration
+on the given self-play runs and matches each against the classical evaluation at a fixed
+node budget (so the figure is the evaluation's, not the machine's speed), paired openings
+from the variant's book, best moves only. Fixed nodes make it quick (chess, 5,000 nodes:
+400 games in under a minute on two free cores); flywheel.py's equal-time matches are the
+figure to quote for a net that is kept.
+
+A configuration is NAME=TRAIN-OPTIONS, the options passed to `chessvar train` after
+--data, --out and --seed; --data in a configuration's options replaces the sweep's data
+(for data-size curves). Each finished configuration is kept in the record (--out), so a
+killed sweep run again with the same arguments goes on where it stopped.
+
+  python3 -m scripts.measure.net_sweep --variant chess --data RUN \\
+      --config "h256=--hidden 256 --positions 5000000" \\
+      --config "h64=--hidden 64 --positions 5000000" \\
+      --config "h256-mirror=--hidden 256 --positions 5000000 --mirror"
+
+Writes results/net_sweep_<variant>.json: per configuration the commands, the best
+validation loss and the match; per data folder (written $DATA/<its name>) the options it
+was played with (its run.json) and its positions. No path of this machine.
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def log(msg):
+    print(f"net_sweep {time.strftime('%H:%M:%S')}: {msg}", file=sys.stderr, flush=True)
+
+
+def run(argv):
+    """Runs argv; (exit code, CPU seconds of the child, stdout, stderr)."""
+    before = os.times()
+    p = subprocess.run(argv, capture_output=True, text=True)
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system -
+                                                           before.children_system)
+    return p.returncode, cpu, p.stdout, p.stderr
+
+
+def best_val_loss(csv_path):
+    """The lowest validation loss of a loss log, and the positions at which it was reached."""
+    best = (None, None)
+    with open(csv_path) as f:
+        header = f.readline().strip().split(",")
+        for line in f:
+            row = dict(zip(header, line.strip().split(",")))
+            v = float(row["val_loss"])
+            if v == v and (best[0] is None or v < best[0]):
+                best = (v, int(row["positions"]))
+    return best
+
+
+def redact(text, pairs):
+    for path, name in sorted(pairs, key=lambda p: -len(p[0])):
+        text = text.replace(path, name)
+    return text
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--variant", required=True)
+    ap.add_argument("--data", required=True, help="self-play run folders, comma-separated")
+    ap.add_argument("--config", action="append", required=True, metavar="NAME=OPTIONS",
+                    help="a configuration: its name and its `chessvar train` options")
+    ap.add_argument("--chessvar", default=os.path.join(ROOT, "build", "chessvar"))
+    ap.add_argument("--nodes", type=int, default=5000, help="nodes per move in the matches")
+    ap.add_argument("--games", type=int, default=400, help="games per match (paired)")
+    ap.add_argument("--book", help="openings (default selfplay/books/<variant>.epd)")
+    ap.add_argument("--seed", type=int, default=1, help="training seed")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--work", default=os.path.join(os.path.dirname(ROOT), "chessvar-sweep"),
+                    help="folder for nets and match runs, outside the repository")
+    ap.add_argument("--out", help="the record (default results/net_sweep_<variant>.json)")
+    a = ap.parse_args()
+
+    if not os.access(a.chessvar, os.X_OK):
+        sys.exit(f"net_sweep: {a.chessvar}: no chessvar binary (bash scripts/run.sh builds it)")
+    book = a.book or os.path.join(ROOT, "selfplay", "books", f"{a.variant}.epd")
+    if not os.path.exists(book):
+        sys.exit(f"net_sweep: --book {book}: no such file")
+    configs = []
+    for c in a.config:
+        name, sep, opts = c.partition("=")
+        if not sep or not name or not name.replace("-", "").replace("_", "").replace(".", "").isalnum():
+            sys.exit(f"net_sweep: --config {c!r}: not NAME=OPTIONS (NAME of letters, digits, "
+                     "'-', '_', '.')")
+        configs.append((name, shlex.split(opts)))
+    work = os.path.abspath(os.path.join(a.work, a.variant))
+    os.makedirs(work, exist_ok=True)
+    out = a.out or os.path.join(ROOT, "results", f"net_sweep_{a.variant}.json")
+    pairs = [(os.path.abspath(a.work), "$WORK"), (os.path.abspath(a.chessvar), "chessvar"),
+             (ROOT + os.sep, "")]
+    # every data folder named anywhere is written $DATA/<its name> in the record
+    data_dirs = [os.path.abspath(d) for d in a.data.split(",") if d]
+    for _, opts in configs:
+        if "--data" in opts:
+            i = opts.index("--data")
+            if i + 1 >= len(opts):
+                sys.exit("net_sweep: a configuration's --data needs folders")
+            opts[i + 1] = ",".join(os.path.abspath(d) for d in opts[i + 1].split(",") if d)
+            data_dirs += [d for d in opts[i + 1].split(",") if d not in data_dirs]
+    for d in data_dirs:
+        if not os.path.exists(os.path.join(d, "run.json")):
+            sys.exit(f"net_sweep: {d}: not a self-play run folder (no run.json)")
+    pairs += [(d, "$DATA/" + os.path.basename(d)) for d in data_dirs]
+    sweep_data = ",".join(os.path.abspath(d) for d in a.data.split(",") if d)
+    rec = {"what": "nets trained on chessvar's own self-play data, one per configuration, each "
+                   "matched against the classical evaluation at a fixed node budget, paired "
+                   "openings from the book, best moves only",
+           "variant": a.variant, "results": []}
+    if os.path.exists(out):
+        old = json.load(open(out))
+        if old.get("variant") == a.variant:
+            rec["results"] = old.get("results", [])
+    done = {(r["name"], r["train_command"]) for r in rec["results"]}
+    rec.setdefault("data", {})
+    for d in data_dirs:
+        try:
+            rec["data"]["$DATA/" + os.path.basename(d)] = {
+                "options": json.load(open(os.path.join(d, "run.json"))),
+                "positions": json.load(open(os.path.join(d, "manifest.json")))["positions"]}
+        except (OSError, ValueError, KeyError) as e:
+            sys.exit(f"net_sweep: {d}: cannot read its run.json / manifest.json ({e})")
+
+    for name, opts in configs:
+        net = os.path.join(work, f"{name}.nnue")
+        csv = os.path.join(work, f"{name}.loss.csv")
+        own_data = [] if "--data" in opts else ["--data", sweep_data]
+        train = [a.chessvar, "train", *own_data, "--out", net,
+                 "--seed", str(a.seed), "--threads", str(a.threads), "--log", csv,
+                 "--progress", "0", *opts]
+        train_cmd = redact(" ".join(shlex.quote(x) for x in train), pairs)
+        if (name, train_cmd) in done:
+            log(f"{name}: done before, skipped")
+            continue
+        log(f"{name}: training: {train_cmd}")
+        rc, train_cpu, _, err = run(train)
+        if rc != 0:
+            sys.exit(f"net_sweep: {name}: training failed (exit {rc}): {err.strip()[-500:]}")
+        val, val_at = best_val_loss(csv)
+        match_dir = os.path.join(work, f"match-{name}")
+        match = [a.chessvar, "selfplay", "--variant", a.variant, "--games", str(a.games),
+                 "--paired", "--temperature", "0", "--nodes", str(a.nodes), "--threads",
+                 str(a.threads), "--eval", net, "--opponent-eval", "classical", "--seed", "7",
+                 "--book", book, "--out", match_dir, "--progress", "0", "--json"]
+        if os.path.exists(match_dir):
+            subprocess.run(["rm", "-rf", match_dir], check=True)
+        log(f"{name}: match: {redact(' '.join(match), pairs)}")
+        rc, match_cpu, text, err = run(match)
+        if rc != 0:
+            sys.exit(f"net_sweep: {name}: match failed (exit {rc}): {err.strip()[-500:]}")
+        m = json.loads(text[text.index("{"):text.rindex("}") + 1])
+        row = {"name": name, "train_options": " ".join(opts), "train_command": train_cmd,
+               "best_validation_loss": val, "best_at_positions": val_at,
+               "train_cpu_s": round(train_cpu, 1),
+               "match_command": redact(" ".join(shlex.quote(x) for x in match), pairs),
+               "games": m["games"], "a_score": m["a_score"], "a_wins": m["a_wins"],
+               "a_draws": m["a_draws"], "a_losses": m["a_losses"], "elo": m["elo"],
+               "elo_95": m.get("elo_95"), "match_cpu_s": round(match_cpu, 1),
+               "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                                        capture_output=True, text=True).stdout.strip(),
+               "date": time.strftime("%Y-%m-%d")}
+        log(f"{name}: validation {val}, Elo {m['elo']:+.1f} {m.get('elo_95')} "
+            f"(+{m['a_wins']} ={m['a_draws']} -{m['a_losses']})")
+        rec["results"] = [r for r in rec["results"] if r["name"] != name] + [row]
+        rec["command"] = redact("python3 -m scripts.measure.net_sweep " +
+                                " ".join(shlex.quote(x) for x in sys.argv[1:]), pairs)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        tmp = out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(rec, f, indent=1)
+            f.write("\n")
+        os.replace(tmp, out)
+    log(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
