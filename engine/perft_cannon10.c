@@ -45,6 +45,7 @@ static const uint16_t (*fold_rider)[1024];
 static const uint16_t (*fold_cannon)[1024];
 static const uint16_t (*fold_first)[1024];
 static const uint16_t (*fold_second)[1024];
+static const uint16_t (*fold_all)[1024]; /* every field: what a cannon's moves depend on */
 static u128 orth_lines[MAX_SQ], diag_lines[MAX_SQ]; /* a square's rank and file; diagonals */
 
 /* Builds the kernel's tables (from cannon10's init, after lines10_init). */
@@ -53,7 +54,8 @@ bool cannon10_perft_init(const SupTables *T) {
     fold_cannon = (const uint16_t(*)[1024])line10_fold_build(1 | 8);
     fold_first = (const uint16_t(*)[1024])line10_fold_build(2);
     fold_second = (const uint16_t(*)[1024])line10_fold_build(8);
-    if (!fold_rider || !fold_cannon || !fold_first || !fold_second) return false;
+    fold_all = (const uint16_t(*)[1024])line10_fold_build(15);
+    if (!fold_rider || !fold_cannon || !fold_first || !fold_second || !fold_all) return false;
     for (int s = 0; s < MAX_SQ; s++) {
         orth_lines[s] = T->ray[0][s] | T->ray[1][s] | T->ray[4][s] | T->ray[5][s];
         diag_lines[s] = T->ray[2][s] | T->ray[3][s] | T->ray[6][s] | T->ray[7][s];
@@ -69,6 +71,16 @@ static FORCE_INLINE u128 line_look(const uint16_t (*fold)[1024], int k, int s, u
     m &= (1u << line10[id].len) - 1; /* the entry walks past a short diagonal's end */
 #endif
     return line10_squares(id, m);
+}
+
+/* Squares of the fold entries of s on its rank and file. */
+static FORCE_INLINE u128 orth_reach(const uint16_t (*fold)[1024], int s, u128 occ) {
+    return line_look(fold, 0, s, occ) | line_look(fold, 1, s, occ);
+}
+
+/* Squares a slider on s reaches along its diagonals, its first pieces included. */
+static FORCE_INLINE u128 diag_reach(int s, u128 occ) {
+    return line_look(fold_rider, 2, s, occ) | line_look(fold_rider, 3, s, occ);
 }
 
 /* Squares of a slider (bishop, rook, queen) or cannon on s, any contents but its own
@@ -200,11 +212,14 @@ static FORCE_INLINE bool king_legal(const SupTables *T, const CanBoard *b, const
     return !attacked(T, b, to, us ^ 1, (N->occ & ~sup_bit(N->k)) | tb, ~tb);
 }
 
+/* Those of dests that the piece on s may go to if it is pinned (not in check). */
+static FORCE_INLINE u128 pinned_to(const Node *N, int s, u128 dests) {
+    return N->pinned & sup_bit(s) ? dests & N->allow[s] : dests;
+}
+
 /* The legal destinations of the non-King piece on s among dests (not in check). */
 static FORCE_INLINE u128 legal_dests(const Node *N, int s, u128 dests) {
-    dests &= ~N->nofill;
-    if (N->pinned & sup_bit(s)) dests &= N->allow[s];
-    return dests;
+    return pinned_to(N, s, dests & ~N->nofill);
 }
 
 /* Shifts a square set n squares up (n > 0) or down. */
@@ -226,9 +241,47 @@ static FORCE_INLINE PawnSets pawn_sets(const SupTables *T, const Node *N, u128 p
     return ps;
 }
 
-/* Number of legal moves of side us on b. */
+/* The rank-and-file and diagonal reaches of one side's sliders and cannons on one board
+ * (first pieces included, own ones too), each with the squares whose contents it depends
+ * on: the children of a node differ from it on a square or two, so most reaches of the
+ * side that answers stay. */
+enum { REACH_RIDER_ORTH, REACH_RIDER_DIAG, REACH_CANNON };
+typedef struct Reaches {
+    int n;
+    u128 reach[2 * MAX_SQ], dep[2 * MAX_SQ];
+    uint8_t sq[2 * MAX_SQ], kind[2 * MAX_SQ];
+} Reaches;
+
+/* Fills rc with the reaches of side c's pieces on b. */
+static FORCE_INLINE void reaches_build(const CanBoard *b, int c, Reaches *rc) {
+    const u128 own = b->col[c], occ = b->col[0] | b->col[1], q = b->pc[CAN_QUEEN] & own;
+    int n = 0;
+    for (u128 x = (b->pc[CAN_ROOK] & own) | q; x; n++) {
+        int sq = bb128_pop_lsb(&x);
+        rc->reach[n] = rc->dep[n] = orth_reach(fold_rider, sq, occ);
+        rc->sq[n] = (uint8_t)sq;
+        rc->kind[n] = REACH_RIDER_ORTH;
+    }
+    for (u128 x = (b->pc[CAN_BISHOP] & own) | q; x; n++) {
+        int sq = bb128_pop_lsb(&x);
+        rc->reach[n] = rc->dep[n] = diag_reach(sq, occ);
+        rc->sq[n] = (uint8_t)sq;
+        rc->kind[n] = REACH_RIDER_DIAG;
+    }
+    for (u128 x = b->pc[CAN_CANNON] & own; x; n++) {
+        int sq = bb128_pop_lsb(&x);
+        rc->reach[n] = orth_reach(fold_cannon, sq, occ);
+        rc->dep[n] = orth_reach(fold_all, sq, occ);
+        rc->sq[n] = (uint8_t)sq;
+        rc->kind[n] = REACH_CANNON;
+    }
+    rc->n = n;
+}
+
+/* Number of legal moves of side us on b; with rc, the reaches of its pieces on a board
+ * that differs from b only in the occupancy of `changed` and in pieces of ours taken. */
 static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, const Node *N,
-                                         const int us) {
+                                         const int us, const Reaches *rc, u128 changed) {
     const u128 pz = T->last_rank[us];
     uint64_t n = 0;
     for (u128 t = T->kmask[N->k] & N->target; t;) n += king_legal(T, b, N, us, bb128_pop_lsb(&t));
@@ -267,12 +320,34 @@ static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, 
             n += (uint64_t)bb128_popcount(d & ~pz) + 4 * (uint64_t)bb128_popcount(d & pz);
         }
     }
-    for (int t = CAN_BISHOP; t <= CAN_CANNON; t++) {
-        if (t == CAN_KING) continue;
-        for (u128 ps2 = b->pc[t] & N->own; ps2;) {
-            int s = bb128_pop_lsb(&ps2);
-            n += (uint64_t)bb128_popcount(legal_dests(N, s, piece_reach(t, s, N->occ) & N->target));
+    /* the rank-and-file moves of rooks and queens, the diagonal ones of bishops and
+     * queens, the cannons' (a queen's two sets are disjoint) */
+    const u128 occ = N->occ, to_ok = N->target & ~N->nofill, q = b->pc[CAN_QUEEN] & N->own;
+    if (rc) {
+        /* the reaches of the parent's board, those the move changed looked up again */
+        for (int i = 0; i < rc->n; i++) {
+            const int sq = rc->sq[i];
+            if (!(N->own & sup_bit(sq))) continue; /* taken */
+            u128 r = rc->reach[i];
+            if (rc->dep[i] & changed)
+                r = rc->kind[i] == REACH_RIDER_ORTH   ? orth_reach(fold_rider, sq, occ)
+                    : rc->kind[i] == REACH_RIDER_DIAG ? diag_reach(sq, occ)
+                                                      : orth_reach(fold_cannon, sq, occ);
+            n += (uint64_t)bb128_popcount(pinned_to(N, sq, r & to_ok));
         }
+        return n;
+    }
+    for (u128 x = (b->pc[CAN_ROOK] & N->own) | q; x;) {
+        int s = bb128_pop_lsb(&x);
+        n += (uint64_t)bb128_popcount(pinned_to(N, s, orth_reach(fold_rider, s, occ) & to_ok));
+    }
+    for (u128 x = (b->pc[CAN_BISHOP] & N->own) | q; x;) {
+        int s = bb128_pop_lsb(&x);
+        n += (uint64_t)bb128_popcount(pinned_to(N, s, diag_reach(s, occ) & to_ok));
+    }
+    for (u128 x = b->pc[CAN_CANNON] & N->own; x;) {
+        int s = bb128_pop_lsb(&x);
+        n += (uint64_t)bb128_popcount(pinned_to(N, s, orth_reach(fold_cannon, s, occ) & to_ok));
     }
     return n;
 }
@@ -357,10 +432,25 @@ static FORCE_INLINE uint64_t search(const SupTables *T, const CanBoard *b, int d
                                     const int us) {
     Node N;
     node_prepare(T, b, us, &N);
-    if (depth == 1) return count_moves(T, b, &N, us);
+    if (depth == 1) return count_moves(T, b, &N, us, NULL, 0);
     CanMove list[MAX_MOVES];
     int n = gen_moves(T, b, &N, us, list);
     uint64_t total = 0;
+    if (depth == 2) {
+        /* the children counted with the reaches of the opponent's pieces on b */
+        Reaches rc;
+        reaches_build(b, us ^ 1, &rc);
+        for (int i = 0; i < n; i++) {
+            CanBoard c;
+            Node M;
+            play(b, &c, us, list[i]);
+            node_prepare(T, &c, us ^ 1, &M);
+            const u128 fb = sup_bit(list[i] & 127), tb = sup_bit((list[i] >> 7) & 127);
+            u128 changed = fb | (tb & ~N.occ);
+            total += count_moves(T, &c, &M, us ^ 1, M.check ? NULL : &rc, changed);
+        }
+        return total;
+    }
     for (int i = 0; i < n; i++) {
         CanBoard c;
         play(b, &c, us, list[i]);
