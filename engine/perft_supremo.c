@@ -234,7 +234,7 @@ static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard
 
 /* Whether the move of the type-t piece from `from` to `to` (through the intermediate
  * victim mid, becoming type nt) leaves the King unattacked. */
-static bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
+static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
     SupBoard c;
     sb_play(x->T, &c, x->b, x->us, t, from, to, mid, nt);
     return !sb_attacked(x->T, &c, t == SUP_KING ? to : x->k, x->us ^ 1);
@@ -533,8 +533,9 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
  * (no King). The pieces other than pawns and King come from c, built for this side on a
  * board that differs from b only on the squares of delta; `check` says whether the side is
  * in check (-1: not known); prep, if given, holds count_prepare's sets for this board. */
-static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
-                          u128 delta, int check, const CountCtx *prep) {
+static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b, const int us,
+                                            const PieceCache *c, u128 delta, int check,
+                                            const CountCtx *prep) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -616,6 +617,23 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
         }
     }
     return (int64_t)n;
+}
+
+/* count_lean_side instantiated per side to move (pawn directions become constants). */
+static int64_t count_lean_white(const Variant *v, const SupBoard *b, const PieceCache *c,
+                                u128 delta, int check, const CountCtx *prep) {
+    return count_lean_side(v, b, WHITE, c, delta, check, prep);
+}
+static int64_t count_lean_black(const Variant *v, const SupBoard *b, const PieceCache *c,
+                                u128 delta, int check, const CountCtx *prep) {
+    return count_lean_side(v, b, BLACK, c, delta, check, prep);
+}
+
+/* count_lean_side for side us. */
+static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
+                          u128 delta, int check, const CountCtx *prep) {
+    return us == WHITE ? count_lean_white(v, b, c, delta, check, prep)
+                       : count_lean_black(v, b, c, delta, check, prep);
 }
 
 /* The bitboards of pos. */
