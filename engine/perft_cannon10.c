@@ -126,7 +126,7 @@ typedef struct Node {
     u128 pinned, nofill;
     int k;
     bool check;
-    u128 allow[MAX_SQ]; /* written for the squares of pinned only */
+    u128 *allow; /* per square, written for the squares of pinned only */
 } Node;
 
 /* The directions of supremo.h along ranks and files, and along diagonals. */
@@ -146,9 +146,9 @@ static FORCE_INLINE void pin(Node *N, int s, u128 allow) {
     }
 }
 
-/* Fills N for side us on b (see the top of the file). */
-static FORCE_INLINE void node_prepare(const SupTables *T, const CanBoard *b, const int us,
-                                      Node *N) {
+/* Fills N for side us on b (see the top of the file), its pins' squares in allow. */
+static FORCE_INLINE void node_prepare(const SupTables *T, const CanBoard *b, const int us, Node *N,
+                                      u128 *allow) {
     const int them = us ^ 1;
     N->own = b->col[us];
     N->opp = b->col[them];
@@ -156,6 +156,7 @@ static FORCE_INLINE void node_prepare(const SupTables *T, const CanBoard *b, con
     N->target = T->full & ~N->own;
     N->k = bb128_lsb(b->pc[CAN_KING] & N->own);
     N->pinned = N->nofill = 0;
+    N->allow = allow;
     N->check = attacked(T, b, N->k, them, N->occ, ~(u128)0);
     if (N->check) return;
     const int k = N->k;
@@ -431,21 +432,35 @@ static uint64_t search_black(const SupTables *T, const CanBoard *b, int depth);
 static FORCE_INLINE uint64_t search(const SupTables *T, const CanBoard *b, int depth,
                                     const int us) {
     Node N;
-    node_prepare(T, b, us, &N);
+    u128 allow[MAX_SQ];
+    node_prepare(T, b, us, &N, allow);
     if (depth == 1) return count_moves(T, b, &N, us, NULL, 0);
     CanMove list[MAX_MOVES];
     int n = gen_moves(T, b, &N, us, list);
     uint64_t total = 0;
     if (depth == 2) {
-        /* the children counted with the reaches of the opponent's pieces on b */
+        /* the children counted with the reaches of the opponent's pieces on b, and with
+         * its pins on b where the move changes no square on its King's lines (then it
+         * gives no check either: b is legal, so the opponent's King is not attacked) */
         Reaches rc;
         reaches_build(b, us ^ 1, &rc);
+        Node P, M;
+        u128 p_allow[MAX_SQ], m_allow[MAX_SQ];
+        node_prepare(T, b, us ^ 1, &P, p_allow);
+        const u128 k_lines = orth_lines[P.k] | diag_lines[P.k];
         for (int i = 0; i < n; i++) {
             CanBoard c;
-            Node M;
             play(b, &c, us, list[i]);
-            node_prepare(T, &c, us ^ 1, &M);
             const u128 fb = sup_bit(list[i] & 127), tb = sup_bit((list[i] >> 7) & 127);
+            if ((fb | tb) & k_lines) {
+                node_prepare(T, &c, us ^ 1, &M, m_allow);
+            } else {
+                M = P;
+                M.own = c.col[us ^ 1];
+                M.opp = c.col[us];
+                M.occ = M.own | M.opp;
+                M.target = T->full & ~M.own;
+            }
             u128 changed = fb | (tb & ~N.occ);
             total += count_moves(T, &c, &M, us ^ 1, M.check ? NULL : &rc, changed);
         }
