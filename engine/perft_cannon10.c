@@ -251,6 +251,13 @@ typedef struct Reaches {
     int n;
     u128 reach[2 * MAX_SQ], dep[2 * MAX_SQ];
     uint8_t sq[2 * MAX_SQ], kind[2 * MAX_SQ];
+    /* With at most 64 reaches: each one's number of targets on the board, their sum, and
+     * per square the reaches (bit i: reach i) that depend on it, that hold it and that
+     * belong to the piece on it. */
+    bool maps;
+    uint16_t cnt[2 * MAX_SQ];
+    uint64_t total;
+    uint64_t dep_of[MAX_SQ], hit_of[MAX_SQ], at_of[MAX_SQ];
 } Reaches;
 
 /* Fills rc with the reaches of side c's pieces on b. */
@@ -277,12 +284,34 @@ static FORCE_INLINE void reaches_build(const CanBoard *b, int c, Reaches *rc) {
         rc->kind[n] = REACH_CANNON;
     }
     rc->n = n;
+    rc->maps = n <= 64;
+    if (!rc->maps) return;
+    for (int i = 0; i < MAX_SQ; i++) rc->dep_of[i] = rc->hit_of[i] = rc->at_of[i] = 0;
+    rc->total = 0;
+    for (int i = 0; i < n; i++) {
+        const uint64_t me = 1ULL << i;
+        rc->cnt[i] = (uint16_t)bb128_popcount(rc->reach[i] & ~own);
+        rc->total += rc->cnt[i];
+        rc->at_of[rc->sq[i]] |= me;
+        for (u128 x = rc->dep[i]; x;) rc->dep_of[bb128_pop_lsb(&x)] |= me;
+        for (u128 x = rc->reach[i]; x;) rc->hit_of[bb128_pop_lsb(&x)] |= me;
+    }
 }
 
-/* Number of legal moves of side us on b; with rc, the reaches of its pieces on a board
- * that differs from b only in the occupancy of `changed` and in pieces of ours taken. */
+/* The reach of entry i of rc on the occupancy occ. */
+static FORCE_INLINE u128 reach_again(const Reaches *rc, int i, u128 occ) {
+    const int sq = rc->sq[i];
+    return rc->kind[i] == REACH_RIDER_ORTH   ? orth_reach(fold_rider, sq, occ)
+           : rc->kind[i] == REACH_RIDER_DIAG ? diag_reach(sq, occ)
+                                             : orth_reach(fold_cannon, sq, occ);
+}
+
+/* Number of legal moves of side us on b; with rc, the reaches of its pieces on the board
+ * before the opponent moved from mfrom to mto (emptying and filling the squares of
+ * changed, or taking a piece of ours on mto). */
 static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, const Node *N,
-                                         const int us, const Reaches *rc, u128 changed) {
+                                         const int us, const Reaches *rc, u128 changed, int mfrom,
+                                         int mto) {
     const u128 pz = T->last_rank[us];
     uint64_t n = 0;
     for (u128 t = T->kmask[N->k] & N->target; t;) n += king_legal(T, b, N, us, bb128_pop_lsb(&t));
@@ -324,16 +353,25 @@ static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, 
     /* the rank-and-file moves of rooks and queens, the diagonal ones of bishops and
      * queens, the cannons' (a queen's two sets are disjoint) */
     const u128 occ = N->occ, to_ok = N->target & ~N->nofill, q = b->pc[CAN_QUEEN] & N->own;
+    if (rc && rc->maps && !(N->pinned | N->nofill)) {
+        /* the parent's counts, less those of the reaches the move changed (looked up
+         * again) or took, plus the piece it took wherever a kept reach holds it */
+        const bool capture = !(changed & sup_bit(mto));
+        const uint64_t gone = capture ? rc->at_of[mto] : 0;
+        const uint64_t redo = (rc->dep_of[mfrom] | (capture ? 0 : rc->dep_of[mto])) & ~gone;
+        uint64_t m = rc->total;
+        for (uint64_t x = redo | gone; x; x &= x - 1) m -= rc->cnt[__builtin_ctzll(x)];
+        if (capture) m += (uint64_t)__builtin_popcountll(rc->hit_of[mto] & ~(redo | gone));
+        for (uint64_t x = redo; x; x &= x - 1)
+            m += (uint64_t)bb128_popcount(reach_again(rc, __builtin_ctzll(x), occ) & N->target);
+        return n + m;
+    }
     if (rc) {
         /* the reaches of the parent's board, those the move changed looked up again */
         for (int i = 0; i < rc->n; i++) {
             const int sq = rc->sq[i];
             if (!(N->own & sup_bit(sq))) continue; /* taken */
-            u128 r = rc->reach[i];
-            if (rc->dep[i] & changed)
-                r = rc->kind[i] == REACH_RIDER_ORTH   ? orth_reach(fold_rider, sq, occ)
-                    : rc->kind[i] == REACH_RIDER_DIAG ? diag_reach(sq, occ)
-                                                      : orth_reach(fold_cannon, sq, occ);
+            u128 r = rc->dep[i] & changed ? reach_again(rc, i, occ) : rc->reach[i];
             n += (uint64_t)bb128_popcount(pinned_to(N, sq, r & to_ok));
         }
         return n;
@@ -434,7 +472,7 @@ static FORCE_INLINE uint64_t search(const SupTables *T, const CanBoard *b, int d
     Node N;
     u128 allow[MAX_SQ];
     node_prepare(T, b, us, &N, allow);
-    if (depth == 1) return count_moves(T, b, &N, us, NULL, 0);
+    if (depth == 1) return count_moves(T, b, &N, us, NULL, 0, 0, 0);
     CanMove list[MAX_MOVES];
     int n = gen_moves(T, b, &N, us, list);
     uint64_t total = 0;
@@ -462,7 +500,8 @@ static FORCE_INLINE uint64_t search(const SupTables *T, const CanBoard *b, int d
                 M.target = T->full & ~M.own;
             }
             u128 changed = fb | (tb & ~N.occ);
-            total += count_moves(T, &c, &M, us ^ 1, M.check ? NULL : &rc, changed);
+            total += count_moves(T, &c, &M, us ^ 1, M.check ? NULL : &rc, changed, list[i] & 127,
+                                 (list[i] >> 7) & 127);
         }
         return total;
     }
