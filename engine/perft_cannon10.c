@@ -353,17 +353,32 @@ static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, 
     /* the rank-and-file moves of rooks and queens, the diagonal ones of bishops and
      * queens, the cannons' (a queen's two sets are disjoint) */
     const u128 occ = N->occ, to_ok = N->target & ~N->nofill, q = b->pc[CAN_QUEEN] & N->own;
-    if (rc && rc->maps && !(N->pinned | N->nofill)) {
+    if (rc && rc->maps) {
         /* the parent's counts, less those of the reaches the move changed (looked up
-         * again) or took, plus the piece it took wherever a kept reach holds it */
+         * again), took, or that pins or forbidden fills restrict (counted again), plus
+         * the piece it took wherever another kept reach holds it */
         const bool capture = !(changed & sup_bit(mto));
         const uint64_t gone = capture ? rc->at_of[mto] : 0;
         const uint64_t redo = (rc->dep_of[mfrom] | (capture ? 0 : rc->dep_of[mto])) & ~gone;
         uint64_t m = rc->total;
-        for (uint64_t x = redo | gone; x; x &= x - 1) m -= rc->cnt[__builtin_ctzll(x)];
-        if (capture) m += (uint64_t)__builtin_popcountll(rc->hit_of[mto] & ~(redo | gone));
-        for (uint64_t x = redo; x; x &= x - 1)
-            m += (uint64_t)bb128_popcount(reach_again(rc, __builtin_ctzll(x), occ) & N->target);
+        if (!(N->pinned | N->nofill)) {
+            for (uint64_t x = redo | gone; x; x &= x - 1) m -= rc->cnt[__builtin_ctzll(x)];
+            if (capture) m += (uint64_t)__builtin_popcountll(rc->hit_of[mto] & ~(redo | gone));
+            for (uint64_t x = redo; x; x &= x - 1)
+                m += (uint64_t)bb128_popcount(reach_again(rc, __builtin_ctzll(x), occ) & N->target);
+            return n + m;
+        }
+        uint64_t fix = redo;
+        for (u128 x = N->pinned; x;) fix |= rc->at_of[bb128_pop_lsb(&x)];
+        for (u128 x = N->nofill; x;) fix |= rc->hit_of[bb128_pop_lsb(&x)];
+        fix &= ~gone;
+        for (uint64_t x = fix | gone; x; x &= x - 1) m -= rc->cnt[__builtin_ctzll(x)];
+        if (capture) m += (uint64_t)__builtin_popcountll(rc->hit_of[mto] & ~(fix | gone));
+        for (uint64_t x = fix; x; x &= x - 1) {
+            const int i = __builtin_ctzll(x);
+            u128 r = (redo >> i) & 1 ? reach_again(rc, i, occ) : rc->reach[i];
+            m += (uint64_t)bb128_popcount(pinned_to(N, rc->sq[i], r & to_ok));
+        }
         return n + m;
     }
     if (rc) {
