@@ -47,6 +47,8 @@ static const uint16_t (*fold_first)[1024];
 static const uint16_t (*fold_second)[1024];
 static const uint16_t (*fold_all)[1024]; /* every field: what a cannon's moves depend on */
 static u128 orth_lines[MAX_SQ], diag_lines[MAX_SQ]; /* a square's rank and file; diagonals */
+/* A square, its neighbours and its lines: where a move can change whether it is attacked. */
+static u128 near_lines[MAX_SQ];
 
 /* Builds the kernel's tables (from cannon10's init, after lines10_init). */
 bool cannon10_perft_init(const SupTables *T) {
@@ -59,6 +61,7 @@ bool cannon10_perft_init(const SupTables *T) {
     for (int s = 0; s < MAX_SQ; s++) {
         orth_lines[s] = T->ray[0][s] | T->ray[1][s] | T->ray[4][s] | T->ray[5][s];
         diag_lines[s] = T->ray[2][s] | T->ray[3][s] | T->ray[6][s] | T->ray[7][s];
+        near_lines[s] = orth_lines[s] | diag_lines[s] | T->kmask[s] | sup_bit(s);
     }
     return true;
 }
@@ -255,6 +258,7 @@ typedef struct Reaches {
      * per square the reaches (bit i: reach i) that depend on it, that hold it and that
      * belong to the piece on it. */
     bool maps;
+    u128 king_safe; /* the King's steps that are legal on the board */
     uint16_t cnt[2 * MAX_SQ];
     uint64_t total;
     uint64_t dep_of[MAX_SQ], hit_of[MAX_SQ], at_of[MAX_SQ];
@@ -314,7 +318,14 @@ static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, 
                                          int mto) {
     const u128 pz = T->last_rank[us];
     uint64_t n = 0;
-    for (u128 t = T->kmask[N->k] & N->target; t;) n += king_legal(T, b, N, us, bb128_pop_lsb(&t));
+    u128 steps = T->kmask[N->k] & N->target;
+    if (rc) {
+        /* the parent's verdict on the steps whose square the move could not affect */
+        const u128 stale = near_lines[mfrom] | near_lines[mto];
+        n += (uint64_t)bb128_popcount(steps & ~stale & rc->king_safe);
+        steps &= stale;
+    }
+    for (u128 t = steps; t;) n += king_legal(T, b, N, us, bb128_pop_lsb(&t));
     const u128 pawns = b->pc[CAN_PAWN] & N->own;
     if (N->check) {
         PawnSets ps = pawn_sets(T, N, pawns, us);
@@ -500,6 +511,11 @@ static FORCE_INLINE uint64_t search(const SupTables *T, const CanBoard *b, int d
         Node P, M;
         u128 p_allow[MAX_SQ], m_allow[MAX_SQ];
         node_prepare(T, b, us ^ 1, &P, p_allow);
+        rc.king_safe = 0;
+        for (u128 t = T->kmask[P.k] & P.target; t;) {
+            int q = bb128_pop_lsb(&t);
+            if (king_legal(T, b, &P, us ^ 1, q)) rc.king_safe |= sup_bit(q);
+        }
         const u128 k_lines = orth_lines[P.k] | diag_lines[P.k];
         for (int i = 0; i < n; i++) {
             CanBoard c;
