@@ -207,6 +207,12 @@ typedef struct CountCtx {
     u128 vac;   /* vacating one of these may expose the King */
     u128 fill;  /* filling one of these, or capturing on it, may */
     u128 blast; /* landings next to an enemy on a square of vac */
+    /* The part of vac not on the King's lines, and on them the pieces of ours that a
+     * move vacating only its origin must keep between the King and an enemy slider third
+     * on the line (or let take it): their squares in lpinned, where they may go in
+     * lallow (written for the squares of lpinned only). */
+    u128 vac_other, lpinned;
+    u128 *lallow;
     bool check;
     /* In check, the moves that may be legal (then each is tested): the King's, and those
      * that land on chk_to, capture on chk_mid on the way or blast next to chk_mid. */
@@ -253,8 +259,15 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
         safe = 0;
     } else {
         u128 touched = sup_bit(from) | (mid != NO_SQ ? sup_bit(mid) : 0);
-        risky =
-            (touched & x->vac) ? dests : dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
+        if (!(touched & x->vac)) {
+            risky = dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
+        } else if (mid == NO_SQ && t != SUP_TERMINATOR && !(touched & x->vac_other)) {
+            /* only its origin empties, on a King's line: sliders need two screens */
+            if (x->lpinned & touched) dests &= x->lallow[from];
+            risky = dests & x->fill;
+        } else {
+            risky = dests;
+        }
         safe = dests & ~risky;
     }
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
@@ -296,20 +309,32 @@ static void count_prepare(CountCtx *x) {
     const u128 opp = b->col[them], occ = b->col[0] | b->col[1];
     const u128 q = b->pc[SUP_QUEEN] & opp, rq = (b->pc[SUP_ROOK] & opp) | q;
     const u128 bq = (b->pc[SUP_BISHOP] & opp) | q;
-    u128 vac = 0, fill = 0;
+    const u128 own = b->col[x->us];
+    u128 vac = 0, fill = 0, lpinned = 0;
     if (T->lines[k] & (rq | bq))
         for (int d = 0; d < 8; d++) {
             u128 ray = T->ray[d][k], fam = (SUP_ORTH_DIRS >> d) & 1 ? rq : bq;
             if (!(ray & fam)) continue;
             u128 blk = ray & occ;
-            int far = NO_SQ;
-            for (int i = 1; i <= 5 && blk; i++) {
-                int sq = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
+            int far = NO_SQ, sqs[5], npc = 0;
+            for (; npc < 5 && blk; npc++) {
+                int sq = sqs[npc] = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
                 blk &= ~sup_bit(sq);
                 if (fam & sup_bit(sq)) far = sq;
             }
-            if (far != NO_SQ) vac |= ray & ~T->ray[d][far];
+            if (far == NO_SQ) continue;
+            vac |= ray & ~T->ray[d][far];
+            if (npc >= 3 && (fam & sup_bit(sqs[2]))) {
+                u128 seg = ray & ~T->ray[d][sqs[2]];
+                for (int i = 0; i < 2; i++)
+                    if (own & sup_bit(sqs[i])) {
+                        lpinned |= sup_bit(sqs[i]);
+                        x->lallow[sqs[i]] = seg & ~sup_bit(sqs[1 - i]);
+                    }
+            }
         }
+    const u128 vac_line = vac;
+    vac = 0;
     u128 en = b->pc[SUP_KNIGHT] & opp & knight2[k];
     if (en) {
         u128 reach = 0;
@@ -329,6 +354,9 @@ static void count_prepare(CountCtx *x) {
         vac |= z;
         fill |= z;
     }
+    x->vac_other = vac;
+    x->lpinned = lpinned;
+    vac |= vac_line;
     u128 blast = 0;
     for (u128 v = opp & ~b->pc[SUP_PROTECTOR] & vac; v;) blast |= T->kmask[bb128_pop_lsb(&v)];
     x->vac = vac;
@@ -543,13 +571,18 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
     u128 kb = b->pc[SUP_KING] & own;
     if (!kb) return -1;
     CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
+    u128 lallow[MAX_SQ];
     if (check < 0 ? sb_attacked(T, b, x.k, them) : check) {
         check_prepare(&x);
     } else if (prep) {
         x.vac = prep->vac;
         x.fill = prep->fill;
         x.blast = prep->blast;
+        x.vac_other = prep->vac_other;
+        x.lpinned = prep->lpinned;
+        x.lallow = prep->lallow;
     } else {
+        x.lallow = lallow;
         count_prepare(&x);
     }
     uint64_t n = 0;
@@ -668,6 +701,8 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
      * (unless the moved piece itself attacks it) */
     u128 kb = b0.pc[SUP_KING] & b0.col[them];
     CountCtx kx = {.T = T, .b = &b0, .us = them, .k = kb ? bb128_lsb(kb) : NO_SQ};
+    u128 kx_allow[MAX_SQ];
+    kx.lallow = kx_allow;
     /* count_prepare's sets stay those of the child where its move changes no square on
      * the King's lines, in its double-leap range or on vac, and moves no Terminator or
      * Commando near the King */
