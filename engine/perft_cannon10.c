@@ -254,14 +254,15 @@ typedef struct Reaches {
     int n;
     u128 reach[2 * MAX_SQ], dep[2 * MAX_SQ];
     uint8_t sq[2 * MAX_SQ], kind[2 * MAX_SQ];
-    /* With at most 64 reaches: each one's number of targets on the board, their sum, and
-     * per square the reaches (bit i: reach i) that depend on it, that hold it and that
-     * belong to the piece on it. */
+    int first_cannon; /* the cannons' reaches come last, from this one */
+    /* With at most 64 reaches: each one's number of targets on the board, their sum, the
+     * sliders' reaches (bit i: reach i), and per square the reaches that depend on it and
+     * those of the piece on it. */
     bool maps;
     u128 king_safe; /* the King's steps that are legal on the board */
     uint16_t cnt[2 * MAX_SQ];
-    uint64_t total;
-    uint64_t dep_of[MAX_SQ], hit_of[MAX_SQ], at_of[MAX_SQ];
+    uint64_t total, riders;
+    uint64_t dep_of[MAX_SQ], at_of[MAX_SQ];
 } Reaches;
 
 /* Fills rc with the reaches of side c's pieces on b. */
@@ -280,6 +281,7 @@ static FORCE_INLINE void reaches_build(const CanBoard *b, int c, Reaches *rc) {
         rc->sq[n] = (uint8_t)sq;
         rc->kind[n] = REACH_RIDER_DIAG;
     }
+    rc->first_cannon = n;
     for (u128 x = b->pc[CAN_CANNON] & own; x; n++) {
         int sq = bb128_pop_lsb(&x);
         rc->reach[n] = orth_reach(fold_cannon, sq, occ);
@@ -290,16 +292,25 @@ static FORCE_INLINE void reaches_build(const CanBoard *b, int c, Reaches *rc) {
     rc->n = n;
     rc->maps = n <= 64;
     if (!rc->maps) return;
-    for (int i = 0; i < MAX_SQ; i++) rc->dep_of[i] = rc->hit_of[i] = rc->at_of[i] = 0;
+    for (int i = 0; i < MAX_SQ; i++) rc->dep_of[i] = rc->at_of[i] = 0;
     rc->total = 0;
+    rc->riders = rc->first_cannon == 64 ? ~0ULL : (1ULL << rc->first_cannon) - 1;
     for (int i = 0; i < n; i++) {
         const uint64_t me = 1ULL << i;
         rc->cnt[i] = (uint16_t)bb128_popcount(rc->reach[i] & ~own);
         rc->total += rc->cnt[i];
         rc->at_of[rc->sq[i]] |= me;
         for (u128 x = rc->dep[i]; x;) rc->dep_of[bb128_pop_lsb(&x)] |= me;
-        for (u128 x = rc->reach[i]; x;) rc->hit_of[bb128_pop_lsb(&x)] |= me;
     }
+}
+
+/* The reaches (bit i: reach i) that hold square sq (with rc->maps): a slider's reach is
+ * what it depends on; the cannons' are few. */
+static FORCE_INLINE uint64_t reaches_holding(const Reaches *rc, int sq) {
+    uint64_t h = rc->dep_of[sq] & rc->riders;
+    for (int i = rc->first_cannon; i < rc->n; i++)
+        if ((rc->reach[i] >> sq) & 1) h |= 1ULL << i;
+    return h;
 }
 
 /* The reach of entry i of rc on the occupancy occ. */
@@ -374,17 +385,18 @@ static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, 
         uint64_t m = rc->total;
         if (!(N->pinned | N->nofill)) {
             for (uint64_t x = redo | gone; x; x &= x - 1) m -= rc->cnt[__builtin_ctzll(x)];
-            if (capture) m += (uint64_t)__builtin_popcountll(rc->hit_of[mto] & ~(redo | gone));
+            if (capture)
+                m += (uint64_t)__builtin_popcountll(reaches_holding(rc, mto) & ~(redo | gone));
             for (uint64_t x = redo; x; x &= x - 1)
                 m += (uint64_t)bb128_popcount(reach_again(rc, __builtin_ctzll(x), occ) & N->target);
             return n + m;
         }
         uint64_t fix = redo;
         for (u128 x = N->pinned; x;) fix |= rc->at_of[bb128_pop_lsb(&x)];
-        for (u128 x = N->nofill; x;) fix |= rc->hit_of[bb128_pop_lsb(&x)];
+        for (u128 x = N->nofill; x;) fix |= reaches_holding(rc, bb128_pop_lsb(&x));
         fix &= ~gone;
         for (uint64_t x = fix | gone; x; x &= x - 1) m -= rc->cnt[__builtin_ctzll(x)];
-        if (capture) m += (uint64_t)__builtin_popcountll(rc->hit_of[mto] & ~(fix | gone));
+        if (capture) m += (uint64_t)__builtin_popcountll(reaches_holding(rc, mto) & ~(fix | gone));
         for (uint64_t x = fix; x; x &= x - 1) {
             const int i = __builtin_ctzll(x);
             u128 r = (redo >> i) & 1 ? reach_again(rc, i, occ) : rc->reach[i];
