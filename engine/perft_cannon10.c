@@ -127,6 +127,10 @@ static FORCE_INLINE bool attacked(const SupTables *T, const CanBoard *b, int k, 
 typedef struct Node {
     u128 own, opp, occ, target; /* target: squares not of our colour */
     u128 pinned, nofill;
+    /* In check: the squares a move but the King's must land on to have a chance (the
+     * checkers and the squares between them and the King), and the screens of checking
+     * cannons, any move of which may answer; each such move is tested. */
+    u128 evade, screens;
     int k;
     bool check;
     u128 *allow; /* per square, written for the squares of pinned only */
@@ -149,6 +153,34 @@ static FORCE_INLINE void pin(Node *N, int s, u128 allow) {
     }
 }
 
+/* Fills N->evade and N->screens for side us, in check on b. */
+static FORCE_INLINE void check_prepare(const SupTables *T, const CanBoard *b, const int us,
+                                       Node *N) {
+    const int k = N->k;
+    const u128 opp = N->opp, q = b->pc[CAN_QUEEN] & opp, cn = b->pc[CAN_CANNON] & opp;
+    const u128 bq = (b->pc[CAN_BISHOP] & opp) | q, rq = (b->pc[CAN_ROOK] & opp) | q;
+    u128 evade = T->leap_from[CAN_PAWN][us ^ 1][k] & b->pc[CAN_PAWN] & opp, screens = 0;
+    for (int d = 0; d < 8; d++) {
+        const u128 ray = T->ray[d][k], blk = ray & N->occ;
+        if (!blk) continue;
+        const bool orth = (SUP_ORTH_DIRS >> d) & 1;
+        const int p1 = nearest(blk, d);
+        if ((orth ? rq : bq) & sup_bit(p1)) {
+            evade |= ray & ~T->ray[d][p1];
+            continue;
+        }
+        const u128 rest = blk & ~sup_bit(p1);
+        if (!orth || !(rest & cn)) continue;
+        const int p2 = nearest(rest, d);
+        if (cn & sup_bit(p2)) {
+            evade |= ray & ~T->ray[d][p2];
+            screens |= sup_bit(p1);
+        }
+    }
+    N->evade = evade;
+    N->screens = screens;
+}
+
 /* Fills N for side us on b (see the top of the file), its pins' squares in allow. */
 static FORCE_INLINE void node_prepare(const SupTables *T, const CanBoard *b, const int us, Node *N,
                                       u128 *allow) {
@@ -161,7 +193,10 @@ static FORCE_INLINE void node_prepare(const SupTables *T, const CanBoard *b, con
     N->pinned = N->nofill = 0;
     N->allow = allow;
     N->check = attacked(T, b, N->k, them, N->occ, ~(u128)0);
-    if (N->check) return;
+    if (N->check) {
+        check_prepare(T, b, us, N);
+        return;
+    }
     const int k = N->k;
     const u128 q = b->pc[CAN_QUEEN] & N->opp, bq = (b->pc[CAN_BISHOP] & N->opp) | q;
     const u128 rq = (b->pc[CAN_ROOK] & N->opp) | q, cn = b->pc[CAN_CANNON] & N->opp;
@@ -345,14 +380,16 @@ static FORCE_INLINE uint64_t count_moves(const SupTables *T, const CanBoard *b, 
         for (int i = 0; i < 3; i++)
             for (u128 t = set[i]; t;) {
                 int to = bb128_pop_lsb(&t);
+                if (!(N->evade & sup_bit(to)) && !(N->screens & sup_bit(to - back[i]))) continue;
                 if (move_legal(T, b, N, us, to - back[i], to)) n += pz & sup_bit(to) ? 4 : 1;
             }
         for (int t = CAN_BISHOP; t <= CAN_CANNON; t++) {
             if (t == CAN_KING) continue;
             for (u128 ps2 = b->pc[t] & N->own; ps2;) {
                 int s = bb128_pop_lsb(&ps2);
-                for (u128 d = piece_reach(t, s, N->occ) & N->target; d;)
-                    n += move_legal(T, b, N, us, s, bb128_pop_lsb(&d));
+                u128 d = piece_reach(t, s, N->occ) & N->target;
+                if (!(N->screens & sup_bit(s))) d &= N->evade;
+                while (d) n += move_legal(T, b, N, us, s, bb128_pop_lsb(&d));
             }
         }
         return n;
@@ -462,7 +499,8 @@ static FORCE_INLINE int gen_moves(const SupTables *T, const CanBoard *b, const N
     for (int i = 0; i < 3; i++)
         for (u128 t = set[i]; t;) {
             int to = bb128_pop_lsb(&t), from = to - back[i];
-            bool ok = N->check ? move_legal(T, b, N, us, from, to)
+            bool ok = N->check ? ((N->evade & sup_bit(to)) || (N->screens & sup_bit(from))) &&
+                                     move_legal(T, b, N, us, from, to)
                                : legal_dests(N, from, sup_bit(to)) != 0;
             if (ok) n = add_moves(list, n, from, sup_bit(to), CAN_PAWN, pz);
         }
@@ -473,6 +511,7 @@ static FORCE_INLINE int gen_moves(const SupTables *T, const CanBoard *b, const N
             u128 d = piece_reach(t, s, N->occ) & N->target;
             if (N->check) {
                 u128 ok = 0;
+                if (!(N->screens & sup_bit(s))) d &= N->evade;
                 for (u128 x = d; x;) {
                     int to = bb128_pop_lsb(&x);
                     if (move_legal(T, b, N, us, s, to)) ok |= sup_bit(to);
