@@ -493,35 +493,68 @@ static FORCE_INLINE int gen_moves(const SupTables *T, const CanBoard *b, const N
         if (king_legal(T, b, N, us, to)) kd |= sup_bit(to);
     }
     n = add_moves(list, n, N->k, kd, CAN_KING, 0);
-    PawnSets ps = pawn_sets(T, N, b->pc[CAN_PAWN] & N->own, us);
-    const u128 set[3] = {ps.push, ps.left, ps.right};
-    const int back[3] = {ps.up, ps.up - 1, ps.up + 1};
-    for (int i = 0; i < 3; i++)
-        for (u128 t = set[i]; t;) {
-            int to = bb128_pop_lsb(&t), from = to - back[i];
-            bool ok = N->check ? ((N->evade & sup_bit(to)) || (N->screens & sup_bit(from))) &&
-                                     move_legal(T, b, N, us, from, to)
-                               : legal_dests(N, from, sup_bit(to)) != 0;
-            if (ok) n = add_moves(list, n, from, sup_bit(to), CAN_PAWN, pz);
-        }
-    for (int t = CAN_BISHOP; t <= CAN_CANNON; t++) {
-        if (t == CAN_KING) continue;
-        for (u128 ps2 = b->pc[t] & N->own; ps2;) {
-            int s = bb128_pop_lsb(&ps2);
-            u128 d = piece_reach(t, s, N->occ) & N->target;
-            if (N->check) {
-                u128 ok = 0;
+    if (N->check) {
+        PawnSets ps = pawn_sets(T, N, b->pc[CAN_PAWN] & N->own, us);
+        const u128 set[3] = {ps.push, ps.left, ps.right};
+        const int back[3] = {ps.up, ps.up - 1, ps.up + 1};
+        for (int i = 0; i < 3; i++)
+            for (u128 t = set[i]; t;) {
+                int to = bb128_pop_lsb(&t), from = to - back[i];
+                if (((N->evade & sup_bit(to)) || (N->screens & sup_bit(from))) &&
+                    move_legal(T, b, N, us, from, to))
+                    n = add_moves(list, n, from, sup_bit(to), CAN_PAWN, pz);
+            }
+        for (int t = CAN_BISHOP; t <= CAN_CANNON; t++) {
+            if (t == CAN_KING) continue;
+            for (u128 ps2 = b->pc[t] & N->own; ps2;) {
+                int s = bb128_pop_lsb(&ps2);
+                u128 d = piece_reach(t, s, N->occ) & N->target, ok = 0;
                 if (!(N->screens & sup_bit(s))) d &= N->evade;
                 for (u128 x = d; x;) {
                     int to = bb128_pop_lsb(&x);
                     if (move_legal(T, b, N, us, s, to)) ok |= sup_bit(to);
                 }
-                d = ok;
-            } else {
-                d = legal_dests(N, s, d);
+                n = add_moves(list, n, s, ok, t, 0);
             }
-            n = add_moves(list, n, s, d, t, 0);
         }
+        return n;
+    }
+    /* unpinned pawns set-wise, pinned ones each with its own squares */
+    const u128 pawns = b->pc[CAN_PAWN] & N->own;
+    PawnSets ps = pawn_sets(T, N, pawns & ~N->pinned, us);
+    const u128 set[3] = {ps.push & ~N->nofill, ps.left, ps.right};
+    const int back[3] = {ps.up, ps.up - 1, ps.up + 1};
+    for (int i = 0; i < 3; i++) {
+        for (u128 t = set[i] & ~pz; t;) {
+            int to = bb128_pop_lsb(&t);
+            list[n++] = CM_MAKE(to - back[i], to, CAN_PAWN, CAN_PAWN);
+        }
+        for (u128 t = set[i] & pz; t;) {
+            int to = bb128_pop_lsb(&t);
+            n = add_moves(list, n, to - back[i], sup_bit(to), CAN_PAWN, pz);
+        }
+    }
+    for (u128 pp = pawns & N->pinned; pp;) {
+        int s = bb128_pop_lsb(&pp);
+        PawnSets one = pawn_sets(T, N, sup_bit(s), us);
+        n = add_moves(list, n, s, legal_dests(N, s, one.push | one.left | one.right), CAN_PAWN, pz);
+    }
+    /* the line families, as in count_moves */
+    const u128 occ = N->occ, to_ok = N->target & ~N->nofill, q = b->pc[CAN_QUEEN] & N->own;
+    for (u128 x = (b->pc[CAN_ROOK] & N->own) | q; x;) {
+        int s = bb128_pop_lsb(&x);
+        n = add_moves(list, n, s, pinned_to(N, s, orth_reach(fold_rider, s, occ) & to_ok),
+                      q & sup_bit(s) ? CAN_QUEEN : CAN_ROOK, 0);
+    }
+    for (u128 x = (b->pc[CAN_BISHOP] & N->own) | q; x;) {
+        int s = bb128_pop_lsb(&x);
+        n = add_moves(list, n, s, pinned_to(N, s, diag_reach(s, occ) & to_ok),
+                      q & sup_bit(s) ? CAN_QUEEN : CAN_BISHOP, 0);
+    }
+    for (u128 x = b->pc[CAN_CANNON] & N->own; x;) {
+        int s = bb128_pop_lsb(&x);
+        n = add_moves(list, n, s, pinned_to(N, s, orth_reach(fold_cannon, s, occ) & to_ok),
+                      CAN_CANNON, 0);
     }
     return n;
 }
