@@ -207,6 +207,12 @@ typedef struct CountCtx {
     u128 vac;   /* vacating one of these may expose the King */
     u128 fill;  /* filling one of these, or capturing on it, may */
     u128 blast; /* landings next to an enemy on a square of vac */
+    /* The part of vac not on the King's lines, and on them the pieces of ours that a
+     * move vacating only its origin must keep between the King and an enemy slider third
+     * on the line (or let take it): their squares in lpinned, where they may go in
+     * lallow (written for the squares of lpinned only). */
+    u128 vac_other, lpinned;
+    u128 *lallow;
     bool check;
     /* In check, the moves that may be legal (then each is tested): the King's, and those
      * that land on chk_to, capture on chk_mid on the way or blast next to chk_mid. */
@@ -234,7 +240,7 @@ static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard
 
 /* Whether the move of the type-t piece from `from` to `to` (through the intermediate
  * victim mid, becoming type nt) leaves the King unattacked. */
-static bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
+static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
     SupBoard c;
     sb_play(x->T, &c, x->b, x->us, t, from, to, mid, nt);
     return !sb_attacked(x->T, &c, t == SUP_KING ? to : x->k, x->us ^ 1);
@@ -253,8 +259,15 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
         safe = 0;
     } else {
         u128 touched = sup_bit(from) | (mid != NO_SQ ? sup_bit(mid) : 0);
-        risky =
-            (touched & x->vac) ? dests : dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
+        if (!(touched & x->vac)) {
+            risky = dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
+        } else if (mid == NO_SQ && t != SUP_TERMINATOR && !(touched & x->vac_other)) {
+            /* only its origin empties, on a King's line: sliders need two screens */
+            if (x->lpinned & touched) dests &= x->lallow[from];
+            risky = dests & x->fill;
+        } else {
+            risky = dests;
+        }
         safe = dests & ~risky;
     }
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
@@ -296,20 +309,32 @@ static void count_prepare(CountCtx *x) {
     const u128 opp = b->col[them], occ = b->col[0] | b->col[1];
     const u128 q = b->pc[SUP_QUEEN] & opp, rq = (b->pc[SUP_ROOK] & opp) | q;
     const u128 bq = (b->pc[SUP_BISHOP] & opp) | q;
-    u128 vac = 0, fill = 0;
+    const u128 own = b->col[x->us];
+    u128 vac = 0, fill = 0, lpinned = 0;
     if (T->lines[k] & (rq | bq))
         for (int d = 0; d < 8; d++) {
             u128 ray = T->ray[d][k], fam = (SUP_ORTH_DIRS >> d) & 1 ? rq : bq;
             if (!(ray & fam)) continue;
             u128 blk = ray & occ;
-            int far = NO_SQ;
-            for (int i = 1; i <= 5 && blk; i++) {
-                int sq = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
+            int far = NO_SQ, sqs[5], npc = 0;
+            for (; npc < 5 && blk; npc++) {
+                int sq = sqs[npc] = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
                 blk &= ~sup_bit(sq);
                 if (fam & sup_bit(sq)) far = sq;
             }
-            if (far != NO_SQ) vac |= ray & ~T->ray[d][far];
+            if (far == NO_SQ) continue;
+            vac |= ray & ~T->ray[d][far];
+            if (npc >= 3 && (fam & sup_bit(sqs[2]))) {
+                u128 seg = ray & ~T->ray[d][sqs[2]];
+                for (int i = 0; i < 2; i++)
+                    if (own & sup_bit(sqs[i])) {
+                        lpinned |= sup_bit(sqs[i]);
+                        x->lallow[sqs[i]] = seg & ~sup_bit(sqs[1 - i]);
+                    }
+            }
         }
+    const u128 vac_line = vac;
+    vac = 0;
     u128 en = b->pc[SUP_KNIGHT] & opp & knight2[k];
     if (en) {
         u128 reach = 0;
@@ -329,6 +354,9 @@ static void count_prepare(CountCtx *x) {
         vac |= z;
         fill |= z;
     }
+    x->vac_other = vac;
+    x->lpinned = lpinned;
+    vac |= vac_line;
     u128 blast = 0;
     for (u128 v = opp & ~b->pc[SUP_PROTECTOR] & vac; v;) blast |= T->kmask[bb128_pop_lsb(&v)];
     x->vac = vac;
@@ -533,8 +561,9 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
  * (no King). The pieces other than pawns and King come from c, built for this side on a
  * board that differs from b only on the squares of delta; `check` says whether the side is
  * in check (-1: not known); prep, if given, holds count_prepare's sets for this board. */
-static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
-                          u128 delta, int check, const CountCtx *prep) {
+static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b, const int us,
+                                            const PieceCache *c, u128 delta, int check,
+                                            const CountCtx *prep) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -542,13 +571,18 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
     u128 kb = b->pc[SUP_KING] & own;
     if (!kb) return -1;
     CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
+    u128 lallow[MAX_SQ];
     if (check < 0 ? sb_attacked(T, b, x.k, them) : check) {
         check_prepare(&x);
     } else if (prep) {
         x.vac = prep->vac;
         x.fill = prep->fill;
         x.blast = prep->blast;
+        x.vac_other = prep->vac_other;
+        x.lpinned = prep->lpinned;
+        x.lallow = prep->lallow;
     } else {
+        x.lallow = lallow;
         count_prepare(&x);
     }
     uint64_t n = 0;
@@ -618,6 +652,23 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
     return (int64_t)n;
 }
 
+/* count_lean_side instantiated per side to move (pawn directions become constants). */
+static int64_t count_lean_white(const Variant *v, const SupBoard *b, const PieceCache *c,
+                                u128 delta, int check, const CountCtx *prep) {
+    return count_lean_side(v, b, WHITE, c, delta, check, prep);
+}
+static int64_t count_lean_black(const Variant *v, const SupBoard *b, const PieceCache *c,
+                                u128 delta, int check, const CountCtx *prep) {
+    return count_lean_side(v, b, BLACK, c, delta, check, prep);
+}
+
+/* count_lean_side for side us. */
+static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
+                          u128 delta, int check, const CountCtx *prep) {
+    return us == WHITE ? count_lean_white(v, b, c, delta, check, prep)
+                       : count_lean_black(v, b, c, delta, check, prep);
+}
+
 /* The bitboards of pos. */
 static FORCE_INLINE void board_of(const Position *pos, SupBoard *b) {
     for (int t = SUP_PAWN; t <= SUP_PROTECTOR; t++) b->pc[t] = pos->bb.b10.type[t];
@@ -650,6 +701,8 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
      * (unless the moved piece itself attacks it) */
     u128 kb = b0.pc[SUP_KING] & b0.col[them];
     CountCtx kx = {.T = T, .b = &b0, .us = them, .k = kb ? bb128_lsb(kb) : NO_SQ};
+    u128 kx_allow[MAX_SQ];
+    kx.lallow = kx_allow;
     /* count_prepare's sets stay those of the child where its move changes no square on
      * the King's lines, in its double-leap range or on vac, and moves no Terminator or
      * Commando near the King */

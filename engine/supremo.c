@@ -381,9 +381,19 @@ Variant variant_supremo = {
     .ops = &supremo_ops,
 };
 
-/* The operations of cannon10: Supremo's, without a draw by material. */
+/* Supremo's tables, and those of cannon10's own perft kernel. */
+static void cannon10_init_with_perft(Variant *v) {
+    supremo_init(v);
+    if (!cannon10_perft_init(v->tables)) {
+        fprintf(stderr, "cannon10: out of memory building tables\n");
+        exit(1);
+    }
+}
+
+/* The operations of cannon10: Supremo's, without a draw by material, and a perft kernel
+ * of its own. */
 static const VariantOps cannon10_ops = {
-    .init = supremo_init,
+    .init = cannon10_init_with_perft,
     .gen_legal = supremo_gen_legal,
     .gen_captures = supremo_gen_captures,
     .count_legal = supremo_count_legal,
@@ -394,10 +404,8 @@ static const VariantOps cannon10_ops = {
     .royal_attacked = supremo_royal_attacked,
     .validate = supremo_validate,
     .move_to_str = supremo_move_to_str,
+    .perft = cannon10_perft,
 };
-
-/* Piece type ids of the comparison variant below. */
-enum { CAN_PAWN = 1, CAN_BISHOP, CAN_ROOK, CAN_QUEEN, CAN_KING, CAN_CANNON };
 
 /* The pieces Supremo's generator shares with Fairy-Stockfish 11.1, which cannot define
  * pieces of its own: plain sliders, the xiangqi cannon (slides to move, hops to capture),

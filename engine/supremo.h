@@ -21,6 +21,9 @@ enum {
     SUP_PROTECTOR
 };
 
+/* Piece type ids of cannon10 (Supremo's generator, Fairy-Stockfish's piece set). */
+enum { CAN_PAWN = 1, CAN_BISHOP, CAN_ROOK, CAN_QUEEN, CAN_KING, CAN_CANNON };
+
 extern Variant variant_supremo;
 extern Variant variant_cannon10;
 
@@ -176,5 +179,12 @@ void supremo_perft_init(const SupTables *T);
 /* Leaves of the legal-move tree of a Supremo position (Supremo's pieces only): the last
  * ply counted on the bitboards by a counter written for those pieces. */
 uint64_t supremo_perft(Position *pos, int depth);
+
+/* Builds the tables of cannon10's perft kernel (perft_cannon10.c); false when out of
+ * memory. */
+bool cannon10_perft_init(const SupTables *T);
+/* Leaves of the legal-move tree of a cannon10 position: a lean copy-make board with a
+ * legal generator written for its six pieces, bulk counting at the last ply. */
+uint64_t cannon10_perft(Position *pos, int depth);
 
 #endif

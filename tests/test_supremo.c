@@ -413,6 +413,45 @@ Test(supremo, lean_perft_equals_generic_perft) {
     free(p);
 }
 
+/* cannon10's perft kernel counts exactly what gen_legal, make and unmake count: depth 1
+ * and 2 at every ply of seeded random games from the start, from every position of the
+ * suite and from positions crowded with cannons and pins, depth 3 now and then. */
+Test(supremo, cannon10_kernel_equals_generic_perft) {
+    const char *extra[] = {
+        "4k5/10/4c5/4p5/10/1c2P1R2r/10/4B5/10/C3K3Cc w - - 0 1",
+        "r3k4r/4c5/10/4q5/4P5/qR2K2c1r/4B5/4C5/10/4c5 w - - 0 1",
+        "4k5/1P6P1/10/10/c3P4r/10/10/c9/1p6p1/4K5 b - - 0 1",
+    };
+    const Variant *v = variant_by_name("cannon10");
+    int ne = 0;
+    EpdEntry *e = tu_load_epd("supremo_cannon10.epd", &ne);
+    int nstarts = ne + 1 + (int)(sizeof extra / sizeof *extra);
+    Position *p = malloc(sizeof *p);
+    uint64_t seed = 4242, checked = 0;
+    for (int g = 0; g < 2 * nstarts; g++) {
+        int i = g % nstarts;
+        const char *fen = i < ne ? e[i].fen : i == ne ? v->start_fen : extra[i - ne - 1];
+        tu_fen(p, v, fen);
+        for (int ply = 0; ply < 100; ply++) {
+            for (int d = 1; d <= (ply % 10 == 5 ? 3 : 2); d++) {
+                uint64_t a = perft(p, d), b = perft_generic(p, d);
+                char buf[512];
+                pos_to_fen(p, buf, sizeof buf);
+                cr_assert_eq(a, b, "%s depth %d: kernel %llu, generic %llu", buf, d,
+                             (unsigned long long)a, (unsigned long long)b);
+                checked++;
+            }
+            Move list[MAX_MOVES];
+            int n = pos_legal_moves(p, list);
+            if (!n) break;
+            pos_make(p, list[tu_rand(&seed) % (uint64_t)n]);
+        }
+    }
+    cr_assert_gt(checked, 5000);
+    free(e);
+    free(p);
+}
+
 /* The capture generator (quiescence) gives exactly the legal moves that remove an enemy
  * piece, judged by making each legal move and counting, in the legal generator's order:
  * Supremo (double captures, blasts next to the landing, uncapturable Protectors) and
