@@ -166,6 +166,8 @@ class Loop:
                 "--lambda", str(a.train_lambda), "--seed", str(g + 1), "--threads",
                 str(a.threads), "--checkpoint", net + ".ckpt",
                 "--log", os.path.join(self.work, f"net{g + 1}.loss.csv"), "--progress", "30"]
+        if a.mirror:
+            argv.append("--mirror")
         e = self.step(f"train{g + 1}", argv)
         e["data_positions"] = positions
         e["generations"] = list(range(first, g + 1))
@@ -373,6 +375,8 @@ def main():
     ap.add_argument("--window", type=int, default=2, help="generations of data per net")
     ap.add_argument("--train-lambda", type=float, default=0.75,
                     help="target = lambda * search score + (1 - lambda) * result")
+    ap.add_argument("--mirror", action="store_true",
+                    help="train with files mirrored half the time (chessvar train --mirror)")
     ap.add_argument("--match-games", type=int, default=400)
     ap.add_argument("--movetime", type=int, default=20, help="ms per move in matches")
     ap.add_argument("--threads", type=int, default=2)
