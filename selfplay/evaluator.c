@@ -74,11 +74,14 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
 }
 
 /* The variants whose shipped network (CHESSVAR_NETS_DIR, the repository's selfplay/nets/)
- * is their default evaluation, as {variant, file}: none yet, so every variant plays with the
- * classical evaluation unless --eval (UCI: EvalFile) names a file. An entry such as
- * {"chess", CHESSVAR_NETS_DIR "/chess.nnue"} is the whole change that makes a shipped
- * network a variant's default. */
-static const char *const default_networks[][2] = {{NULL, NULL}};
+ * is their default evaluation, as {variant, file}: those whose net beat the classical
+ * evaluation beyond its 95% interval at equal time (selfplay/nets/<variant>.json). The
+ * others play with the classical evaluation unless --eval (UCI: EvalFile) names a file;
+ * --eval classical keeps the classical one everywhere. */
+static const char *const default_networks[][2] = {
+    {"chess", CHESSVAR_NETS_DIR "/chess.nnue"},           /* +93 [+60, +126], 20 ms */
+    {"superchess", CHESSVAR_NETS_DIR "/superchess.nnue"}, /* +101 [+66, +137], 20 ms */
+    {NULL, NULL}};
 
 const char *evaluator_default_file(const Variant *v) {
     for (int i = 0; default_networks[i][0]; i++)
