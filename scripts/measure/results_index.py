@@ -81,6 +81,11 @@ FILES = [
      "Fairy-Stockfish, alternating runs", "python3 -m scripts.measure.perft_speed"),
     ("perft_speed.png", "Ratios of perft_speed.json against their goals",
      "python3 -m scripts.measure.perft_speed"),
+    ("perft_speed_*.json", "One part of perft_speed.json rerun alone on a quiet machine "
+     "(orthodox anchors, 10x10 against Fairy-Stockfish, or the variants against orthodox)",
+     "python3 -m scripts.measure.perft_speed --report anchors --only PART --runs 5"),
+    ("perft_speed_*.png", "Ratios of that part against their goals",
+     "python3 -m scripts.measure.perft_speed --report anchors --only PART"),
     ("perft_vs_stockfish.json", "Orthodox perft against Stockfish's go perft, one thread",
      "python3 -m scripts.measure.perft_speed --report stockfish"),
     ("search_changes_round*.txt", "Each search change of a round played against the build "
