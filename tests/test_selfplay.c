@@ -19,6 +19,7 @@
 #include "../selfplay/eval.h"
 #include "../selfplay/game.h"
 #include "../selfplay/search.h"
+#include "selfplay_util.h"
 
 /* Builds the engine tables once per test process. */
 static void setup(void) { engine_init(); }
@@ -155,91 +156,6 @@ Test(selfplay, search_finds_tactics) {
 
 /* ---------------------------------------------------------------- whole runs */
 
-/* A fresh empty folder in the build's test folder. */
-static void temp_dir(char *buf, size_t n) {
-    snprintf(buf, n, "%s/chessvar-selfplay-XXXXXX", CHESSVAR_TEST_WORK);
-    cr_assert_not_null(mkdtemp(buf), "mkdtemp %s", buf);
-}
-
-/* Starts argv (argv[0] a path) with stdout and stderr discarded; returns the pid. */
-static pid_t spawn(char *const argv[]) {
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0);
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        dup2(fd, 1);
-        dup2(fd, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    return pid;
-}
-
-/* Runs argv to the end; returns its exit status (-1 if it died of a signal). */
-static int run(char *const argv[]) {
-    int st;
-    pid_t pid = spawn(argv);
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Reads a whole file; NULL if it cannot be opened. */
-static char *slurp(const char *path, long *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)*len + 1);
-    *len = (long)fread(b, 1, (size_t)*len, f);
-    fclose(f);
-    return b;
-}
-
-/* Asserts that folders a and b hold the same file names with the same bytes; returns
- * how many files were compared. */
-static int same_dirs(const char *a, const char *b) {
-    int count[2] = {0, 0};
-    const char *dirs[2] = {a, b};
-    for (int side = 0; side < 2; side++) {
-        DIR *d = opendir(dirs[side]);
-        cr_assert_not_null(d, "%s", dirs[side]);
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.') continue;
-            count[side]++;
-            if (side == 1) continue;
-            char pa[1024], pb[1024];
-            snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
-            snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
-            long la = 0, lb = 0;
-            char *ca = slurp(pa, &la), *cb = slurp(pb, &lb);
-            cr_assert_not_null(cb, "%s exists but %s does not", pa, pb);
-            cr_expect(la == lb && memcmp(ca, cb, (size_t)la) == 0, "%s and %s differ", pa, pb);
-            free(ca);
-            free(cb);
-        }
-        closedir(d);
-    }
-    cr_expect_eq(count[0], count[1], "%s has %d files, %s has %d", a, count[0], b, count[1]);
-    return count[0];
-}
-
-/* Removes a folder of plain files made by temp_dir. */
-static void remove_dir(const char *path) {
-    DIR *d = opendir(path);
-    if (!d) return;
-    struct dirent *e;
-    char p[1024];
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-        unlink(p);
-    }
-    closedir(d);
-    rmdir(path);
-}
-
 #define SP(...) ((char *const[]){CHESSVAR_BINARY, "selfplay", __VA_ARGS__, NULL})
 
 Test(selfplay, same_data_for_any_thread_count, .timeout = 120) {
@@ -248,58 +164,58 @@ Test(selfplay, same_data_for_any_thread_count, .timeout = 120) {
     const char *games[] = {"6", "6", "4", "2"};
     for (int i = 0; i < 4; i++) {
         char d1[512], d2[512];
-        temp_dir(d1, sizeof d1);
-        temp_dir(d2, sizeof d2);
+        su_temp_dir(d1, sizeof d1);
+        su_temp_dir(d2, sizeof d2);
         char *v = (char *)variants[i], *nd = (char *)nodes[i], *g = (char *)games[i];
-        cr_assert_eq(
-            run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
-                   "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "1", "--out", d1)),
-            0);
-        cr_assert_eq(
-            run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7", "--shard-games", "2",
-                   "--ply-cap", "160", "--format", "bin,jsonl,pgn", "--threads", "2", "--out", d2)),
-            0);
-        int files = same_dirs(d1, d2);
+        cr_assert_eq(su_run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7",
+                               "--shard-games", "2", "--ply-cap", "160", "--format",
+                               "bin,jsonl,pgn", "--threads", "1", "--out", d1)),
+                     0);
+        cr_assert_eq(su_run(SP("--variant", v, "--games", g, "--nodes", nd, "--seed", "7",
+                               "--shard-games", "2", "--ply-cap", "160", "--format",
+                               "bin,jsonl,pgn", "--threads", "2", "--out", d2)),
+                     0);
+        int files = su_same_dirs(d1, d2);
         /* run.json, manifest.json, and per shard bin, jsonl, pgn and json */
         int shards = (atoi(g) + 1) / 2;
         cr_expect_eq(files, 2 + 4 * shards, "%s: %d files", v, files);
-        remove_dir(d1);
-        remove_dir(d2);
+        su_remove_dir(d1);
+        su_remove_dir(d2);
     }
 }
 
 Test(selfplay, different_seeds_differ) {
     char d1[512], d2[512];
-    temp_dir(d1, sizeof d1);
-    temp_dir(d2, sizeof d2);
-    cr_assert_eq(
-        run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "1", "--out", d1)),
-        0);
-    cr_assert_eq(
-        run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "2", "--out", d2)),
-        0);
+    su_temp_dir(d1, sizeof d1);
+    su_temp_dir(d2, sizeof d2);
+    cr_assert_eq(su_run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "1",
+                           "--out", d1)),
+                 0);
+    cr_assert_eq(su_run(SP("--variant", "chess", "--games", "2", "--nodes", "200", "--seed", "2",
+                           "--out", d2)),
+                 0);
     char p1[600], p2[600];
     snprintf(p1, sizeof p1, "%s/shard-000000.bin", d1);
     snprintf(p2, sizeof p2, "%s/shard-000000.bin", d2);
     long l1 = 0, l2 = 0;
-    char *a = slurp(p1, &l1), *b = slurp(p2, &l2);
+    char *a = su_slurp(p1, &l1), *b = su_slurp(p2, &l2);
     cr_assert(a && b);
     cr_expect(l1 != l2 || memcmp(a, b, (size_t)l1) != 0, "seeds 1 and 2 gave the same games");
     free(a);
     free(b);
-    remove_dir(d1);
-    remove_dir(d2);
+    su_remove_dir(d1);
+    su_remove_dir(d2);
 }
 
 Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
     char whole[512], killed[512];
-    temp_dir(whole, sizeof whole);
-    temp_dir(killed, sizeof killed);
+    su_temp_dir(whole, sizeof whole);
+    su_temp_dir(killed, sizeof killed);
 #define RESUME_ARGS                                                                                \
     "--variant", "chess", "--games", "60", "--nodes", "300", "--seed", "3", "--shard-games", "2",  \
         "--ply-cap", "200", "--format", "bin,pgn", "--threads", "2"
-    cr_assert_eq(run(SP(RESUME_ARGS, "--out", whole)), 0);
-    pid_t pid = spawn(SP(RESUME_ARGS, "--out", killed));
+    cr_assert_eq(su_run(SP(RESUME_ARGS, "--out", whole)), 0);
+    pid_t pid = su_spawn(SP(RESUME_ARGS, "--out", killed), NULL);
     char mark[600];
     snprintf(mark, sizeof mark, "%s/shard-000001.json", killed);
     struct timespec pause = {0, 2000000};
@@ -314,17 +230,17 @@ Test(selfplay, resume_after_kill_equals_uninterrupted, .timeout = 120) {
     waitpid(pid, &st, 0);
     cr_assert(WIFSIGNALED(st));
     /* without --resume the folder is refused and left as it is */
-    cr_expect_eq(run(SP(RESUME_ARGS, "--out", killed)), 1);
-    cr_assert_eq(run(SP(RESUME_ARGS, "--out", killed, "--resume")), 0);
-    same_dirs(whole, killed);
+    cr_expect_eq(su_run(SP(RESUME_ARGS, "--out", killed)), 1);
+    cr_assert_eq(su_run(SP(RESUME_ARGS, "--out", killed, "--resume")), 0);
+    su_same_dirs(whole, killed);
     /* a resume with other options is refused */
-    cr_expect_eq(run(SP("--variant", "chess", "--games", "60", "--nodes", "301", "--seed", "3",
-                        "--shard-games", "2", "--ply-cap", "200", "--format", "bin,pgn", "--out",
-                        killed, "--resume")),
+    cr_expect_eq(su_run(SP("--variant", "chess", "--games", "60", "--nodes", "301", "--seed", "3",
+                           "--shard-games", "2", "--ply-cap", "200", "--format", "bin,pgn", "--out",
+                           killed, "--resume")),
                  1);
 #undef RESUME_ARGS
-    remove_dir(whole);
-    remove_dir(killed);
+    su_remove_dir(whole);
+    su_remove_dir(killed);
 }
 
 /* A python3 with numpy, or NULL. */
@@ -342,9 +258,9 @@ Test(selfplay, reader_loads_and_rejects_corruption, .timeout = 60) {
     const char *py = python_with_numpy();
     if (!py) cr_skip_test("no python3 with numpy");
     char d[512];
-    temp_dir(d, sizeof d);
-    cr_assert_eq(run(SP("--variant", "superchess", "--games", "4", "--nodes", "150",
-                        "--shard-games", "2", "--ply-cap", "120", "--out", d)),
+    su_temp_dir(d, sizeof d);
+    cr_assert_eq(su_run(SP("--variant", "superchess", "--games", "4", "--nodes", "150",
+                           "--shard-games", "2", "--ply-cap", "120", "--out", d)),
                  0);
     char cmd[1400];
     const char *root = CHESSVAR_TEST_DATA "/../..";
@@ -363,19 +279,19 @@ Test(selfplay, reader_loads_and_rejects_corruption, .timeout = 60) {
     fclose(f);
     st = system(cmd);
     cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1, "reader accepted a corrupt block");
-    remove_dir(d);
+    su_remove_dir(d);
 }
 
 Test(selfplay, bad_options) {
     char d[512];
-    temp_dir(d, sizeof d);
-    cr_expect_eq(run(SP("--variant", "nosuch", "--out", d)), 2);
-    cr_expect_eq(run(SP("--variant", "chess", "--games", "0", "--out", d)), 2);
-    cr_expect_eq(run(SP("--variant", "chess", "--format", "csv", "--out", d)), 2);
-    cr_expect_eq(run(SP("--variant", "chess", "--opponent", "strong", "--out", d)), 2);
-    cr_expect_eq(run(SP("--variant", "chess", "--start", "not a fen", "--out", d)), 2);
-    cr_expect_eq(run(SP("--variant", "chess", "--games", "1")), 2);
-    remove_dir(d);
+    su_temp_dir(d, sizeof d);
+    cr_expect_eq(su_run(SP("--variant", "nosuch", "--out", d)), 2);
+    cr_expect_eq(su_run(SP("--variant", "chess", "--games", "0", "--out", d)), 2);
+    cr_expect_eq(su_run(SP("--variant", "chess", "--format", "csv", "--out", d)), 2);
+    cr_expect_eq(su_run(SP("--variant", "chess", "--opponent", "strong", "--out", d)), 2);
+    cr_expect_eq(su_run(SP("--variant", "chess", "--start", "not a fen", "--out", d)), 2);
+    cr_expect_eq(su_run(SP("--variant", "chess", "--games", "1")), 2);
+    su_remove_dir(d);
 }
 
 /* Path of mpirun on PATH, or NULL. */
@@ -397,22 +313,22 @@ Test(selfplay, mpi_ranks_write_the_same_data, .timeout = 120) {
     if (!find_mpirun(mpirun, sizeof mpirun))
         cr_skip_test("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
     char d1[512], d2[512];
-    temp_dir(d1, sizeof d1);
-    temp_dir(d2, sizeof d2);
+    su_temp_dir(d1, sizeof d1);
+    su_temp_dir(d2, sizeof d2);
     /* Open MPI refuses root unless told; harmless elsewhere */
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
 #define MPI_ARGS                                                                                   \
     "--variant", "switching", "--games", "9", "--nodes", "200", "--seed", "5", "--shard-games",    \
         "2", "--ply-cap", "150", "--format", "bin,pgn", "--threads", "1"
-    cr_assert_eq(run(SP(MPI_ARGS, "--out", d1)), 0);
-    int rc = run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY, "selfplay",
-                                 MPI_ARGS, "--out", d2, NULL});
+    cr_assert_eq(su_run(SP(MPI_ARGS, "--out", d1)), 0);
+    int rc = su_run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY,
+                                    "selfplay", MPI_ARGS, "--out", d2, NULL});
 #undef MPI_ARGS
     cr_assert_eq(rc, 0, "mpirun -np 2 chessvar selfplay failed (status %d)", rc);
-    cr_assert_gt(same_dirs(d1, d2), 0, "the runs wrote no file");
-    remove_dir(d1);
-    remove_dir(d2);
+    cr_assert_gt(su_same_dirs(d1, d2), 0, "the runs wrote no file");
+    su_remove_dir(d1);
+    su_remove_dir(d2);
 }
 
 Test(selfplay, jsonl_positions_replay, .timeout = 60) {
@@ -420,9 +336,9 @@ Test(selfplay, jsonl_positions_replay, .timeout = 60) {
     for (int vi = 0; vi < 2; vi++) {
         const Variant *v = variant_by_name(variants[vi]);
         char d[512];
-        temp_dir(d, sizeof d);
-        cr_assert_eq(run(SP("--variant", (char *)variants[vi], "--games", "2", "--nodes", "150",
-                            "--ply-cap", "80", "--format", "jsonl", "--out", d)),
+        su_temp_dir(d, sizeof d);
+        cr_assert_eq(su_run(SP("--variant", (char *)variants[vi], "--games", "2", "--nodes", "150",
+                               "--ply-cap", "80", "--format", "jsonl", "--out", d)),
                      0);
         char path[600];
         snprintf(path, sizeof path, "%s/shard-000000.jsonl", d);
@@ -454,28 +370,28 @@ Test(selfplay, jsonl_positions_replay, .timeout = 60) {
         fclose(f);
         cr_expect_gt(lines, 10);
         free(pos);
-        remove_dir(d);
+        su_remove_dir(d);
     }
 }
 
 Test(selfplay, consistency_report_of_the_games, .timeout = 60) {
     char d[512], rep[600], md[600];
-    temp_dir(d, sizeof d);
+    su_temp_dir(d, sizeof d);
     snprintf(rep, sizeof rep, "%s/check.json", d);
     snprintf(md, sizeof md, "%s/check.md", d);
     char out[600];
     snprintf(out, sizeof out, "%s/data", d);
-    cr_assert_eq(run(SP("--variant", "switching", "--games", "3", "--nodes", "200", "--ply-cap",
-                        "100", "--out", out, "--report", rep, "--check-every", "10")),
+    cr_assert_eq(su_run(SP("--variant", "switching", "--games", "3", "--nodes", "200", "--ply-cap",
+                           "100", "--out", out, "--report", rep, "--check-every", "10")),
                  0);
     long len = 0;
-    char *json = slurp(rep, &len);
+    char *json = su_slurp(rep, &len);
     cr_assert_not_null(json, "%s", rep);
     cr_expect_not_null(strstr(json, "\"games_checked\": 3"), "%s", json);
     cr_expect_not_null(strstr(json, "\"total_failures\": 0"));
     cr_expect_not_null(strstr(json, "\"switches\""));
     free(json);
     cr_expect_eq(access(md, F_OK), 0, "no Markdown report");
-    remove_dir(out);
-    remove_dir(d);
+    su_remove_dir(out);
+    su_remove_dir(d);
 }
