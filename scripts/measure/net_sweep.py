@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+from scripts.common.chessvar_run import ChessvarError, run_timed
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -36,13 +38,23 @@ def log(msg):
 
 
 def run(argv):
-    """Runs argv; (exit code, CPU seconds of the child, stdout, stderr)."""
+    """Runs argv (a training, which prints no JSON result); (exit code, CPU seconds of the
+    child, stdout, stderr)."""
     before = os.times()
     p = subprocess.run(argv, capture_output=True, text=True)
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system -
                                                            before.children_system)
     return p.returncode, cpu, p.stdout, p.stderr
+
+
+def redact(text, pairs):
+    """text with each (path, name) of pairs replaced, longer paths first (a path before any
+    path that prefixes it); as flywheel.py's redact, which as a top-level script does not
+    import the scripts package."""
+    for path, name in sorted(pairs, key=lambda p: -len(p[0])):
+        text = text.replace(path, name)
+    return text
 
 
 def best_val_loss(csv_path):
@@ -56,12 +68,6 @@ def best_val_loss(csv_path):
             if v == v and (best[0] is None or v < best[0]):
                 best = (v, int(row["positions"]))
     return best
-
-
-def redact(text, pairs):
-    for path, name in sorted(pairs, key=lambda p: -len(p[0])):
-        text = text.replace(path, name)
-    return text
 
 
 def main():
@@ -155,10 +161,11 @@ def main():
         if os.path.exists(match_dir):
             subprocess.run(["rm", "-rf", match_dir], check=True)
         log(f"{name}: match: {redact(' '.join(match), pairs)}")
-        rc, match_cpu, text, err = run(match)
-        if rc != 0:
-            sys.exit(f"net_sweep: {name}: match failed (exit {rc}): {err.strip()[-500:]}")
-        m = json.loads(text[text.index("{"):text.rindex("}") + 1])
+        try:
+            m, timing = run_timed(match)
+        except ChessvarError as e:
+            sys.exit(f"net_sweep: {name}: match failed: {str(e)[-500:]}")
+        match_cpu = timing["cpu_seconds"]
         row = {"name": name, "train_options": " ".join(opts), "train_command": train_cmd,
                "best_validation_loss": val, "best_at_positions": val_at,
                "train_cpu_s": round(train_cpu, 1),
