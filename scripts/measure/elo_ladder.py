@@ -11,6 +11,11 @@ games, score, Elo difference and 95% interval; results/elo_ladder.json also reco
 machine and commit (scripts/common/measure_env.py), and a plot goes beside it.
 
     python3 -m scripts.measure.elo_ladder --budgets nodes=1000,nodes=10000,movetime=50
+    python3 -m scripts.measure.elo_ladder --budgets movetime=50 --eval classical \
+        --eval selfplay/nets/chess.nnue          # one ladder per evaluation and budget
+
+Without --eval the player evaluates as `chessvar selfplay` does by default (the shipped
+chess net); each ladder records the evaluation it played with.
 
 The plot needs matplotlib: `bash scripts/setup.sh --measure` installs it.
 """
@@ -36,8 +41,10 @@ from scripts.common import ROOT
 RUNG_MIN, RUNG_MAX, RUNG_STEP = 1350, 2850, 100
 
 
-def run_match(args, budget, engine, options, engine_budget, games, seed, log):
-    """Plays one match with chessvar selfplay; returns the summary dict plus the command."""
+def run_match(args, budget, engine, options, engine_budget, games, seed, log, evaluation=None):
+    """Plays one match with chessvar selfplay (player A evaluating with `evaluation`, a net
+    file or classical; None: selfplay's default); returns the summary dict plus the
+    command."""
     with tempfile.TemporaryDirectory(prefix="elo_ladder_") as out:
         flag, value = budget.split("=")
         cmd = ["nice", "-n", str(args.nice), args.chessvar, "selfplay", "--variant", "chess",
@@ -46,6 +53,8 @@ def run_match(args, budget, engine, options, engine_budget, games, seed, log):
                str(args.random_plies), "--opponent", f"uci:{engine}", "--opponent-budget",
                engine_budget, "--opponent-timeout", "20", "--format", "pgn", "--out", out,
                "--json", "--progress", "0", "--hash-bits", "18"]
+        if evaluation:
+            cmd += ["--eval", evaluation]
         for name, val in options:
             cmd += ["--opponent-option", f"{name}={val}"]
         t0 = time.time()
@@ -56,7 +65,7 @@ def run_match(args, budget, engine, options, engine_budget, games, seed, log):
         shown = [public(c, args, out) for c in cmd]
         summary["command"] = shlex.join(shown)
         summary["wall_seconds"] = round(time.time() - t0, 1)
-        log(f"  {budget} vs {engine_budget} {dict(options)}: {games} games, "
+        log(f"  {budget} {eval_name(evaluation)} vs {engine_budget} {dict(options)}: {games} games, "
             f"score {summary['a_score']:.3f} (+{summary['a_wins']} ={summary['a_draws']} "
             f"-{summary['a_losses']}), Elo {summary['elo']:+.0f} "
             f"[{summary['elo_95'][0]:+.0f}, {summary['elo_95'][1]:+.0f}], "
@@ -73,7 +82,17 @@ def public(text, args, out):
         return "build/chessvar"
     if text.startswith("uci:"):
         return "uci:" + os.path.basename(text[4:])
+    if text.endswith(".nnue") and os.path.isabs(text):
+        rel = os.path.relpath(text, ROOT)
+        return rel if not rel.startswith("..") else os.path.basename(text)
     return text
+
+
+def eval_name(evaluation):
+    """How a ladder names its evaluation: classical, a net's file name, or default."""
+    if not evaluation:
+        return "default"
+    return "classical" if evaluation == "classical" else os.path.basename(evaluation)
 
 
 def clamp_rung(x):
@@ -82,8 +101,9 @@ def clamp_rung(x):
     return max(RUNG_MIN, min(RUNG_MAX, r))
 
 
-def ladder(args, budget, stockfish, log):
-    """Probe, then full matches at the rungs nearest chessvar's 50% point for one budget."""
+def ladder(args, budget, stockfish, log, evaluation=None):
+    """Probe, then full matches at the rungs nearest chessvar's 50% point for one budget
+    and evaluation."""
     sf_budget = f"movetime={args.sf_movetime}"
     rungs, probes = [], []
     guess = args.first_guess.get(budget, RUNG_MIN)
@@ -95,7 +115,8 @@ def ladder(args, budget, stockfish, log):
         seen.add(rung)
         s = run_match(args, budget, stockfish,
                       [("Threads", 1), ("Hash", 16), ("UCI_LimitStrength", "true"),
-                       ("UCI_Elo", rung)], sf_budget, args.probe_games, args.seed, log)
+                       ("UCI_Elo", rung)], sf_budget, args.probe_games, args.seed, log,
+                      evaluation)
         s["rung"] = rung
         probes.append(s)
         guess = rung + max(-600, min(600, s["elo"]))
@@ -110,10 +131,12 @@ def ladder(args, budget, stockfish, log):
     for rung in sorted(chosen)[: args.max_rungs]:
         s = run_match(args, budget, stockfish,
                       [("Threads", 1), ("Hash", 16), ("UCI_LimitStrength", "true"),
-                       ("UCI_Elo", rung)], sf_budget, args.games, args.seed + 1, log)
+                       ("UCI_Elo", rung)], sf_budget, args.games, args.seed + 1, log,
+                      evaluation)
         s["rung"] = rung
         rungs.append(s)
-    return {"budget": budget, "stockfish_budget": sf_budget, "probes": probes, "rungs": rungs,
+    return {"budget": budget, "eval": eval_name(evaluation), "stockfish_budget": sf_budget,
+            "probes": probes, "rungs": rungs,
             "estimate": combine(rungs)}
 
 
@@ -141,6 +164,12 @@ def combine(rungs):
     return out
 
 
+def ladder_name(lad):
+    """A ladder's label: its budget, and its evaluation when one was chosen."""
+    ev = lad.get("eval", "default")
+    return lad["budget"] if ev == "default" else f"{lad['budget']} {ev}"
+
+
 def plot(result, path):
     """Left: chessvar's score against each rung (95% interval), per budget; right: the
     combined Elo estimate per budget with its interval."""
@@ -161,10 +190,10 @@ def plot(result, path):
                 ax.errorbar([s["rung"] + (i - 1) * 8], [s["a_score"]], yerr=[[1.96 * sd], [1.96 * sd]],
                             fmt="o" if kind == "full" else "x", color=f"C{i}", capsize=3,
                             alpha=1.0 if kind == "full" else 0.4,
-                            label=f"chessvar {lad['budget']}" if kind == "full" and s is lad["rungs"][0]
+                            label=f"chessvar {ladder_name(lad)}" if kind == "full" and s is lad["rungs"][0]
                             else None)
         if lad["estimate"]:
-            labels.append(lad["budget"] + ("\n(extrapolated)" if "note" in lad["estimate"] else ""))
+            labels.append(ladder_name(lad).replace(" ", "\n") + ("\n(extrapolated)" if "note" in lad["estimate"] else ""))
             est.append(lad["estimate"]["elo"])
             lo.append(lad["estimate"]["elo"] - lad["estimate"]["ci95"][0])
             hi.append(lad["estimate"]["ci95"][1] - lad["estimate"]["elo"])
@@ -204,6 +233,9 @@ def main():
     ap.add_argument("--random-plies", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nice", type=int, default=10)
+    ap.add_argument("--eval", action="append", default=[], dest="evals",
+                    help="chessvar's evaluation: a network file or classical (repeatable: "
+                         "one ladder per evaluation and budget; default: selfplay's)")
     ap.add_argument("--guess", action="append", default=[],
                     help="first rung to probe for a budget, e.g. nodes=1000:1350")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "elo_ladder.json"))
@@ -244,12 +276,16 @@ def main():
             fh.write("\n")
         plot(result, args.plot)
 
-    for budget in args.budgets.split(","):
-        if not budget:
-            continue
-        log(f"ladder for chessvar {budget}")
-        result["ladders"].append(ladder(args, budget, stockfish, log))
-        save()
+    for evaluation in args.evals or [None]:
+        if evaluation not in (None, "classical") and not os.path.isfile(evaluation):
+            sys.exit(f"elo_ladder: --eval {evaluation}: no such network file")
+    for evaluation in args.evals or [None]:
+        for budget in args.budgets.split(","):
+            if not budget:
+                continue
+            log(f"ladder for chessvar {budget} {eval_name(evaluation)}")
+            result["ladders"].append(ladder(args, budget, stockfish, log, evaluation))
+            save()
     if args.fairy != "":
         fairy = find_engine(args.fairy, ("fairy-stockfish",))
         log("chessvar vs Fairy-Stockfish at equal time per move")
