@@ -127,6 +127,8 @@ def main():
         old = json.load(open(out))
         if old.get("variant") == a.variant:
             rec["results"] = old.get("results", [])
+    for r in rec["results"]:  # records written before train_options was redacted too
+        r["train_options"] = redact(r["train_options"], pairs)
     done = {(r["name"], r["train_command"]) for r in rec["results"]}
     rec.setdefault("data", {})
     for d in data_dirs:
@@ -166,7 +168,8 @@ def main():
         except ChessvarError as e:
             sys.exit(f"net_sweep: {name}: match failed: {str(e)[-500:]}")
         match_cpu = timing["cpu_seconds"]
-        row = {"name": name, "train_options": " ".join(opts), "train_command": train_cmd,
+        row = {"name": name, "train_options": redact(" ".join(opts), pairs),
+               "train_command": train_cmd,
                "best_validation_loss": val, "best_at_positions": val_at,
                "train_cpu_s": round(train_cpu, 1),
                "match_command": redact(" ".join(shlex.quote(x) for x in match), pairs),
