@@ -97,7 +97,10 @@ def check_variant(binary, work, variant, games, extra):
     out = os.path.join(work, "oracle_" + variant)
     shutil.rmtree(out, ignore_errors=True)
     subprocess.run([binary, "selfplay", "--variant", variant, "--games", str(games), "--seed", "5",
-                    "--threads", "2", "--out", out, "--format", "bin,jsonl", "--progress", "0"]
+                    "--threads", "2", "--out", out, "--format", "bin,jsonl", "--progress", "0",
+                    # the data's own evaluation does not matter here; classical keeps the
+                    # games (and their position count) independent of the shipped nets
+                    "--eval", "classical"]
                    + extra, check=True, stdout=subprocess.DEVNULL)
     net_path = os.path.join(work, f"oracle_{variant}.nnue")
     subprocess.run([binary, "train", "--data", out, "--out", net_path, "--hidden", "32",
