@@ -125,6 +125,9 @@ FILES = [
      "python3 scripts/flywheel.py --variant V (command inside)"),
     ("flywheel_*.png", "Elo per generation and per positions trained on, with intervals",
      "python3 scripts/flywheel.py --variant V"),
+    ("net_speed.json", "Self-play nodes and positions per CPU second with each variant's shipped "
+     "network against the classical evaluation, default node budget, one thread",
+     "python3 -m scripts.measure.net_speed"),
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "
      "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
