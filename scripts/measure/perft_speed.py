@@ -19,7 +19,9 @@ chessvar with the default build (CHESSVAR_ARCH=native) for these runs.
              10x10: the cannon10 positions against Fairy-Stockfish 11.1;
              variants: Supremo S30 d4 and Superchess P0 d5 against chessvar's own orthodox
              start d6, measured alternately beside them;
-             threads: orthodox start d7 on 2 threads against 1 thread.
+             threads: orthodox start d7 on 2 threads against 1 thread;
+             cpw (only when --only names it): CPW positions 3-6 at depths of a second
+             or more for chessvar, against the same anchors as orthodox.
              Writes results/perft_speed.json (machine, commit, build, every run) and
              results/perft_speed.png (ratios against the goals).
   engines    every installed engine on the rows it can express: orthodox start d6 and
@@ -65,6 +67,13 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 # (label, FEN, depth, quick depth)
 ORTHODOX = [("start d6", START, 6, 4), ("start d7", START, 7, 5),
             ("kiwipete d5", KIWIPETE, 5, 3), ("kiwipete d6", KIWIPETE, 6, 4)]  # quick: distinct
+# The Chess Programming Wiki's perft positions 3-6 at the first depth where chessvar's perft
+# runs for a second or more (issue 29's goal there: 1.0x Gigantua); the `cpw` part, run only
+# when --only names it (Stockfish takes minutes on these).
+CPW = [("cpw3 d8", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 8, 6),
+       ("cpw4 d6", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 6, 4),
+       ("cpw5 d6", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 6, 4),
+       ("cpw6 d6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P3/2NP1N2/PPP2PPP/R4RK1 w - - 0 10", 6, 4)]
 # (label, chessvar perft arguments, quick arguments)
 VARIANTS = [("supremo S30 d4", ["--variant", "supremo", "--depth", "4"],
              ["--variant", "supremo", "--depth", "3"]),
@@ -74,6 +83,7 @@ ORTHODOX_YARDSTICK = (["--depth", "6"], ["--depth", "5"])
 
 # goals of issue 29 (the 2-thread one is issue 16's): (case, anchor) -> minimum ratio
 GOALS = {("start d7", "gigantua"): 1.0, ("kiwipete d6", "gigantua"): 1.0,
+         **{(label, "gigantua"): 1.0 for label, _, _, _ in CPW},
          ("start d7", "stockfish"): 5.0, ("kiwipete d6", "stockfish"): 7.0,
          ("supremo S30 d4", "chess start d6"): 0.7, ("superchess P0 d5", "chess start d6"): 1.0,
          ("start d7 2 threads", "1 thread"): 1.8}
@@ -248,6 +258,10 @@ def report_anchors(args, runs, sf, fairy):
     """The anchors report (issue 16): ratios against their goals; results/perft_speed.json
     and its plot. Returns whether every count agreed."""
     parts = set((args.only or "orthodox,10x10,variants,threads").split(","))
+    unknown = parts - {"orthodox", "10x10", "variants", "threads", "cpw"}
+    if unknown:
+        sys.exit(f"perft_speed: --only {args.only}: unknown part(s) {', '.join(sorted(unknown))} "
+                 "(orthodox, 10x10, variants, threads, cpw)")
     out = out_path(args, "perft_speed")
     cv = args.binary
     report = dict(run_info(args), runs=runs,
@@ -281,8 +295,10 @@ def report_anchors(args, runs, sf, fairy):
         if not agree:
             print(f"error: counts differ in {case}: {sorted(nodes)}", file=sys.stderr)
 
-    if "orthodox" in parts:
-        for label, fen, depth, qdepth in ORTHODOX:
+    for part, cases in (("orthodox", ORTHODOX), ("cpw", CPW)):
+        if part not in parts:
+            continue
+        for label, fen, depth, qdepth in cases:
             d = qdepth if args.quick else depth
             engines = {"chessvar": lambda fen=fen, d=d: chessvar_pair(cv, ["--fen", fen, "--depth", str(d)])}
             if args.gigantua:
@@ -481,7 +497,8 @@ def main():
     ap.add_argument("--runs", type=int, default=None,
                     help="alternating rounds (default: anchors and fairy 3, engines and stockfish 5)")
     ap.add_argument("--quick", action="store_true", help="shallower, one round, separate output")
-    ap.add_argument("--only", help="anchors report: run only the parts named: orthodox,10x10,variants,threads")
+    ap.add_argument("--only", help="anchors report: run only the parts named: orthodox,10x10,variants,threads "
+                         "(default all four), and cpw (run only when named)")
     ap.add_argument("--out", default=None, help="directory of the output files (default results/)")
     args = ap.parse_args()
     if args.report in ("anchors", "all"):
