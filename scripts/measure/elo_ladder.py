@@ -122,6 +122,7 @@ def ladder(args, budget, stockfish, log, evaluation=None):
         guess = rung + max(-600, min(600, s["elo"]))
         if abs(s["elo"]) < RUNG_STEP:
             break
+    guess = bracket_guess(probes, guess)
     target = clamp_rung(guess)
     chosen = [target]
     if args.max_rungs > 1:
@@ -138,6 +139,21 @@ def ladder(args, budget, stockfish, log, evaluation=None):
     return {"budget": budget, "eval": eval_name(evaluation), "stockfish_budget": sf_budget,
             "probes": probes, "rungs": rungs,
             "estimate": combine(rungs)}
+
+
+def bracket_guess(probes, guess):
+    """Where chessvar scores 50%: when the probes bracket it (a rung scored at least 50%
+    and a higher one below), linear in score between the nearest such pair; else `guess`
+    (the last probe's rung plus its Elo difference). One lopsided probe's difference is
+    far off (a 15% score reads as -301 whatever the true gap), so a bracket wins."""
+    above = [p for p in probes if p["a_score"] >= 0.5]
+    below = [p for p in probes if p["a_score"] < 0.5]
+    pairs = [(a, b) for a in above for b in below if b["rung"] > a["rung"]]
+    if not pairs:
+        return guess
+    a, b = min(pairs, key=lambda ab: ab[1]["rung"] - ab[0]["rung"])
+    frac = (a["a_score"] - 0.5) / max(a["a_score"] - b["a_score"], 1e-9)
+    return a["rung"] + frac * (b["rung"] - a["rung"])
 
 
 def combine(rungs):
