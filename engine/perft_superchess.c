@@ -12,10 +12,11 @@
  * tables indexed by the occupancy of the 8 neighbours.
  *
  * Above the last ply the position is changed by a lean make (no key, counters or undo
- * stack). Two plies above the leaves, a quiet move (quiet_squares, quiet_move: one that
- * neither the opponent's pieces nor the lines onto its monarchs can notice) is not made
- * at all: its child has the moves of the position with the turn passed, bar the drops onto
- * the squares the move fills and empties. */
+ * stack). Two plies above the leaves, a calm move (calm_move: one that the lines onto the
+ * opponent's monarchs cannot notice) is not made at all: its child has the moves of the
+ * position with the turn passed, bar the drops onto the squares the move fills and empties
+ * and the moves of the opponent's pieces that reach those squares (passed_delta), which
+ * are counted again; on quiet squares (quiet_squares) no piece reaches them. */
 #include "superchess.h"
 
 #define FORCE_INLINE inline __attribute__((always_inline))
@@ -661,7 +662,7 @@ static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
 /* The squares where a piece of the side to move may appear (a drop) or from and to which
  * it may move without changing any of the opponent's moves but the drops onto them, as
  * long as the piece itself can capture nothing in *zone, the opponent's monarch zone (its
- * monarchs, their moves, its first rank while it may castle; see quiet_move): squares no
+ * monarchs, their moves, its first rank while it may castle; see calm_move): squares no
  * opponent piece reaches, rides through or needs empty (lame square), off the zone, and
  * off the lines and lame squares of the mover's captures onto the zone (a blocker there
  * may shield it or release a pin, a vacated square may open them). */
@@ -710,18 +711,124 @@ static uint64_t count_passed(Position *p) {
     return n;
 }
 
-/* Whether m, a legal move of the side to move, is quiet (the opponent's moves after it are
- * those with the turn passed, but for its drops onto the squares m empties and fills): a
- * drop, or a move to an empty square without promotion by a piece that is no Magician
- * or Femme Fatale (they freeze and neutralise), on quiet squares, whose captures can
- * reach nothing in the zone from either square. */
-static FORCE_INLINE bool quiet_move(const Position *p, Move m, Bitboard quiet, Bitboard zone) {
+/* Whether m, a legal move of the side to move, is calm (the opponent's moves after it are
+ * those with the turn passed, but for those of the pieces that reach, ride through or need
+ * empty a square m empties or fills, and for its drops onto them): a drop, or a move to an
+ * empty square without promotion by a piece that is no Magician or Femme Fatale (they
+ * freeze and neutralise), a double step only where no opponent's pawn could take e.p., off
+ * the opponent's monarch zone and the lines onto it (`calm`), whose captures can reach
+ * nothing in the zone from either square. A calm move between `quiet` squares changes no
+ * piece's moves at all (quiet_squares). */
+static FORCE_INLINE bool calm_move(const Position *p, Move m, Bitboard calm, Bitboard zone) {
     const int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m), us = p->side;
-    if (!((quiet >> to) & 1)) return false;
+    if (!((calm >> to) & 1)) return false;
     if (kind == MK_DROP) return !(cap_geo[us][MOVE_PROMO(m)][to] & zone);
-    if (kind != MK_NORMAL || MOVE_PROMO(m) || p->board[to] || !((quiet >> from) & 1)) return false;
+    if (MOVE_PROMO(m) || p->board[to] || !((calm >> from) & 1)) return false;
+    if (kind == MK_DOUBLE) {
+        if (TB(p)->rev_cap[us ^ 1][SC_P][(from + to) / 2] & BB(p).type[SC_P] & BB(p).color[us ^ 1])
+            return false;
+    } else if (kind != MK_NORMAL) {
+        return false;
+    }
     const int ty = PC_TYPE(p->board[from]);
     return ty != SC_M && ty != SC_F && !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
+}
+
+/* Bit t: pawn piece type t, which promotes on its last rank. */
+#define PAWN_PIECES ((1u << SC_P) | (1u << SC_H) | (1u << SC_T) | (1u << SC_L))
+
+/* Number of moves of side c's type-ty piece on s under occupancy occ, captures onto cap,
+ * as moves_side counts them when they are legal without a test (one per promotion choice). */
+static FORCE_INLINE int piece_count(const Position *p, const int c, int ty, int s, Bitboard occ,
+                                    Bitboard cap, int choices) {
+    const Bitboard to = targets(p, c, ty, s, occ, ~occ, cap);
+    int n = bb_popcount(to);
+    if ((PAWN_PIECES >> ty) & 1) n += bb_popcount(to & last_rank[c]) * (choices - 1);
+    return n;
+}
+
+/* The opponent's pieces with the turn passed, as count_passed counts them, for the calm
+ * children: each piece's count and the squares its moves depend on. */
+typedef struct PassedPiece {
+    Bitboard dep; /* its landings, lame squares and rides (the first blocker included) */
+    int count;
+    uint8_t sq, ty;
+    bool tested; /* its moves are tested (Magician, Femme Fatale, a shield of a monarch) */
+} PassedPiece;
+typedef struct Passed {
+    bool usable; /* false when the opponent is in check with the turn passed */
+    int n, choices;
+    Bitboard occ, victims, neutral;
+    PassedPiece pc[64];
+} Passed;
+
+/* Fills ps for the opponent of the side to move, as moves_side sees it with the turn
+ * passed. Frozen pieces and monarchs are left out: a calm move changes neither. */
+static void passed_build(const Position *p, Passed *ps) {
+    const ScTables *tb = TB(p);
+    const Bitboard *t = BB(p).type;
+    const int by = p->side, c = by ^ 1; /* c moves in the children, by attacks */
+    const Bitboard own = BB(p).color[c], foe = BB(p).color[by], occ = own | foe;
+    const Bitboard mf = t[SC_M] | t[SC_F], royal = t[SC_K] | t[SC_E];
+    const Bitboard exposed_foe = foe & ~(t[SC_D] & embassy_sq[by]);
+    const Bitboard exposed_own = own & ~(t[SC_D] & embassy_sq[c]);
+    const Bitboard act =
+        foe & ~mf & ~((spread(t[SC_M] & own) | spread(t[SC_F] & own)) & exposed_foe);
+    const Bitboard frozen = spread(t[SC_M] & foe) & exposed_own;
+    Bitboard tested = own & mf;
+    Foe foes;
+    foe_make(&foes, t, act);
+    ps->usable = false;
+    for (Bitboard m = royal & own; m;) {
+        const int q = bb_pop_lsb(&m);
+        if (attacked(p, q, by, &foes, occ, ~0ull)) return;
+        tested |= unblock(p, q, by, act, &foes, own, occ);
+    }
+    ps->usable = true;
+    ps->occ = occ;
+    ps->victims = exposed_foe & ~royal;
+    ps->neutral = spread(t[SC_F] & foe) & exposed_own;
+    ps->choices = p->hand[c][SC_X] != 0;
+    for (const uint8_t *ty = p->var->promo_types; *ty; ty++) ps->choices += p->pool[c][*ty] != 0;
+    ps->n = 0;
+    for (Bitboard b = own & ~frozen & ~royal; b;) {
+        const int s = bb_pop_lsb(&b), ty = PC_TYPE(p->board[s]);
+        PassedPiece *x = &ps->pc[ps->n++];
+        Bitboard dep = leap_geo[c][ty][s];
+        if (tb->orth_rider[ty]) dep |= rook_att8(s, occ);
+        if (tb->diag_rider[ty]) dep |= bishop_att8(s, occ);
+        x->dep = dep;
+        x->sq = (uint8_t)s;
+        x->ty = (uint8_t)ty;
+        x->tested = (tested >> s) & 1;
+        x->count = x->tested ? 0
+                             : piece_count(p, c, ty, s, occ,
+                                           (ps->neutral >> s) & 1 ? 0 : ps->victims, ps->choices);
+    }
+}
+
+/* The change the calm move m makes to the opponent's count with the turn passed (drops
+ * aside), into *delta: the pieces whose moves depend on a square m empties or fills,
+ * counted again. False when one of them has its moves tested (then the child is made). */
+static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta) {
+    const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m);
+    const bool drop = MOVE_KIND(m) == MK_DROP;
+    const Bitboard tob = 1ull << to, fromb = drop ? 0 : 1ull << from, changed = tob | fromb;
+    const int ty = drop ? MOVE_PROMO(m) : PC_TYPE(p->board[from]);
+    /* the mover can be taken on `to` unless it is a monarch or an Ambassador at an embassy */
+    const bool victim = ty != SC_K && ty != SC_E && !(ty == SC_D && (embassy_sq[us] & tob));
+    const Bitboard occ = ps->occ ^ changed, victims = (ps->victims & ~fromb) | (victim ? tob : 0);
+    int d = 0;
+    for (int i = 0; i < ps->n; i++) {
+        const PassedPiece *x = &ps->pc[i];
+        if (!(x->dep & changed)) continue;
+        if (x->tested) return false;
+        d += piece_count(p, us ^ 1, x->ty, x->sq, occ, (ps->neutral >> x->sq) & 1 ? 0 : victims,
+                         ps->choices) -
+             x->count;
+    }
+    *delta = d;
+    return true;
 }
 
 /* Whether m, a legal move of the side to move, may put the opponent in check (else its
@@ -742,27 +849,39 @@ static FORCE_INLINE bool may_check(const Position *p, Move m, Bitboard lines) {
 }
 
 /* Leaves below p at depth >= 2: the fast generator and the lean make above the last ply,
- * the specialised count at it. At depth 2 the children of quiet moves are counted from
- * one count with the turn passed (the opponent's drops adjusted), without being made, and
- * the count of a child that may_check clears skips the check test. */
+ * the specialised count at it. At depth 2 the children of calm moves are counted from one
+ * count with the turn passed, without being made: the opponent's drops adjusted, and for a
+ * move off the quiet squares, the pieces whose moves it changes counted again
+ * (passed_delta); the count of a child that may_check clears skips the check test. */
 static uint64_t lean_perft(Position *p, int depth) {
     Move list[MAX_MOVES];
     const int n = sc_gen_fast(p, list);
     const int them = p->side ^ 1;
     Bitboard quiet = 0, zone = 0, lines = 0;
     uint64_t total = 0, base = 0;
-    bool have_base = false;
+    bool have_base = false, have_passed = false;
+    Passed passed;
     if (depth == 2) quiet = quiet_squares(p, &zone, &lines);
+    const Bitboard calm = ~(lines | zone);
     for (int i = 0; i < n; i++) {
         const Move m = list[i];
-        if (depth == 2 && quiet_move(p, m, quiet, zone)) {
-            if (!have_base) base = count_passed(p), have_base = true;
-            /* the opponent's drops: onto the square filled, and onto the one emptied */
+        if (depth == 2 && calm_move(p, m, calm, zone)) {
             const int to = MOVE_TO(m), from = MOVE_FROM(m);
-            const bool x = p->hand[them][SC_X] != 0, l = p->hand[them][SC_L] != 0;
-            total += base - x - (l && ((first_rank[them] >> to) & 1));
-            if (MOVE_KIND(m) != MK_DROP) total += x + (l && ((first_rank[them] >> from) & 1));
-            continue;
+            const bool drop = MOVE_KIND(m) == MK_DROP;
+            int delta = 0;
+            bool counted = true;
+            if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1))) {
+                if (!have_passed) passed_build(p, &passed), have_passed = true;
+                counted = passed.usable && passed_delta(p, &passed, m, &delta);
+            }
+            if (counted) {
+                if (!have_base) base = count_passed(p), have_base = true;
+                /* the opponent's drops: onto the square filled, and onto the one emptied */
+                const bool x = p->hand[them][SC_X] != 0, l = p->hand[them][SC_L] != 0;
+                total += base + (int64_t)delta - x - (l && ((first_rank[them] >> to) & 1));
+                if (!drop) total += x + (l && ((first_rank[them] >> from) & 1));
+                continue;
+            }
         }
         const bool unchecked = depth == 2 && !may_check(p, m, lines);
         LeanUndo u;
