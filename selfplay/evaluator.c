@@ -79,7 +79,7 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
  * others play with the classical evaluation unless --eval (UCI: EvalFile) names a file;
  * --eval classical keeps the classical one everywhere. */
 static const char *const default_networks[][2] = {
-    {"chess", CHESSVAR_NETS_DIR "/chess.nnue"},           /* +126 [+93, +161], 20 ms */
+    {"chess", CHESSVAR_NETS_DIR "/chess.nnue"},           /* +190 [+155, +229], 20 ms */
     {"superchess", CHESSVAR_NETS_DIR "/superchess.nnue"}, /* +170 [+133, +210], 20 ms */
     {"supremo", CHESSVAR_NETS_DIR "/supremo.nnue"},       /* +282 [+240, +332], 20 ms */
     {NULL, NULL}};
