@@ -131,12 +131,15 @@ static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
 #endif
 }
 
-/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
-static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
+/* The squares on which the first Terminator's blast or Commando's walk of side `by` found
+ * to take the piece on k depends (a Terminator's landings and screens lie within two
+ * steps of it; a Commando's first landings and screens too, its second screen next to k),
+ * or 0 when none can. */
+static FORCE_INLINE u128 walks_dep(const SupTables *T, const SupBoard *b, int k, int by) {
     const u128 x = b->col[by], occ = b->col[0] | b->col[1];
     for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
         int t = bb128_pop_lsb(&ts);
-        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return true;
+        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return T->box[2][t];
     }
     const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
     for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
@@ -145,9 +148,14 @@ static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
         /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
          * symmetric, over the same square) */
         u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return true;
+        if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return T->box[2][s] | T->kmask[k];
     }
-    return false;
+    return 0;
+}
+
+/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
+static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
+    return walks_dep(T, b, k, by) != 0;
 }
 
 /* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
@@ -215,7 +223,8 @@ typedef struct CountCtx {
     u128 *lallow;
     bool check;
     /* In check, the moves that may be legal (then each is tested): the King's, and those
-     * that land on chk_to, capture on chk_mid on the way or blast next to chk_mid. */
+     * that start on vac, land on chk_to, capture on chk_mid on the way or blast on
+     * chk_blast. */
     u128 chk_to, chk_mid, chk_blast;
 } CountCtx;
 
@@ -253,7 +262,7 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
     if (!dests) return 0;
     u128 risky, safe;
     if (x->check) {
-        risky = mid != NO_SQ && (sup_bit(mid) & x->chk_mid)
+        risky = (sup_bit(from) & x->vac) || (mid != NO_SQ && (sup_bit(mid) & x->chk_mid))
                     ? dests
                     : dests & (x->chk_to | (t == SUP_TERMINATOR ? x->chk_blast : 0));
         safe = 0;
@@ -285,7 +294,7 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
  * on vac (their targets shifted into risky_src) are tested one by one. */
 static FORCE_INLINE uint64_t count_pawns(const CountCtx *x, u128 dests, int back, u128 risky_src,
                                          u128 pz) {
-    u128 risky = dests & (x->check ? x->chk_to : x->fill | risky_src);
+    u128 risky = dests & ((x->check ? x->chk_to : x->fill) | risky_src);
     u128 safe = x->check ? 0 : dests & ~risky;
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
     while (risky) {
@@ -366,8 +375,8 @@ static void count_prepare(CountCtx *x) {
 
 /* In check, the squares where a move other than the King's must land, capture or blast
  * to remove or block every checker that a move can only answer so: pawns, Knights,
- * sliders and hoppers. (Blasts and walks give no such set; when one of them checks, every
- * move is tested.) */
+ * sliders and hoppers; when a blast or walk checks, also the squares it depends on, in
+ * vac too (a move from one of them may answer it). */
 static void check_prepare(CountCtx *x) {
     const SupTables *T = x->T;
     const SupBoard *b = x->b;
@@ -399,13 +408,17 @@ static void check_prepare(CountCtx *x) {
         }
     }
     x->check = true;
-    if (!simple || walks_attack(T, b, k, them)) {
+    /* a blast or walk is answered only by a change on the squares it depends on: a move
+     * from, to or through one of them, or a blast next to one */
+    const u128 walk = walks_dep(T, b, k, them);
+    if (!simple && !walk) {
         x->chk_to = x->chk_mid = x->chk_blast = T->full;
         return;
     }
-    x->chk_to = to;
-    x->chk_mid = simple;
-    x->chk_blast = 0;
+    x->chk_to = to | walk;
+    x->chk_mid = simple | walk;
+    x->vac = walk;
+    x->chk_blast = walk ? walk | (step_any(T, walk, 0) & T->full) : 0;
     for (u128 s = simple; s;) x->chk_blast |= T->kmask[bb128_pop_lsb(&s)];
 }
 
