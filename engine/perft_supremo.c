@@ -430,11 +430,20 @@ typedef struct Group {
 
 /* The groups of every piece of one side but its pawns and King, on one board, with the
  * squares each piece's groups depend on: siblings in the tree (the children of one node)
- * differ from that board only on a few squares, so most pieces keep their groups. */
+ * differ from that board only on a few squares, so most pieces keep their groups. Most
+ * squares a piece looks at are only landings, where what counts is whether the piece
+ * may land (empty, or an enemy it may take); a sibling's quiet move changes that nowhere
+ * (its origin and destination stay squares to take or to land on), so only a change of
+ * occupancy on the squares that shape the piece's reach (a leap's middle, a screen, a
+ * ray) calls for new groups. */
 typedef struct PieceCache {
     int npieces, ngroups;
+    u128 occ, open; /* the board's occupied squares, and those the side may land on */
+    u128 pieces;    /* the squares of the pieces */
     struct {
-        u128 dep;     /* a change here or on the piece (its capture) calls for new groups */
+        u128 dep;     /* a change of `open` here or any change on the piece (its capture)
+                       * calls for new groups */
+        u128 fix;     /* so does a change of occupancy here */
         u128 bit;     /* the piece's square */
         u128 touched; /* origin and intermediate victims of its groups */
         u128 dests;   /* union of their destinations */
@@ -444,10 +453,16 @@ typedef struct PieceCache {
         uint16_t first, count, moves;
     } piece[MAX_SQ];
     Group group[16 * MAX_SQ];
-    /* With at most 64 pieces, per square the pieces (bit i: piece i) whose dep, touched and
-     * dests hold it, the squares of any dests, and the number of all their moves. */
+    /* With at most 64 pieces, per square the pieces (bit i: piece i) whose dep, fix,
+     * touched and dests hold it, the squares of any dests, and the number of all their moves. */
     bool maps;
-    uint64_t dep_of[MAX_SQ], touched_of[MAX_SQ], dests_of[MAX_SQ];
+    /* When pawn_ok, the pawns' moves on the board with count_prepare's sets of the board:
+     * the squares a change of which changes them, the number of those that need no test,
+     * and per direction (pawn_back) the destinations of those that do. */
+    bool pawn_ok, pawn_any;
+    u128 pawn_zone, pawn_risky[4];
+    uint64_t pawn_safe;
+    uint64_t dep_of[MAX_SQ], fix_of[MAX_SQ], touched_of[MAX_SQ], dests_of[MAX_SQ];
     u128 any_dests;
     uint64_t moves;
 } PieceCache;
@@ -525,7 +540,11 @@ static int piece_groups(const SupTables *T, const SupBoard *b, int us, int s, in
 
 /* Fills c with the groups of side us's pieces on b. */
 static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCache *c) {
+    const u128 occ = b->col[0] | b->col[1];
     c->npieces = c->ngroups = 0;
+    c->pieces = 0;
+    c->occ = occ;
+    c->open = (T->full & ~occ) | (b->col[us ^ 1] & ~b->pc[SUP_PROTECTOR]);
     for (int t = SUP_KNIGHT; t <= SUP_PROTECTOR; t++) {
         if (t == SUP_KING) continue;
         for (u128 ps = b->pc[t] & b->col[us]; ps;) {
@@ -537,7 +556,19 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             int n = piece_groups(T, b, us, s, t, g, &c->piece[i].dep);
             c->piece[i].count = (uint16_t)n;
             c->piece[i].bit = c->piece[i].touched = sup_bit(s);
+            c->pieces |= sup_bit(s);
             c->piece[i].dep |= sup_bit(s);
+            c->piece[i].fix = c->piece[i].dep;
+            if (t == SUP_KNIGHT) {
+                /* the second leaps are landings only */
+                c->piece[i].fix = T->leap_cp[SUP_KNIGHT][us][s] | sup_bit(s);
+            } else if (t == SUP_COMMANDO) {
+                /* the second steps' landings too, but not their screens (next to a first
+                 * landing) */
+                u128 occ0 = occ & ~sup_bit(s), reach = step_one(T, s, occ0);
+                u128 land1 = reach & (c->open | sup_bit(s));
+                c->piece[i].fix = reach | (step_any(T, land1, 0) & T->full) | sup_bit(s);
+            }
             c->piece[i].dests = 0;
             int moves = 0;
             for (int j = 0; j < n; j++) {
@@ -555,19 +586,69 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             c->ngroups += n;
         }
     }
+    c->pawn_ok = false;
     c->maps = c->npieces <= 64;
     if (!c->maps) return;
-    for (int s = 0; s < MAX_SQ; s++) c->dep_of[s] = c->touched_of[s] = c->dests_of[s] = 0;
+    for (int s = 0; s < MAX_SQ; s++)
+        c->dep_of[s] = c->fix_of[s] = c->touched_of[s] = c->dests_of[s] = 0;
     c->any_dests = 0;
     c->moves = 0;
     for (int i = 0; i < c->npieces; i++) {
         uint64_t me = 1ULL << i;
         for (u128 x = c->piece[i].dep & T->full; x;) c->dep_of[bb128_pop_lsb(&x)] |= me;
+        for (u128 x = c->piece[i].fix & T->full; x;) c->fix_of[bb128_pop_lsb(&x)] |= me;
         for (u128 x = c->piece[i].touched; x;) c->touched_of[bb128_pop_lsb(&x)] |= me;
         for (u128 x = c->piece[i].dests; x;) c->dests_of[bb128_pop_lsb(&x)] |= me;
         c->any_dests |= c->piece[i].dests;
         c->moves += c->piece[i].moves;
     }
+}
+
+/* Per direction of the pawn moves of side us (push, double step, the two captures): how
+ * far behind the destination the pawn stands. */
+static FORCE_INLINE int pawn_back(int us, int i) {
+    const int up = us == WHITE ? 10 : -10;
+    return i == 0 ? up : i == 1 ? 2 * up : i == 2 ? up - 1 : up + 1;
+}
+
+/* The destinations of side us's pawn moves per direction into d, and the squares a change
+ * of which may change them. */
+static FORCE_INLINE u128 pawn_dests(const Variant *v, const SupBoard *b, const int us, u128 empty,
+                                    u128 capt, u128 d[4]) {
+    const SupTables *T = v->tables;
+    const u128 p = b->pc[SUP_PAWN] & b->col[us];
+    const int up = pawn_back(us, 0);
+    const u128 start = p & ((u128)0x3FF << (10 * v->pawn_start_rank[us]));
+    const u128 pa = p & T->not_file_a, pj = p & T->not_file_j;
+    const u128 fwd = shift_by(p, up), lw = shift_by(pa, up - 1), rt = shift_by(pj, up + 1);
+    d[0] = fwd & empty;
+    d[1] = shift_by(d[0] & shift_by(start, up), up) & empty;
+    d[2] = lw & capt;
+    d[3] = rt & capt;
+    return p | fwd | shift_by(start, 2 * up) | lw | rt;
+}
+
+/* Keeps in c side x->us's pawn moves on x->b (not in check) with x's sets, for the
+ * children that keep both. */
+static void pawn_keep(const Variant *v, const CountCtx *x, PieceCache *c) {
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int us = x->us;
+    const u128 occ = b->col[0] | b->col[1], empty = T->full & ~occ;
+    const u128 capt = b->col[us ^ 1] & ~b->pc[SUP_PROTECTOR], pz = T->last_rank[us];
+    const u128 pr = b->pc[SUP_PAWN] & b->col[us] & x->vac;
+    u128 d[4];
+    c->pawn_zone = pawn_dests(v, b, us, empty, capt, d);
+    c->pawn_safe = 0;
+    c->pawn_any = false;
+    for (int i = 0; i < 4; i++) {
+        u128 risky = d[i] & (x->fill | shift_by(pr, pawn_back(us, i))), safe = d[i] & ~risky;
+        c->pawn_safe +=
+            (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
+        c->pawn_risky[i] = risky;
+        c->pawn_any |= risky != 0;
+    }
+    c->pawn_ok = true;
 }
 
 /* Number of legal moves of the side to move, or -1 when the general generator must count
@@ -600,18 +681,22 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
     }
     uint64_t n = 0;
 
-    /* Pawns, set-wise: pushes, double steps from the start rank, captures. */
-    {
-        const u128 p = b->pc[SUP_PAWN] & own, pr = p & x.vac, pz = T->last_rank[us];
-        const int up = us == WHITE ? 10 : -10;
-        u128 start_next = shift_by(p & ((u128)0x3FF << (10 * v->pawn_start_rank[us])), up);
-        u128 one = shift_by(p, up) & empty;
-        u128 two = shift_by(one & start_next, up) & empty;
-        n += count_pawns(&x, one, up, shift_by(pr, up), pz);
-        n += count_pawns(&x, two, 2 * up, shift_by(pr, 2 * up), pz);
-        u128 pa = p & T->not_file_a, pj = p & T->not_file_j;
-        n += count_pawns(&x, shift_by(pa, up - 1) & capt, up - 1, shift_by(pr, up - 1), pz);
-        n += count_pawns(&x, shift_by(pj, up + 1) & capt, up + 1, shift_by(pr, up + 1), pz);
+    /* Pawns, set-wise: pushes, double steps from the start rank, captures; kept from the
+     * cache where the board and count_prepare's sets are the cache's around them. */
+    const u128 pz = T->last_rank[us];
+    if (!x.check && prep && c->pawn_ok && !(delta & c->pawn_zone)) {
+        n += c->pawn_safe;
+        if (c->pawn_any)
+            for (int i = 0; i < 4; i++)
+                n += count_pawns(&x, c->pawn_risky[i], pawn_back(us, i), T->full, pz);
+    } else {
+        const u128 pr = b->pc[SUP_PAWN] & own & x.vac;
+        u128 d[4];
+        pawn_dests(v, b, us, empty, capt, d);
+        n += count_pawns(&x, d[0], pawn_back(us, 0), shift_by(pr, pawn_back(us, 0)), pz);
+        n += count_pawns(&x, d[1], pawn_back(us, 1), shift_by(pr, pawn_back(us, 1)), pz);
+        n += count_pawns(&x, d[2], pawn_back(us, 2), shift_by(pr, pawn_back(us, 2)), pz);
+        n += count_pawns(&x, d[3], pawn_back(us, 3), shift_by(pr, pawn_back(us, 3)), pz);
     }
     /* King steps, each tested. */
     for (u128 t = T->kmask[x.k] & open; t;)
@@ -620,12 +705,16 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
      * around them; a piece on delta was taken. */
     Group fresh[16];
     const u128 fill_blast = x.fill | x.blast;
+    const u128 occ_ch = occ ^ c->occ, open_ch = open ^ c->open;
     uint64_t redo = ~0ULL;
     if (c->maps && !x.check) {
         /* all the cached moves, less those of the pieces the move changed (recounted
          * below) or that may expose the King (tested below) */
         redo = 0;
-        for (u128 d = delta; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
+        for (u128 d = occ_ch; d;) redo |= c->fix_of[bb128_pop_lsb(&d)];
+        for (u128 d = open_ch; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
+        /* a piece taken without either (by a pawn promoting to a Protector) */
+        for (u128 d = delta & c->pieces & ~open_ch; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
         for (u128 d = x.vac & occ; d;) redo |= c->touched_of[bb128_pop_lsb(&d)];
         for (u128 d = fill_blast & c->any_dests; d;) redo |= c->dests_of[bb128_pop_lsb(&d)];
         n += c->moves;
@@ -639,11 +728,11 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
             todo &= todo - 1;
             const Group *g = c->group + c->piece[i].first;
             int ng = c->piece[i].count;
-            if (delta & c->piece[i].dep) {
-                if (delta & c->piece[i].bit) continue;
+            if (delta & c->piece[i].bit) continue;
+            if ((occ_ch & c->piece[i].fix) || (open_ch & c->piece[i].dep)) {
                 u128 dep;
                 g = fresh;
-                if (c->piece[i].type == SUP_PROTECTOR && !(delta & c->piece[i].dep_in)) {
+                if (c->piece[i].type == SUP_PROTECTOR && !(occ_ch & c->piece[i].dep_in)) {
                     /* the first two steps stand: only the third is walked again */
                     u128 bit = c->piece[i].bit, occ0 = occ & ~bit;
                     u128 d = step_any(T, c->piece[i].second, occ0) & (empty | bit) & ~bit;
@@ -722,6 +811,7 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
     u128 prep_dep = 0, walker_zone = 0;
     if (kb) {
         count_prepare(&kx);
+        pawn_keep(pos->var, &kx, c);
         prep_dep = T->lines[kx.k] | knight2[kx.k] | T->leap_cp[SUP_KNIGHT][us][kx.k] | kx.vac;
         walker_zone = T->box[4][kx.k];
     }
