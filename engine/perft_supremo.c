@@ -6,41 +6,18 @@
  * and only the moves that may expose the King are played on a copy of the bitboards and
  * followed by an attack test written for the Supremo pieces.
  *
- * Which moves may expose the King, when it is not in check (in check every move is
- * tested by the general generator): a move vacates squares (origin, intermediate
- * victim, blast victims), fills its destination, or turns an enemy piece there into one
- * of ours. Slides and hops along a King's line are opened only by vacating, and only
- * when an enemy slider of the line's kind stands 3rd to 5th from the King (one move
- * vacates at most three squares of a line). A double leap is opened by vacating or
- * capturing on a blocked intermediate square; a blast or a Commando walk by any change in
- * the few squares between the enemy piece and the King. */
+ * Which moves may expose the King, when it is not in check (in check, see
+ * check_prepare): a move vacates squares (origin, intermediate victim, blast victims),
+ * fills its destination, or turns an enemy piece there into one of ours. Slides and hops
+ * along a King's line are opened only by vacating, and only when an enemy slider of the
+ * line's kind stands 3rd to 5th from the King (one move vacates at most three squares of a
+ * line). A double leap is opened by vacating or capturing on a blocked intermediate
+ * square; a blast or a Commando walk by any change in the few squares between the enemy
+ * piece and the King. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lines10.h"
-#include "supremo.h"
-
-#define FORCE_INLINE inline __attribute__((always_inline))
-
-/* The bitboards a count needs: by type id (both colours) and by colour. */
-typedef struct SupBoard {
-    u128 pc[SUP_PROTECTOR + 1];
-    u128 col[2];
-} SupBoard;
-
-/* Per line position and 10-bit occupancy: every destination of a slide-and-hop piece
- * (the four fields of line10_table folded), and the first and second pieces only. */
-static const uint16_t (*line_all)[1024];
-static const uint16_t (*line_hit)[1024];
-static u128 knight2[MAX_SQ];       /* squares two knight leaps away */
-static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
-#if CHESSVAR_PEXT
-/* The 3x3 window around a square s, as bits from s - 11 (row pitch 10), and per pattern of
- * occupied neighbours in it (PEXT order) the jK landings as bits from s - 22. */
-#define WINDOW3 0x701407ULL
-static uint64_t jump_pattern[256];
-static u128 jump_valid[MAX_SQ]; /* every jK landing of s that lies on the board */
-#endif
+#include "perft_supremo_attack.h"
 
 /* Builds the counter's tables (from supremo_init, after lines10_init). */
 void supremo_perft_init(const SupTables *T) {
@@ -70,140 +47,6 @@ void supremo_perft_init(const SupTables *T) {
             if (idx & (1 << i)) jump_pattern[idx] |= 1ULL << (2 * delta[i] + 22);
     }
 #endif
-}
-
-/* The board squares of a 10-bit mask on line id whose bits past the line's end may be set. */
-static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
-#if CHESSVAR_PEXT
-    return line10_squares(id, mask); /* PDEP drops them */
-#else
-    return line10_squares(id, mask & ((1u << line10[id].len) - 1));
-#endif
-}
-
-/* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
- * any contents. */
-static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
-    u128 d = 0;
-    for (int k = 0; k < 4; k++) {
-        if (!((kinds >> k) & 1)) continue;
-        int id = line10_id[k][s];
-        d |= line_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
-    }
-    return d;
-}
-
-/* The first and second pieces from s along the lines of `kinds`. */
-static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
-    u128 d = 0;
-    for (int k = 0; k < 4; k++) {
-        if (!((kinds >> k) & 1)) continue;
-        int id = line10_id[k][s];
-        d |= line_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
-    }
-    return d;
-}
-
-/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
- * some squares off the board (above square 99), which the callers mask. The diagonal steps
- * are the horizontal ones moved a rank, so only the horizontal ones need a file mask. */
-static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
-    const u128 A = T->not_file_a, J = T->not_file_j;
-    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
-    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
-    u128 r = e | w | n | s | ne | nw | se | sw;
-    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
-    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
-    r |= ((n & occ) << 10) | ((s & occ) >> 10);
-    return r;
-}
-
-/* Squares one K or jK step from the single square s, any contents. */
-static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
-#if CHESSVAR_PEXT
-    /* landings off the board (a wrap past a file edge among them) fall outside jump_valid */
-    unsigned idx = (unsigned)_pext_u64((uint64_t)(((T->kmask[s] & occ) << 11) >> s), WINDOW3);
-    return T->kmask[s] | ((((u128)jump_pattern[idx] << s) >> 22) & jump_valid[s]);
-#else
-    u128 r = T->kmask[s];
-    for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
-    return r;
-#endif
-}
-
-/* The squares on which the first Terminator's blast or Commando's walk of side `by` found
- * to take the piece on k depends (a Terminator's landings and screens lie within two
- * steps of it; a Commando's first landings and screens too, its second screen next to k),
- * or 0 when none can. */
-static FORCE_INLINE u128 walks_dep(const SupTables *T, const SupBoard *b, int k, int by) {
-    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
-    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
-        int t = bb128_pop_lsb(&ts);
-        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return T->box[2][t];
-    }
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
-        int s = bb128_pop_lsb(&cs);
-        u128 occ0 = occ & ~sup_bit(s);
-        /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
-         * symmetric, over the same square) */
-        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return T->box[2][s] | T->kmask[k];
-    }
-    return 0;
-}
-
-/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
-static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
-    return walks_dep(T, b, k, by) != 0;
-}
-
-/* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
-static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
-    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
-    if (((T->leap_from[SUP_PAWN][by][k] & b->pc[SUP_PAWN]) | (T->kmask[k] & b->pc[SUP_KING]) |
-         (T->leap_cp[SUP_KNIGHT][by][k] & b->pc[SUP_KNIGHT])) &
-        x)
-        return true;
-    const u128 q = b->pc[SUP_QUEEN] & x, rq = (b->pc[SUP_ROOK] & x) | q;
-    const u128 bq = (b->pc[SUP_BISHOP] & x) | q;
-    if ((T->lines[k] & (rq | bq)) && ((lines_hit(k, occ, 3) & rq) || (lines_hit(k, occ, 12) & bq)))
-        return true;
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    u128 n2 = b->pc[SUP_KNIGHT] & x & knight2[k];
-    if (n2) {
-        u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | capt);
-        while (mids)
-            if (T->leap_cp[SUP_KNIGHT][by][bb128_pop_lsb(&mids)] & n2) return true;
-    }
-    return walks_attack(T, b, k, by);
-}
-
-/* Whether side by's type-t piece on s can take the piece on k. */
-static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, int k, int by) {
-    const u128 occ = b->col[0] | b->col[1], kb = sup_bit(k);
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    switch (t) {
-    case SUP_PAWN: return T->leap_cp[SUP_PAWN][by][s] & kb;
-    case SUP_KING: return T->kmask[s] & kb;
-    case SUP_KNIGHT:
-        return (T->leap_cp[SUP_KNIGHT][by][s] & kb) ||
-               ((knight2[k] & sup_bit(s)) &&
-                (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
-                 ((T->full & ~occ) | capt)));
-    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_hit(s, occ, 12) & kb);
-    case SUP_ROOK: return (T->lines[s] & kb) && (lines_hit(s, occ, 3) & kb);
-    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_hit(s, occ, 15) & kb);
-    case SUP_TERMINATOR:
-        return (T->box[3][k] & sup_bit(s)) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
-    case SUP_COMMANDO: {
-        if (!(T->box[4][k] & sup_bit(s))) return false;
-        u128 occ0 = occ & ~sup_bit(s);
-        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        return land1 & (kb | step_one(T, k, occ0));
-    }
-    default: return false;
-    }
 }
 
 /* State of one count: the board, the side, its King and the squares that make a move
@@ -462,19 +305,27 @@ typedef struct PieceCache {
     bool pawn_ok, pawn_any;
     u128 pawn_zone, pawn_risky[4];
     uint64_t pawn_safe;
+    /* The King's steps tested on the board (king_tested), those found legal, and per step
+     * the squares the test looked at (king_depw: also those a Terminator or Commando
+     * moving there would). */
+    u128 king_tested, king_safe, king_dep[MAX_SQ], king_depw[MAX_SQ];
     uint64_t dep_of[MAX_SQ], fix_of[MAX_SQ], touched_of[MAX_SQ], dests_of[MAX_SQ];
     u128 any_dests;
     uint64_t moves;
 } PieceCache;
 
+/* A board's occupied and empty squares, and the enemies side us may take. */
+typedef struct Squares {
+    u128 occ, empty, capt;
+} Squares;
+
 /* Writes the groups of the type-t piece of side us on s into g (empty ones left out);
  * returns how many, and in *dep the squares whose contents they depend on: every square
  * a step, leap or ray looked at (a jK landing only where the jumped square is occupied; a
  * change of that square is seen on it). */
-static int piece_groups(const SupTables *T, const SupBoard *b, int us, int s, int t, Group *g,
+static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int t, Group *g,
                         u128 *dep) {
-    const u128 own = b->col[us], opp = b->col[us ^ 1], occ = own | opp;
-    const u128 empty = T->full & ~occ, capt = opp & ~b->pc[SUP_PROTECTOR], open = empty | capt;
+    const u128 occ = q->occ, empty = q->empty, capt = q->capt, open = empty | capt;
     const u128 sb = sup_bit(s);
     int n = 0;
     u128 d = 0;
@@ -541,6 +392,7 @@ static int piece_groups(const SupTables *T, const SupBoard *b, int us, int s, in
 /* Fills c with the groups of side us's pieces on b. */
 static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCache *c) {
     const u128 occ = b->col[0] | b->col[1];
+    const Squares q = {occ, T->full & ~occ, b->col[us ^ 1] & ~b->pc[SUP_PROTECTOR]};
     c->npieces = c->ngroups = 0;
     c->pieces = 0;
     c->occ = occ;
@@ -553,7 +405,7 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             c->piece[i].type = (uint8_t)t;
             c->piece[i].first = (uint16_t)c->ngroups;
             Group *g = c->group + c->ngroups;
-            int n = piece_groups(T, b, us, s, t, g, &c->piece[i].dep);
+            int n = piece_groups(T, &q, us, s, t, g, &c->piece[i].dep);
             c->piece[i].count = (uint16_t)n;
             c->piece[i].bit = c->piece[i].touched = sup_bit(s);
             c->pieces |= sup_bit(s);
@@ -587,6 +439,7 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
         }
     }
     c->pawn_ok = false;
+    c->king_tested = 0;
     c->maps = c->npieces <= 64;
     if (!c->maps) return;
     for (int s = 0; s < MAX_SQ; s++)
@@ -651,13 +504,36 @@ static void pawn_keep(const Variant *v, const CountCtx *x, PieceCache *c) {
     c->pawn_ok = true;
 }
 
+/* Tests in c side x->us's King steps on x->b and keeps what each test looked at: the rays
+ * from the step up to their second piece (the King lifted), its neighbours, the squares a
+ * pawn or Knight takes it from or leaps through, and the squares within four steps where
+ * a Terminator or Commando stands near. */
+static void king_keep(const CountCtx *x, PieceCache *c) {
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int by = x->us ^ 1;
+    const u128 occk = (b->col[0] | b->col[1]) & ~sup_bit(x->k);
+    const u128 open = (T->full & ~occk) | (b->col[by] & ~b->pc[SUP_PROTECTOR]);
+    const u128 walkers = (b->pc[SUP_TERMINATOR] | b->pc[SUP_COMMANDO]) & b->col[by];
+    c->king_tested = c->king_safe = 0;
+    for (u128 t = T->kmask[x->k] & open; t;) {
+        int s = bb128_pop_lsb(&t);
+        c->king_tested |= sup_bit(s);
+        if (move_safe(x, SUP_KING, x->k, s, NO_SQ, SUP_KING)) c->king_safe |= sup_bit(s);
+        u128 d = lines_dest(s, occk, 15) | sup_bit(s) | T->kmask[s] | knight2[s] |
+                 T->leap_cp[SUP_KNIGHT][by][s] | T->leap_from[SUP_PAWN][by][s];
+        c->king_depw[s] = d | T->box[4][s];
+        c->king_dep[s] = walkers & T->box[4][s] ? c->king_depw[s] : d;
+    }
+}
+
 /* Number of legal moves of the side to move, or -1 when the general generator must count
  * (no King). The pieces other than pawns and King come from c, built for this side on a
  * board that differs from b only on the squares of delta; `check` says whether the side is
  * in check (-1: not known); prep, if given, holds count_prepare's sets for this board. */
 static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b, const int us,
                                             const PieceCache *c, u128 delta, int check,
-                                            const CountCtx *prep) {
+                                            const CountCtx *prep, int walker) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -698,12 +574,18 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
         n += count_pawns(&x, d[2], pawn_back(us, 2), shift_by(pr, pawn_back(us, 2)), pz);
         n += count_pawns(&x, d[3], pawn_back(us, 3), shift_by(pr, pawn_back(us, 3)), pz);
     }
-    /* King steps, each tested. */
-    for (u128 t = T->kmask[x.k] & open; t;)
-        n += move_safe(&x, SUP_KING, x.k, bb128_pop_lsb(&t), NO_SQ, SUP_KING);
+    /* King steps, each tested, or kept from the cache where the move (a Terminator's or
+     * Commando's if walker) changed nothing the test looked at. */
+    for (u128 t = T->kmask[x.k] & open; t;) {
+        int s = bb128_pop_lsb(&t);
+        if ((c->king_tested & sup_bit(s)) && !(delta & (walker ? c->king_depw[s] : c->king_dep[s])))
+            n += (c->king_safe & sup_bit(s)) != 0;
+        else n += move_safe(&x, SUP_KING, x.k, s, NO_SQ, SUP_KING);
+    }
     /* The other pieces: their groups from the cache, or new ones where the board changed
      * around them; a piece on delta was taken. */
     Group fresh[16];
+    const Squares q = {occ, empty, capt};
     const u128 fill_blast = x.fill | x.blast;
     const u128 occ_ch = occ ^ c->occ, open_ch = open ^ c->open;
     uint64_t redo = ~0ULL;
@@ -739,7 +621,7 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
                     fresh[0] = (Group){d, c->piece[i].sq, NO_SQ, SUP_PROTECTOR};
                     ng = d ? 1 : 0;
                 } else {
-                    ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+                    ng = piece_groups(T, &q, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
                 }
             } else if (!x.check && !(c->piece[i].touched & x.vac) &&
                        !(c->piece[i].dests & fill_blast)) {
@@ -756,19 +638,19 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
 
 /* count_lean_side instantiated per side to move (pawn directions become constants). */
 static int64_t count_lean_white(const Variant *v, const SupBoard *b, const PieceCache *c,
-                                u128 delta, int check, const CountCtx *prep) {
-    return count_lean_side(v, b, WHITE, c, delta, check, prep);
+                                u128 delta, int check, const CountCtx *prep, int walker) {
+    return count_lean_side(v, b, WHITE, c, delta, check, prep, walker);
 }
 static int64_t count_lean_black(const Variant *v, const SupBoard *b, const PieceCache *c,
-                                u128 delta, int check, const CountCtx *prep) {
-    return count_lean_side(v, b, BLACK, c, delta, check, prep);
+                                u128 delta, int check, const CountCtx *prep, int walker) {
+    return count_lean_side(v, b, BLACK, c, delta, check, prep, walker);
 }
 
 /* count_lean_side for side us. */
 static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
-                          u128 delta, int check, const CountCtx *prep) {
-    return us == WHITE ? count_lean_white(v, b, c, delta, check, prep)
-                       : count_lean_black(v, b, c, delta, check, prep);
+                          u128 delta, int check, const CountCtx *prep, int walker) {
+    return us == WHITE ? count_lean_white(v, b, c, delta, check, prep, walker)
+                       : count_lean_black(v, b, c, delta, check, prep, walker);
 }
 
 /* The bitboards of pos. */
@@ -786,7 +668,7 @@ static uint64_t count_position(Position *pos) {
     PieceCache *c = malloc(sizeof *c);
     if (!c) return supremo_count_legal(pos);
     cache_build(pos->var->tables, &b, pos->side, c);
-    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1, NULL);
+    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1, NULL, 0);
     free(c);
     return n >= 0 ? (uint64_t)n : supremo_count_legal(pos);
 }
@@ -812,6 +694,7 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
     if (kb) {
         count_prepare(&kx);
         pawn_keep(pos->var, &kx, c);
+        king_keep(&kx, c);
         prep_dep = T->lines[kx.k] | knight2[kx.k] | T->leap_cp[SUP_KNIGHT][us][kx.k] | kx.vac;
         walker_zone = T->box[4][kx.k];
     }
@@ -832,7 +715,7 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
         bool walker =
             t == SUP_TERMINATOR || t == SUP_COMMANDO || nt == SUP_TERMINATOR || nt == SUP_COMMANDO;
         bool same = kb && !(delta & prep_dep) && !(walker && (delta & walker_zone));
-        int64_t k = count_lean(pos->var, &b1, them, c, delta, check, same ? &kx : NULL);
+        int64_t k = count_lean(pos->var, &b1, them, c, delta, check, same ? &kx : NULL, walker);
         if (k < 0) {
             supremo_make(pos, m);
             k = (int64_t)supremo_count_legal(pos);
