@@ -6,41 +6,18 @@
  * and only the moves that may expose the King are played on a copy of the bitboards and
  * followed by an attack test written for the Supremo pieces.
  *
- * Which moves may expose the King, when it is not in check (in check every move is
- * tested by the general generator): a move vacates squares (origin, intermediate
- * victim, blast victims), fills its destination, or turns an enemy piece there into one
- * of ours. Slides and hops along a King's line are opened only by vacating, and only
- * when an enemy slider of the line's kind stands 3rd to 5th from the King (one move
- * vacates at most three squares of a line). A double leap is opened by vacating or
- * capturing on a blocked intermediate square; a blast or a Commando walk by any change in
- * the few squares between the enemy piece and the King. */
+ * Which moves may expose the King, when it is not in check (in check, see
+ * check_prepare): a move vacates squares (origin, intermediate victim, blast victims),
+ * fills its destination, or turns an enemy piece there into one of ours. Slides and hops
+ * along a King's line are opened only by vacating, and only when an enemy slider of the
+ * line's kind stands 3rd to 5th from the King (one move vacates at most three squares of a
+ * line). A double leap is opened by vacating or capturing on a blocked intermediate
+ * square; a blast or a Commando walk by any change in the few squares between the enemy
+ * piece and the King. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lines10.h"
-#include "supremo.h"
-
-#define FORCE_INLINE inline __attribute__((always_inline))
-
-/* The bitboards a count needs: by type id (both colours) and by colour. */
-typedef struct SupBoard {
-    u128 pc[SUP_PROTECTOR + 1];
-    u128 col[2];
-} SupBoard;
-
-/* Per line position and 10-bit occupancy: every destination of a slide-and-hop piece
- * (the four fields of line10_table folded), and the first and second pieces only. */
-static const uint16_t (*line_all)[1024];
-static const uint16_t (*line_hit)[1024];
-static u128 knight2[MAX_SQ];       /* squares two knight leaps away */
-static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
-#if CHESSVAR_PEXT
-/* The 3x3 window around a square s, as bits from s - 11 (row pitch 10), and per pattern of
- * occupied neighbours in it (PEXT order) the jK landings as bits from s - 22. */
-#define WINDOW3 0x701407ULL
-static uint64_t jump_pattern[256];
-static u128 jump_valid[MAX_SQ]; /* every jK landing of s that lies on the board */
-#endif
+#include "perft_supremo_attack.h"
 
 /* Builds the counter's tables (from supremo_init, after lines10_init). */
 void supremo_perft_init(const SupTables *T) {
@@ -72,132 +49,6 @@ void supremo_perft_init(const SupTables *T) {
 #endif
 }
 
-/* The board squares of a 10-bit mask on line id whose bits past the line's end may be set. */
-static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
-#if CHESSVAR_PEXT
-    return line10_squares(id, mask); /* PDEP drops them */
-#else
-    return line10_squares(id, mask & ((1u << line10[id].len) - 1));
-#endif
-}
-
-/* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
- * any contents. */
-static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
-    u128 d = 0;
-    for (int k = 0; k < 4; k++) {
-        if (!((kinds >> k) & 1)) continue;
-        int id = line10_id[k][s];
-        d |= line_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
-    }
-    return d;
-}
-
-/* The first and second pieces from s along the lines of `kinds`. */
-static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
-    u128 d = 0;
-    for (int k = 0; k < 4; k++) {
-        if (!((kinds >> k) & 1)) continue;
-        int id = line10_id[k][s];
-        d |= line_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
-    }
-    return d;
-}
-
-/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
- * some squares off the board (above square 99), which the callers mask. The diagonal steps
- * are the horizontal ones moved a rank, so only the horizontal ones need a file mask. */
-static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
-    const u128 A = T->not_file_a, J = T->not_file_j;
-    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
-    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
-    u128 r = e | w | n | s | ne | nw | se | sw;
-    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
-    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
-    r |= ((n & occ) << 10) | ((s & occ) >> 10);
-    return r;
-}
-
-/* Squares one K or jK step from the single square s, any contents. */
-static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
-#if CHESSVAR_PEXT
-    /* landings off the board (a wrap past a file edge among them) fall outside jump_valid */
-    unsigned idx = (unsigned)_pext_u64((uint64_t)(((T->kmask[s] & occ) << 11) >> s), WINDOW3);
-    return T->kmask[s] | ((((u128)jump_pattern[idx] << s) >> 22) & jump_valid[s]);
-#else
-    u128 r = T->kmask[s];
-    for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
-    return r;
-#endif
-}
-
-/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
-static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
-    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
-    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
-        int t = bb128_pop_lsb(&ts);
-        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return true;
-    }
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
-        int s = bb128_pop_lsb(&cs);
-        u128 occ0 = occ & ~sup_bit(s);
-        /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
-         * symmetric, over the same square) */
-        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return true;
-    }
-    return false;
-}
-
-/* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
-static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
-    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
-    if (((T->leap_from[SUP_PAWN][by][k] & b->pc[SUP_PAWN]) | (T->kmask[k] & b->pc[SUP_KING]) |
-         (T->leap_cp[SUP_KNIGHT][by][k] & b->pc[SUP_KNIGHT])) &
-        x)
-        return true;
-    const u128 q = b->pc[SUP_QUEEN] & x, rq = (b->pc[SUP_ROOK] & x) | q;
-    const u128 bq = (b->pc[SUP_BISHOP] & x) | q;
-    if ((T->lines[k] & (rq | bq)) && ((lines_hit(k, occ, 3) & rq) || (lines_hit(k, occ, 12) & bq)))
-        return true;
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    u128 n2 = b->pc[SUP_KNIGHT] & x & knight2[k];
-    if (n2) {
-        u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | capt);
-        while (mids)
-            if (T->leap_cp[SUP_KNIGHT][by][bb128_pop_lsb(&mids)] & n2) return true;
-    }
-    return walks_attack(T, b, k, by);
-}
-
-/* Whether side by's type-t piece on s can take the piece on k. */
-static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, int k, int by) {
-    const u128 occ = b->col[0] | b->col[1], kb = sup_bit(k);
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    switch (t) {
-    case SUP_PAWN: return T->leap_cp[SUP_PAWN][by][s] & kb;
-    case SUP_KING: return T->kmask[s] & kb;
-    case SUP_KNIGHT:
-        return (T->leap_cp[SUP_KNIGHT][by][s] & kb) ||
-               ((knight2[k] & sup_bit(s)) &&
-                (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
-                 ((T->full & ~occ) | capt)));
-    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_hit(s, occ, 12) & kb);
-    case SUP_ROOK: return (T->lines[s] & kb) && (lines_hit(s, occ, 3) & kb);
-    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_hit(s, occ, 15) & kb);
-    case SUP_TERMINATOR:
-        return (T->box[3][k] & sup_bit(s)) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
-    case SUP_COMMANDO: {
-        if (!(T->box[4][k] & sup_bit(s))) return false;
-        u128 occ0 = occ & ~sup_bit(s);
-        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
-        return land1 & (kb | step_one(T, k, occ0));
-    }
-    default: return false;
-    }
-}
-
 /* State of one count: the board, the side, its King and the squares that make a move
  * risky (see the top of the file). */
 typedef struct CountCtx {
@@ -215,7 +66,8 @@ typedef struct CountCtx {
     u128 *lallow;
     bool check;
     /* In check, the moves that may be legal (then each is tested): the King's, and those
-     * that land on chk_to, capture on chk_mid on the way or blast next to chk_mid. */
+     * that start on vac, land on chk_to, capture on chk_mid on the way or blast on
+     * chk_blast. */
     u128 chk_to, chk_mid, chk_blast;
 } CountCtx;
 
@@ -253,7 +105,7 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
     if (!dests) return 0;
     u128 risky, safe;
     if (x->check) {
-        risky = mid != NO_SQ && (sup_bit(mid) & x->chk_mid)
+        risky = (sup_bit(from) & x->vac) || (mid != NO_SQ && (sup_bit(mid) & x->chk_mid))
                     ? dests
                     : dests & (x->chk_to | (t == SUP_TERMINATOR ? x->chk_blast : 0));
         safe = 0;
@@ -285,7 +137,7 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
  * on vac (their targets shifted into risky_src) are tested one by one. */
 static FORCE_INLINE uint64_t count_pawns(const CountCtx *x, u128 dests, int back, u128 risky_src,
                                          u128 pz) {
-    u128 risky = dests & (x->check ? x->chk_to : x->fill | risky_src);
+    u128 risky = dests & ((x->check ? x->chk_to : x->fill) | risky_src);
     u128 safe = x->check ? 0 : dests & ~risky;
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
     while (risky) {
@@ -366,8 +218,8 @@ static void count_prepare(CountCtx *x) {
 
 /* In check, the squares where a move other than the King's must land, capture or blast
  * to remove or block every checker that a move can only answer so: pawns, Knights,
- * sliders and hoppers. (Blasts and walks give no such set; when one of them checks, every
- * move is tested.) */
+ * sliders and hoppers; when a blast or walk checks, also the squares it depends on, in
+ * vac too (a move from one of them may answer it). */
 static void check_prepare(CountCtx *x) {
     const SupTables *T = x->T;
     const SupBoard *b = x->b;
@@ -399,13 +251,17 @@ static void check_prepare(CountCtx *x) {
         }
     }
     x->check = true;
-    if (!simple || walks_attack(T, b, k, them)) {
+    /* a blast or walk is answered only by a change on the squares it depends on: a move
+     * from, to or through one of them, or a blast next to one */
+    const u128 walk = walks_dep(T, b, k, them);
+    if (!simple && !walk) {
         x->chk_to = x->chk_mid = x->chk_blast = T->full;
         return;
     }
-    x->chk_to = to;
-    x->chk_mid = simple;
-    x->chk_blast = 0;
+    x->chk_to = to | walk;
+    x->chk_mid = simple | walk;
+    x->vac = walk;
+    x->chk_blast = walk ? walk | (step_any(T, walk, 0) & T->full) : 0;
     for (u128 s = simple; s;) x->chk_blast |= T->kmask[bb128_pop_lsb(&s)];
 }
 
@@ -417,11 +273,20 @@ typedef struct Group {
 
 /* The groups of every piece of one side but its pawns and King, on one board, with the
  * squares each piece's groups depend on: siblings in the tree (the children of one node)
- * differ from that board only on a few squares, so most pieces keep their groups. */
+ * differ from that board only on a few squares, so most pieces keep their groups. Most
+ * squares a piece looks at are only landings, where what counts is whether the piece
+ * may land (empty, or an enemy it may take); a sibling's quiet move changes that nowhere
+ * (its origin and destination stay squares to take or to land on), so only a change of
+ * occupancy on the squares that shape the piece's reach (a leap's middle, a screen, a
+ * ray) calls for new groups. */
 typedef struct PieceCache {
     int npieces, ngroups;
+    u128 occ, open; /* the board's occupied squares, and those the side may land on */
+    u128 pieces;    /* the squares of the pieces */
     struct {
-        u128 dep;     /* a change here or on the piece (its capture) calls for new groups */
+        u128 dep;     /* a change of `open` here or any change on the piece (its capture)
+                       * calls for new groups */
+        u128 fix;     /* so does a change of occupancy here */
         u128 bit;     /* the piece's square */
         u128 touched; /* origin and intermediate victims of its groups */
         u128 dests;   /* union of their destinations */
@@ -431,22 +296,36 @@ typedef struct PieceCache {
         uint16_t first, count, moves;
     } piece[MAX_SQ];
     Group group[16 * MAX_SQ];
-    /* With at most 64 pieces, per square the pieces (bit i: piece i) whose dep, touched and
-     * dests hold it, the squares of any dests, and the number of all their moves. */
+    /* With at most 64 pieces, per square the pieces (bit i: piece i) whose dep, fix,
+     * touched and dests hold it, the squares of any dests, and the number of all their moves. */
     bool maps;
-    uint64_t dep_of[MAX_SQ], touched_of[MAX_SQ], dests_of[MAX_SQ];
+    /* When pawn_ok, the pawns' moves on the board with count_prepare's sets of the board:
+     * the squares a change of which changes them, the number of those that need no test,
+     * and per direction (pawn_back) the destinations of those that do. */
+    bool pawn_ok, pawn_any;
+    u128 pawn_zone, pawn_risky[4];
+    uint64_t pawn_safe;
+    /* The King's steps tested on the board (king_tested), those found legal, and per step
+     * the squares the test looked at (king_depw: also those a Terminator or Commando
+     * moving there would). */
+    u128 king_tested, king_safe, king_dep[MAX_SQ], king_depw[MAX_SQ];
+    uint64_t dep_of[MAX_SQ], fix_of[MAX_SQ], touched_of[MAX_SQ], dests_of[MAX_SQ];
     u128 any_dests;
     uint64_t moves;
 } PieceCache;
+
+/* A board's occupied and empty squares, and the enemies side us may take. */
+typedef struct Squares {
+    u128 occ, empty, capt;
+} Squares;
 
 /* Writes the groups of the type-t piece of side us on s into g (empty ones left out);
  * returns how many, and in *dep the squares whose contents they depend on: every square
  * a step, leap or ray looked at (a jK landing only where the jumped square is occupied; a
  * change of that square is seen on it). */
-static int piece_groups(const SupTables *T, const SupBoard *b, int us, int s, int t, Group *g,
+static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int t, Group *g,
                         u128 *dep) {
-    const u128 own = b->col[us], opp = b->col[us ^ 1], occ = own | opp;
-    const u128 empty = T->full & ~occ, capt = opp & ~b->pc[SUP_PROTECTOR], open = empty | capt;
+    const u128 occ = q->occ, empty = q->empty, capt = q->capt, open = empty | capt;
     const u128 sb = sup_bit(s);
     int n = 0;
     u128 d = 0;
@@ -512,7 +391,12 @@ static int piece_groups(const SupTables *T, const SupBoard *b, int us, int s, in
 
 /* Fills c with the groups of side us's pieces on b. */
 static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCache *c) {
+    const u128 occ = b->col[0] | b->col[1];
+    const Squares q = {occ, T->full & ~occ, b->col[us ^ 1] & ~b->pc[SUP_PROTECTOR]};
     c->npieces = c->ngroups = 0;
+    c->pieces = 0;
+    c->occ = occ;
+    c->open = (T->full & ~occ) | (b->col[us ^ 1] & ~b->pc[SUP_PROTECTOR]);
     for (int t = SUP_KNIGHT; t <= SUP_PROTECTOR; t++) {
         if (t == SUP_KING) continue;
         for (u128 ps = b->pc[t] & b->col[us]; ps;) {
@@ -521,10 +405,22 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             c->piece[i].type = (uint8_t)t;
             c->piece[i].first = (uint16_t)c->ngroups;
             Group *g = c->group + c->ngroups;
-            int n = piece_groups(T, b, us, s, t, g, &c->piece[i].dep);
+            int n = piece_groups(T, &q, us, s, t, g, &c->piece[i].dep);
             c->piece[i].count = (uint16_t)n;
             c->piece[i].bit = c->piece[i].touched = sup_bit(s);
+            c->pieces |= sup_bit(s);
             c->piece[i].dep |= sup_bit(s);
+            c->piece[i].fix = c->piece[i].dep;
+            if (t == SUP_KNIGHT) {
+                /* the second leaps are landings only */
+                c->piece[i].fix = T->leap_cp[SUP_KNIGHT][us][s] | sup_bit(s);
+            } else if (t == SUP_COMMANDO) {
+                /* the second steps' landings too, but not their screens (next to a first
+                 * landing) */
+                u128 occ0 = occ & ~sup_bit(s), reach = step_one(T, s, occ0);
+                u128 land1 = reach & (c->open | sup_bit(s));
+                c->piece[i].fix = reach | (step_any(T, land1, 0) & T->full) | sup_bit(s);
+            }
             c->piece[i].dests = 0;
             int moves = 0;
             for (int j = 0; j < n; j++) {
@@ -542,18 +438,92 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             c->ngroups += n;
         }
     }
+    c->pawn_ok = false;
+    c->king_tested = 0;
     c->maps = c->npieces <= 64;
     if (!c->maps) return;
-    for (int s = 0; s < MAX_SQ; s++) c->dep_of[s] = c->touched_of[s] = c->dests_of[s] = 0;
+    for (int s = 0; s < MAX_SQ; s++)
+        c->dep_of[s] = c->fix_of[s] = c->touched_of[s] = c->dests_of[s] = 0;
     c->any_dests = 0;
     c->moves = 0;
     for (int i = 0; i < c->npieces; i++) {
         uint64_t me = 1ULL << i;
         for (u128 x = c->piece[i].dep & T->full; x;) c->dep_of[bb128_pop_lsb(&x)] |= me;
+        for (u128 x = c->piece[i].fix & T->full; x;) c->fix_of[bb128_pop_lsb(&x)] |= me;
         for (u128 x = c->piece[i].touched; x;) c->touched_of[bb128_pop_lsb(&x)] |= me;
         for (u128 x = c->piece[i].dests; x;) c->dests_of[bb128_pop_lsb(&x)] |= me;
         c->any_dests |= c->piece[i].dests;
         c->moves += c->piece[i].moves;
+    }
+}
+
+/* Per direction of the pawn moves of side us (push, double step, the two captures): how
+ * far behind the destination the pawn stands. */
+static FORCE_INLINE int pawn_back(int us, int i) {
+    const int up = us == WHITE ? 10 : -10;
+    return i == 0 ? up : i == 1 ? 2 * up : i == 2 ? up - 1 : up + 1;
+}
+
+/* The destinations of side us's pawn moves per direction into d, and the squares a change
+ * of which may change them. */
+static FORCE_INLINE u128 pawn_dests(const Variant *v, const SupBoard *b, const int us, u128 empty,
+                                    u128 capt, u128 d[4]) {
+    const SupTables *T = v->tables;
+    const u128 p = b->pc[SUP_PAWN] & b->col[us];
+    const int up = pawn_back(us, 0);
+    const u128 start = p & ((u128)0x3FF << (10 * v->pawn_start_rank[us]));
+    const u128 pa = p & T->not_file_a, pj = p & T->not_file_j;
+    const u128 fwd = shift_by(p, up), lw = shift_by(pa, up - 1), rt = shift_by(pj, up + 1);
+    d[0] = fwd & empty;
+    d[1] = shift_by(d[0] & shift_by(start, up), up) & empty;
+    d[2] = lw & capt;
+    d[3] = rt & capt;
+    return p | fwd | shift_by(start, 2 * up) | lw | rt;
+}
+
+/* Keeps in c side x->us's pawn moves on x->b (not in check) with x's sets, for the
+ * children that keep both. */
+static void pawn_keep(const Variant *v, const CountCtx *x, PieceCache *c) {
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int us = x->us;
+    const u128 occ = b->col[0] | b->col[1], empty = T->full & ~occ;
+    const u128 capt = b->col[us ^ 1] & ~b->pc[SUP_PROTECTOR], pz = T->last_rank[us];
+    const u128 pr = b->pc[SUP_PAWN] & b->col[us] & x->vac;
+    u128 d[4];
+    c->pawn_zone = pawn_dests(v, b, us, empty, capt, d);
+    c->pawn_safe = 0;
+    c->pawn_any = false;
+    for (int i = 0; i < 4; i++) {
+        u128 risky = d[i] & (x->fill | shift_by(pr, pawn_back(us, i))), safe = d[i] & ~risky;
+        c->pawn_safe +=
+            (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
+        c->pawn_risky[i] = risky;
+        c->pawn_any |= risky != 0;
+    }
+    c->pawn_ok = true;
+}
+
+/* Tests in c side x->us's King steps on x->b and keeps what each test looked at: the rays
+ * from the step up to their second piece (the King lifted), its neighbours, the squares a
+ * pawn or Knight takes it from or leaps through, and the squares within four steps where
+ * a Terminator or Commando stands near. */
+static void king_keep(const CountCtx *x, PieceCache *c) {
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int by = x->us ^ 1;
+    const u128 occk = (b->col[0] | b->col[1]) & ~sup_bit(x->k);
+    const u128 open = (T->full & ~occk) | (b->col[by] & ~b->pc[SUP_PROTECTOR]);
+    const u128 walkers = (b->pc[SUP_TERMINATOR] | b->pc[SUP_COMMANDO]) & b->col[by];
+    c->king_tested = c->king_safe = 0;
+    for (u128 t = T->kmask[x->k] & open; t;) {
+        int s = bb128_pop_lsb(&t);
+        c->king_tested |= sup_bit(s);
+        if (move_safe(x, SUP_KING, x->k, s, NO_SQ, SUP_KING)) c->king_safe |= sup_bit(s);
+        u128 d = lines_dest(s, occk, 15) | sup_bit(s) | T->kmask[s] | knight2[s] |
+                 T->leap_cp[SUP_KNIGHT][by][s] | T->leap_from[SUP_PAWN][by][s];
+        c->king_depw[s] = d | T->box[4][s];
+        c->king_dep[s] = walkers & T->box[4][s] ? c->king_depw[s] : d;
     }
 }
 
@@ -563,7 +533,7 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
  * in check (-1: not known); prep, if given, holds count_prepare's sets for this board. */
 static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b, const int us,
                                             const PieceCache *c, u128 delta, int check,
-                                            const CountCtx *prep) {
+                                            const CountCtx *prep, int walker) {
     const SupTables *T = v->tables;
     const int them = us ^ 1;
     const u128 own = b->col[us], opp = b->col[them], occ = own | opp;
@@ -587,32 +557,46 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
     }
     uint64_t n = 0;
 
-    /* Pawns, set-wise: pushes, double steps from the start rank, captures. */
-    {
-        const u128 p = b->pc[SUP_PAWN] & own, pr = p & x.vac, pz = T->last_rank[us];
-        const int up = us == WHITE ? 10 : -10;
-        u128 start_next = shift_by(p & ((u128)0x3FF << (10 * v->pawn_start_rank[us])), up);
-        u128 one = shift_by(p, up) & empty;
-        u128 two = shift_by(one & start_next, up) & empty;
-        n += count_pawns(&x, one, up, shift_by(pr, up), pz);
-        n += count_pawns(&x, two, 2 * up, shift_by(pr, 2 * up), pz);
-        u128 pa = p & T->not_file_a, pj = p & T->not_file_j;
-        n += count_pawns(&x, shift_by(pa, up - 1) & capt, up - 1, shift_by(pr, up - 1), pz);
-        n += count_pawns(&x, shift_by(pj, up + 1) & capt, up + 1, shift_by(pr, up + 1), pz);
+    /* Pawns, set-wise: pushes, double steps from the start rank, captures; kept from the
+     * cache where the board and count_prepare's sets are the cache's around them. */
+    const u128 pz = T->last_rank[us];
+    if (!x.check && prep && c->pawn_ok && !(delta & c->pawn_zone)) {
+        n += c->pawn_safe;
+        if (c->pawn_any)
+            for (int i = 0; i < 4; i++)
+                n += count_pawns(&x, c->pawn_risky[i], pawn_back(us, i), T->full, pz);
+    } else {
+        const u128 pr = b->pc[SUP_PAWN] & own & x.vac;
+        u128 d[4];
+        pawn_dests(v, b, us, empty, capt, d);
+        n += count_pawns(&x, d[0], pawn_back(us, 0), shift_by(pr, pawn_back(us, 0)), pz);
+        n += count_pawns(&x, d[1], pawn_back(us, 1), shift_by(pr, pawn_back(us, 1)), pz);
+        n += count_pawns(&x, d[2], pawn_back(us, 2), shift_by(pr, pawn_back(us, 2)), pz);
+        n += count_pawns(&x, d[3], pawn_back(us, 3), shift_by(pr, pawn_back(us, 3)), pz);
     }
-    /* King steps, each tested. */
-    for (u128 t = T->kmask[x.k] & open; t;)
-        n += move_safe(&x, SUP_KING, x.k, bb128_pop_lsb(&t), NO_SQ, SUP_KING);
+    /* King steps, each tested, or kept from the cache where the move (a Terminator's or
+     * Commando's if walker) changed nothing the test looked at. */
+    for (u128 t = T->kmask[x.k] & open; t;) {
+        int s = bb128_pop_lsb(&t);
+        if ((c->king_tested & sup_bit(s)) && !(delta & (walker ? c->king_depw[s] : c->king_dep[s])))
+            n += (c->king_safe & sup_bit(s)) != 0;
+        else n += move_safe(&x, SUP_KING, x.k, s, NO_SQ, SUP_KING);
+    }
     /* The other pieces: their groups from the cache, or new ones where the board changed
      * around them; a piece on delta was taken. */
     Group fresh[16];
+    const Squares q = {occ, empty, capt};
     const u128 fill_blast = x.fill | x.blast;
+    const u128 occ_ch = occ ^ c->occ, open_ch = open ^ c->open;
     uint64_t redo = ~0ULL;
     if (c->maps && !x.check) {
         /* all the cached moves, less those of the pieces the move changed (recounted
          * below) or that may expose the King (tested below) */
         redo = 0;
-        for (u128 d = delta; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
+        for (u128 d = occ_ch; d;) redo |= c->fix_of[bb128_pop_lsb(&d)];
+        for (u128 d = open_ch; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
+        /* a piece taken without either (by a pawn promoting to a Protector) */
+        for (u128 d = delta & c->pieces & ~open_ch; d;) redo |= c->dep_of[bb128_pop_lsb(&d)];
         for (u128 d = x.vac & occ; d;) redo |= c->touched_of[bb128_pop_lsb(&d)];
         for (u128 d = fill_blast & c->any_dests; d;) redo |= c->dests_of[bb128_pop_lsb(&d)];
         n += c->moves;
@@ -626,18 +610,18 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
             todo &= todo - 1;
             const Group *g = c->group + c->piece[i].first;
             int ng = c->piece[i].count;
-            if (delta & c->piece[i].dep) {
-                if (delta & c->piece[i].bit) continue;
+            if (delta & c->piece[i].bit) continue;
+            if ((occ_ch & c->piece[i].fix) || (open_ch & c->piece[i].dep)) {
                 u128 dep;
                 g = fresh;
-                if (c->piece[i].type == SUP_PROTECTOR && !(delta & c->piece[i].dep_in)) {
+                if (c->piece[i].type == SUP_PROTECTOR && !(occ_ch & c->piece[i].dep_in)) {
                     /* the first two steps stand: only the third is walked again */
                     u128 bit = c->piece[i].bit, occ0 = occ & ~bit;
                     u128 d = step_any(T, c->piece[i].second, occ0) & (empty | bit) & ~bit;
                     fresh[0] = (Group){d, c->piece[i].sq, NO_SQ, SUP_PROTECTOR};
                     ng = d ? 1 : 0;
                 } else {
-                    ng = piece_groups(T, b, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
+                    ng = piece_groups(T, &q, us, c->piece[i].sq, c->piece[i].type, fresh, &dep);
                 }
             } else if (!x.check && !(c->piece[i].touched & x.vac) &&
                        !(c->piece[i].dests & fill_blast)) {
@@ -654,19 +638,19 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
 
 /* count_lean_side instantiated per side to move (pawn directions become constants). */
 static int64_t count_lean_white(const Variant *v, const SupBoard *b, const PieceCache *c,
-                                u128 delta, int check, const CountCtx *prep) {
-    return count_lean_side(v, b, WHITE, c, delta, check, prep);
+                                u128 delta, int check, const CountCtx *prep, int walker) {
+    return count_lean_side(v, b, WHITE, c, delta, check, prep, walker);
 }
 static int64_t count_lean_black(const Variant *v, const SupBoard *b, const PieceCache *c,
-                                u128 delta, int check, const CountCtx *prep) {
-    return count_lean_side(v, b, BLACK, c, delta, check, prep);
+                                u128 delta, int check, const CountCtx *prep, int walker) {
+    return count_lean_side(v, b, BLACK, c, delta, check, prep, walker);
 }
 
 /* count_lean_side for side us. */
 static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const PieceCache *c,
-                          u128 delta, int check, const CountCtx *prep) {
-    return us == WHITE ? count_lean_white(v, b, c, delta, check, prep)
-                       : count_lean_black(v, b, c, delta, check, prep);
+                          u128 delta, int check, const CountCtx *prep, int walker) {
+    return us == WHITE ? count_lean_white(v, b, c, delta, check, prep, walker)
+                       : count_lean_black(v, b, c, delta, check, prep, walker);
 }
 
 /* The bitboards of pos. */
@@ -684,7 +668,7 @@ static uint64_t count_position(Position *pos) {
     PieceCache *c = malloc(sizeof *c);
     if (!c) return supremo_count_legal(pos);
     cache_build(pos->var->tables, &b, pos->side, c);
-    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1, NULL);
+    int64_t n = count_lean(pos->var, &b, pos->side, c, 0, -1, NULL, 0);
     free(c);
     return n >= 0 ? (uint64_t)n : supremo_count_legal(pos);
 }
@@ -709,6 +693,8 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
     u128 prep_dep = 0, walker_zone = 0;
     if (kb) {
         count_prepare(&kx);
+        pawn_keep(pos->var, &kx, c);
+        king_keep(&kx, c);
         prep_dep = T->lines[kx.k] | knight2[kx.k] | T->leap_cp[SUP_KNIGHT][us][kx.k] | kx.vac;
         walker_zone = T->box[4][kx.k];
     }
@@ -729,7 +715,7 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
         bool walker =
             t == SUP_TERMINATOR || t == SUP_COMMANDO || nt == SUP_TERMINATOR || nt == SUP_COMMANDO;
         bool same = kb && !(delta & prep_dep) && !(walker && (delta & walker_zone));
-        int64_t k = count_lean(pos->var, &b1, them, c, delta, check, same ? &kx : NULL);
+        int64_t k = count_lean(pos->var, &b1, them, c, delta, check, same ? &kx : NULL, walker);
         if (k < 0) {
             supremo_make(pos, m);
             k = (int64_t)supremo_count_legal(pos);

@@ -1,0 +1,166 @@
+/* perft_supremo_attack.h - internal to perft_supremo.c (included there only): the lean
+ * board of Supremo's last-ply counter, its tables, and the attack tests written for the
+ * Supremo pieces. */
+#ifndef CHESSVAR_PERFT_SUPREMO_ATTACK_H
+#define CHESSVAR_PERFT_SUPREMO_ATTACK_H
+
+#include "lines10.h"
+#include "supremo.h"
+
+#define FORCE_INLINE inline __attribute__((always_inline))
+
+/* The bitboards a count needs: by type id (both colours) and by colour. */
+typedef struct SupBoard {
+    u128 pc[SUP_PROTECTOR + 1];
+    u128 col[2];
+} SupBoard;
+
+/* Per line position and 10-bit occupancy: every destination of a slide-and-hop piece
+ * (the four fields of line10_table folded), and the first and second pieces only. */
+static const uint16_t (*line_all)[1024];
+static const uint16_t (*line_hit)[1024];
+static u128 knight2[MAX_SQ];       /* squares two knight leaps away */
+static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
+#if CHESSVAR_PEXT
+/* The 3x3 window around a square s, as bits from s - 11 (row pitch 10), and per pattern of
+ * occupied neighbours in it (PEXT order) the jK landings as bits from s - 22. */
+#define WINDOW3 0x701407ULL
+static uint64_t jump_pattern[256];
+static u128 jump_valid[MAX_SQ]; /* every jK landing of s that lies on the board */
+#endif
+
+/* The board squares of a 10-bit mask on line id whose bits past the line's end may be set. */
+static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
+#if CHESSVAR_PEXT
+    return line10_squares(id, mask); /* PDEP drops them */
+#else
+    return line10_squares(id, mask & ((1u << line10[id].len) - 1));
+#endif
+}
+
+/* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
+ * any contents. */
+static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
+    u128 d = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!((kinds >> k) & 1)) continue;
+        int id = line10_id[k][s];
+        d |= line_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
+    }
+    return d;
+}
+
+/* The first and second pieces from s along the lines of `kinds`. */
+static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
+    u128 d = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!((kinds >> k) & 1)) continue;
+        int id = line10_id[k][s];
+        d |= line_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
+    }
+    return d;
+}
+
+/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
+ * some squares off the board (above square 99), which the callers mask. The diagonal steps
+ * are the horizontal ones moved a rank, so only the horizontal ones need a file mask. */
+static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
+    const u128 A = T->not_file_a, J = T->not_file_j;
+    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
+    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
+    u128 r = e | w | n | s | ne | nw | se | sw;
+    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
+    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
+    r |= ((n & occ) << 10) | ((s & occ) >> 10);
+    return r;
+}
+
+/* Squares one K or jK step from the single square s, any contents. */
+static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
+#if CHESSVAR_PEXT
+    /* landings off the board (a wrap past a file edge among them) fall outside jump_valid */
+    unsigned idx = (unsigned)_pext_u64((uint64_t)(((T->kmask[s] & occ) << 11) >> s), WINDOW3);
+    return T->kmask[s] | ((((u128)jump_pattern[idx] << s) >> 22) & jump_valid[s]);
+#else
+    u128 r = T->kmask[s];
+    for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
+    return r;
+#endif
+}
+
+/* The squares on which the first Terminator's blast or Commando's walk of side `by` found
+ * to take the piece on k depends (a Terminator's landings and screens lie within two
+ * steps of it; a Commando's first landings and screens too, its second screen next to k),
+ * or 0 when none can. */
+static FORCE_INLINE u128 walks_dep(const SupTables *T, const SupBoard *b, int k, int by) {
+    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
+    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
+        int t = bb128_pop_lsb(&ts);
+        if (step_one(T, t, occ) & ~occ & T->kmask[k]) return T->box[2][t];
+    }
+    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
+    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
+        int s = bb128_pop_lsb(&cs);
+        u128 occ0 = occ & ~sup_bit(s);
+        /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
+         * symmetric, over the same square) */
+        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
+        if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return T->box[2][s] | T->kmask[k];
+    }
+    return 0;
+}
+
+/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
+static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
+    return walks_dep(T, b, k, by) != 0;
+}
+
+/* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
+static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
+    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
+    if (((T->leap_from[SUP_PAWN][by][k] & b->pc[SUP_PAWN]) | (T->kmask[k] & b->pc[SUP_KING]) |
+         (T->leap_cp[SUP_KNIGHT][by][k] & b->pc[SUP_KNIGHT])) &
+        x)
+        return true;
+    const u128 q = b->pc[SUP_QUEEN] & x, rq = (b->pc[SUP_ROOK] & x) | q;
+    const u128 bq = (b->pc[SUP_BISHOP] & x) | q;
+    if ((T->lines[k] & (rq | bq)) && ((lines_hit(k, occ, 3) & rq) || (lines_hit(k, occ, 12) & bq)))
+        return true;
+    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
+    u128 n2 = b->pc[SUP_KNIGHT] & x & knight2[k];
+    if (n2) {
+        u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | capt);
+        while (mids)
+            if (T->leap_cp[SUP_KNIGHT][by][bb128_pop_lsb(&mids)] & n2) return true;
+    }
+    return walks_attack(T, b, k, by);
+}
+
+/* Whether side by's type-t piece on s can take the piece on k. */
+static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, int k, int by) {
+    const u128 occ = b->col[0] | b->col[1], kb = sup_bit(k);
+    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
+    switch (t) {
+    case SUP_PAWN: return T->leap_cp[SUP_PAWN][by][s] & kb;
+    case SUP_KING: return T->kmask[s] & kb;
+    case SUP_KNIGHT:
+        return (T->leap_cp[SUP_KNIGHT][by][s] & kb) ||
+               ((knight2[k] & sup_bit(s)) &&
+                (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
+                 ((T->full & ~occ) | capt)));
+    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_hit(s, occ, 12) & kb);
+    case SUP_ROOK: return (T->lines[s] & kb) && (lines_hit(s, occ, 3) & kb);
+    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_hit(s, occ, 15) & kb);
+    case SUP_TERMINATOR:
+        return (T->box[3][k] & sup_bit(s)) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
+    case SUP_COMMANDO: {
+        if (!(T->box[4][k] & sup_bit(s))) return false;
+        u128 occ0 = occ & ~sup_bit(s);
+        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
+        return land1 & (kb | step_one(T, k, occ0));
+    }
+    default: return false;
+    }
+}
+
+#endif
