@@ -299,7 +299,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "depend on machine speed)"),
         CLI_OPT_TEXT("--eval", "FILE", &o->eval,
                      "player A evaluates with the network in FILE, or classical (the\n"
-                     "hand-written evaluation; the default)"),
+                     "hand-written evaluation); default: the variant's net in selfplay/nets/"),
         CLI_OPT_TEXT("--opponent-eval", "FILE", &o->opponent_eval,
                      "player B's evaluation: a network FILE or classical (default: as\n"
                      "player A)"),

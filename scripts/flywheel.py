@@ -69,6 +69,47 @@ class Loop:
             self.state = json.load(open(self.state_path))
         self.state.setdefault("steps", {})
         self.state["arguments"] = vars(args)
+        self.start = 0      # the first generation whose data this loop plays
+        self.earlier = None  # generations before it, from the record of the loop that made them
+        if args.start_net:
+            self.start = args.start_generation
+            self.adopt_start_net()
+
+    def adopt_start_net(self):
+        """--start-net: the net of an earlier loop becomes net K (K = --start-generation) of
+        this one, copied into the work folder (a --ship at the end may overwrite the
+        original); the earlier loop's generations up to K are kept from its record."""
+        a, k = self.a, self.start
+        dst = os.path.join(self.work, f"net{k}.nnue")
+        try:
+            data = open(a.start_net, "rb").read()
+        except OSError as e:
+            sys.exit(f"flywheel: --start-net {a.start_net}: {e.strerror}")
+        xxh = data[-8:][::-1].hex()
+        if os.path.exists(dst) and open(dst, "rb").read() != data:
+            if self.state.get("start_net", {}).get("xxh3_64") != xxh:
+                sys.exit(f"flywheel: --start-net: {dst} exists and differs from {a.start_net}; "
+                         "use another --work to start afresh")
+        if not os.path.exists(dst):
+            with open(dst + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(dst + ".tmp", dst)
+        if "start_net" not in self.state:
+            prov = os.path.splitext(a.start_net)[0] + ".json"
+            self.state["start_net"] = {
+                "generation": k, "file": os.path.relpath(os.path.abspath(a.start_net), ROOT)
+                if os.path.abspath(a.start_net).startswith(ROOT + os.sep) else a.start_net,
+                "xxh3_64": xxh, "bytes": len(data),
+                "provenance": json.load(open(prov)) if os.path.exists(prov) else None}
+            earlier = None
+            if os.path.exists(self.record_path):
+                rec = json.load(open(self.record_path))
+                if rec.get("variant") == a.variant:
+                    rows = [r for r in rec.get("generations", []) if r.get("net", 0) <= k]
+                    earlier = {"command": rec.get("command"), "commit": rec.get("commit"),
+                               "date": rec.get("date"), "generations": rows}
+            self.state["earlier"] = earlier
+        self.earlier = self.state.get("earlier")
 
     def save(self):
         """Writes the state (atomically) and the results record and plot."""
@@ -105,7 +146,7 @@ class Loop:
     def data(self, g, net):
         """Generation g's self-play data, played with net (None: the classical evaluation)."""
         a = self.a
-        if g == 0 and a.gen0_data:
+        if g == 0 and a.gen0_data and not a.start_net:
             return self.given_data(a.gen0_data)
         out = os.path.join(self.work, f"data{g}")
         argv = [a.chessvar, "selfplay", "--variant", a.variant, "--positions", str(a.positions),
@@ -149,14 +190,14 @@ class Loop:
 
     def data_dir(self, g):
         """The folder of generation g's data."""
-        if g == 0 and self.a.gen0_data:
+        if g == 0 and self.a.gen0_data and not self.a.start_net:
             return ",".join(gen0_folders(self.a.gen0_data))
         return os.path.join(self.work, f"data{g}")
 
     def train(self, g):
         """Net g+1 from the data of generations max(0, g-window+1) .. g."""
         a = self.a
-        first = max(0, g - a.window + 1)
+        first = max(self.start, g - a.window + 1)
         dirs = [self.data_dir(k) for k in range(first, g + 1)]
         positions = sum(self.state["steps"][f"data{k}"].get("positions", 0)
                         for k in range(first, g + 1))
@@ -198,7 +239,10 @@ class Loop:
         """results/flywheel_<variant>.json and its plot from the state."""
         steps = self.state["steps"]
         gens = []
-        for g in range(1, self.a.generations + 1):
+        if self.earlier:
+            for row in self.earlier["generations"]:
+                gens.append(dict(row, from_earlier_loop=True))
+        for g in range(self.start + 1, self.a.generations + 1):
             t = steps.get(f"train{g}")
             if not t:
                 break
@@ -222,6 +266,11 @@ class Loop:
                " ".join(shlex.quote(x) for x in sys.argv[1:]),
                "date": time.strftime("%Y-%m-%d"), "commit": git_head(),
                "generations": gens, "steps": steps}
+        if self.start:
+            rec["start_net"] = {k: v for k, v in self.state["start_net"].items()
+                                if k != "provenance"}
+            rec["earlier_loop"] = ({k: v for k, v in self.earlier.items() if k != "generations"}
+                                   if self.earlier else None)
         rec = redact(rec, self.a)
         os.makedirs(os.path.dirname(self.record_path), exist_ok=True)
         with open(self.record_path, "w") as f:
@@ -237,13 +286,18 @@ def ship(loop):
     own XXH3-64 (its last 8 bytes, selfplay/NETWORK.md)."""
     steps, a = loop.state["steps"], loop.a
     best = None
-    for g in range(1, a.generations + 1):
+    for g in range(loop.start + 1, a.generations + 1):
         m = steps.get(f"match{g}-classical")
         if m and m.get("ok") and (best is None or m["elo"] > best[1]["elo"]):
             best = (g, m)
     if best is None:
         sys.exit("flywheel: --ship: no net has been matched yet")
     g, match = best
+    before = [r["vs_classical"]["elo"] for r in (loop.earlier or {}).get("generations", [])
+              if "vs_classical" in r]
+    if before and match["elo"] <= max(before):
+        sys.exit(f"flywheel: --ship: net {g} ({match['elo']:+.0f} Elo against classical) does "
+                 f"not beat the earlier loop's best ({max(before):+.0f}); nothing shipped")
     src = os.path.join(loop.work, f"net{g}.nnue")
     nets = os.path.join(ROOT, "selfplay", "nets")
     os.makedirs(nets, exist_ok=True)
@@ -265,6 +319,7 @@ def ship(loop):
                          "wall_s": train["wall_s"], "finished": train["finished"]},
             "match_vs_classical": {k: match[k] for k in ("command", "games", "a_score", "elo",
                                                          "elo_95")},
+            "started_from": (dict(loop.state["start_net"]) if loop.start else None),
             "commit": git_head(), "made_by": "python3 scripts/flywheel.py " +
             " ".join(shlex.quote(x) for x in sys.argv[1:])}
     with open(os.path.join(nets, f"{a.variant}.json"), "w") as f:
@@ -280,6 +335,8 @@ def redact(obj, args):
     text = json.dumps(obj)
     pairs = [(os.path.abspath(args.work), "$WORK"), (os.path.abspath(args.chessvar), "chessvar"),
              (args.chessvar, "chessvar")]
+    if args.start_net:
+        pairs.append((os.path.abspath(args.start_net), "$START_NET"))
     if args.gen0_data:
         folders = gen0_folders(args.gen0_data)
         names = ["$GEN0"] if len(folders) == 1 else [f"$GEN0_{i + 1}" for i in range(len(folders))]
@@ -382,6 +439,13 @@ def main():
     ap.add_argument("--gen0-data", help="use these classical self-play run folders "
                                         "(comma-separated) as generation 0's data instead "
                                         "of playing it")
+    ap.add_argument("--start-net", metavar="FILE",
+                    help="continue an earlier loop from its net FILE (e.g. the shipped "
+                         "selfplay/nets/<variant>.nnue): FILE is net K and plays generation "
+                         "K's data; nets K+1 .. --generations are trained on this loop's data; "
+                         "the record keeps the earlier loop's generations up to K")
+    ap.add_argument("--start-generation", type=int, default=1, metavar="K",
+                    help="the generation number of --start-net's net (default 1)")
     ap.add_argument("--write-min-ply", type=int, default=8)
     ap.add_argument("--eval-limit", type=int, default=3000)
     ap.add_argument("--dedup-bits", type=int, default=24)
@@ -401,6 +465,9 @@ def main():
                     help="at the end, copy the net that did best against the classical "
                          "evaluation to selfplay/nets/<variant>.nnue with its provenance")
     args = ap.parse_args()
+    if args.start_net and not 1 <= args.start_generation < args.generations:
+        ap.error(f"--start-generation {args.start_generation}: must be at least 1 and below "
+                 f"--generations ({args.generations})")
     if args.plot:
         plot(json.load(open(args.plot)), args.plot[:-5] + ".png")
         return
@@ -410,8 +477,8 @@ def main():
         sys.exit(f"flywheel: {args.chessvar}: no chessvar binary (bash scripts/run.sh builds it)")
 
     loop = Loop(args)
-    net = None
-    for g in range(args.generations):
+    net = os.path.join(loop.work, f"net{loop.start}.nnue") if args.start_net else None
+    for g in range(loop.start, args.generations):
         loop.data(g, net)
         new = loop.train(g)
         loop.save()

@@ -67,6 +67,49 @@ def given_gen0():
               f"the wrong variant's folder is named: {err[-500:]}")
 
 
+def started(work, rec):
+    """--start-net: a new loop continues from the first loop's net 2 as its net 2. It plays
+    generation 2's data with it, trains net 3 on that data alone, matches net 3 against
+    classical and net 2, and its record keeps the first loop's two generations."""
+    net2 = os.path.join(work, "chess", "net2.nnue")
+    work2 = os.path.join(work, "second")
+    os.makedirs(work2)
+    out = os.path.join(work2, "flywheel_chess.json")
+    with open(out, "w") as f:
+        json.dump(rec, f)
+    argv = [sys.executable, os.path.join(ROOT, "scripts", "flywheel.py"), "--variant", "chess",
+            "--generations", "3", "--positions", "3000", "--nodes", "200", "--hidden", "32",
+            "--epochs", "2", "--match-games", "4", "--movetime", "5", "--dedup-bits", "16",
+            "--threads", "2", "--work", work2, "--out", out, "--chessvar", CHESSVAR]
+    for extra, want in ((["--start-net", net2, "--start-generation", "3"],
+                         "--start-generation 3: must"),
+                        (["--start-net", net2 + ".missing", "--start-generation", "2"],
+                         "--start-net " + net2 + ".missing: No such file")):
+        r = subprocess.run(argv + extra, capture_output=True, text=True, timeout=60)
+        check(r.returncode != 0 and want in r.stderr, f"refused naming {want!r}: {r.stderr[-400:]}")
+    r = subprocess.run(argv + ["--start-net", net2, "--start-generation", "2"],
+                       capture_output=True, text=True, timeout=900)
+    check(r.returncode == 0, f"flywheel --start-net exit {r.returncode}: {r.stderr[-2000:]}")
+    rec2 = json.load(open(out))
+    gens = rec2["generations"]
+    check([g["net"] for g in gens] == [1, 2, 3], f"nets 1, 2 (earlier) and 3, got {gens}")
+    check(all(g.get("from_earlier_loop") for g in gens[:2]) and "from_earlier_loop" not in gens[2],
+          "nets 1 and 2 are marked as the earlier loop's")
+    check(gens[2]["trained_on_positions"] == gens[2]["data_positions"],
+          f"net 3 trained on generation 2's data alone: {gens[2]}")
+    check(gens[2]["vs_classical"]["games"] == 4 and gens[2]["vs_previous"]["games"] == 4,
+          "net 3 matched against classical and net 2")
+    steps = rec2["steps"]
+    check(set(steps) == {"data2", "train3", "match3-classical", "match3-net2"},
+          f"only this loop's steps: {sorted(steps)}")
+    check("--eval $WORK/chess/net2.nnue" in steps["data2"]["command"],
+          f"generation 2 played with the start net: {steps['data2']['command']}")
+    with open(net2, "rb") as f:
+        xxh = f.read()[-8:][::-1].hex()
+    check(rec2["start_net"]["xxh3_64"] == xxh, f"the start net's checksum: {rec2['start_net']}")
+    check(work not in json.dumps(rec2), "the record holds no path of this machine")
+
+
 def main():
     with tempfile.TemporaryDirectory() as work:
         flywheel(work, 1)
@@ -94,6 +137,7 @@ def main():
         check(work not in json.dumps(rec), "the record holds no path of this machine")
         run1 = json.load(open(os.path.join(work, "chess", "data1", "run.json")))
         check("net1.nnue" in run1["player_a"], f"data1's player is net 1: {run1['player_a']}")
+        started(work, rec)
     given_gen0()
     print("flywheel_test: two generations, resumed, recorded; generation 0 from two given runs")
     return 0
