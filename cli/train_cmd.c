@@ -93,15 +93,19 @@ static int train_bench(const char *net_path, const char *vname, const char *path
     static NnueAcc acc[2];
     static Move moves[MAX_MOVES];
     char line[1024];
+    /* Read through volatile pointers in every repetition: the calls are pure, and an LTO
+     * build otherwise computes them once per FEN (evaluate then timed at 0 ns). */
+    NnueAcc *volatile acc_in = &acc[0], *volatile acc_out = &acc[1];
+    Position *volatile pos_in = &pos;
     double t_ref = 0, t_eval = 0, t_upd = 0;
     long n_ref = 0, n_eval = 0, n_upd = 0, sink = 0;
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = 0;
         if (!line[0] || !pos_from_fen(&pos, v, line, &err)) continue;
         double t0 = train_clock();
-        for (int r = 0; r < reps; r++) nnue_refresh(net, &pos, &acc[0]);
+        for (int r = 0; r < reps; r++) nnue_refresh(net, pos_in, acc_in);
         double t1 = train_clock();
-        for (int r = 0; r < reps; r++) sink += nnue_evaluate(net, &acc[0], &pos);
+        for (int r = 0; r < reps; r++) sink += nnue_evaluate(net, acc_in, pos_in);
         double t2 = train_clock();
         t_ref += t1 - t0;
         t_eval += t2 - t1;
@@ -120,7 +124,7 @@ static int train_bench(const char *net_path, const char *vname, const char *path
             dp.d[0].from = (uint8_t)from;
             dp.d[0].to = (uint8_t)to;
             double t3 = train_clock();
-            for (int r = 0; r < reps; r++) nnue_update(net, &acc[0], &acc[1], &dp);
+            for (int r = 0; r < reps; r++) nnue_update(net, acc_in, acc_out, &dp);
             t_upd += train_clock() - t3;
             n_upd += reps;
             sink += acc[1].v[0][0];

@@ -7,7 +7,7 @@ sparse and a dense feature-transformer gradient; and the network's inference cal
 comparable numbers). Writes JSON.
 
 usage: python3 -m scripts.measure.measure_trainer CHESSVAR RUN_DIR OUT.json
-           [--positions 3000000] [--torch-batches 20] [--fens FILE]
+           [--positions 3000000] [--torch-batches 20] [--fens FILE (default: the chess book)]
 """
 import argparse
 import json
@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def timed(cmd, env=None):
@@ -39,7 +41,9 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--positions", type=int, default=3000000)
     ap.add_argument("--torch-batches", type=int, default=20)
-    ap.add_argument("--fens", help="FEN file for the inference timing")
+    ap.add_argument("--fens", default=os.path.join(ROOT_DIR, "selfplay", "books", "chess.epd"),
+                    help="FEN file for the inference timing (default: the chess book); "
+                         "'' skips it")
     args = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     rows = []
@@ -76,7 +80,8 @@ def main():
                    args.fens, "--bench", "2000"]
             out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=root))
             bench = json.loads(out)
-            bench["command"] = " ".join(["chessvar"] + cmd[1:]).replace(net, "NET")
+            bench["command"] = " ".join(["chessvar"] + cmd[1:]).replace(net, "NET").replace(
+                ROOT_DIR + os.sep, "")
     load = os.getloadavg()
     with open(os.path.join(args.run, "run.json")) as f:
         run_options = json.load(f)
