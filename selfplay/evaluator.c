@@ -82,7 +82,7 @@ static const char *const default_networks[][2] = {
     {"chess", CHESSVAR_NETS_DIR "/chess.nnue"},           /* +190 [+155, +229], 20 ms */
     {"superchess", CHESSVAR_NETS_DIR "/superchess.nnue"}, /* +170 [+133, +210], 20 ms */
     {"supremo", CHESSVAR_NETS_DIR "/supremo.nnue"},       /* +282 [+240, +332], 20 ms */
-    {"switching", CHESSVAR_NETS_DIR "/switching.nnue"},   /* +103 [+70, +138], 20 ms */
+    {"switching", CHESSVAR_NETS_DIR "/switching.nnue"},   /* +198 [+161, +239], 20 ms */
     {NULL, NULL}};
 
 const char *evaluator_default_file(const Variant *v) {
