@@ -406,7 +406,10 @@ def plot(rec, path):
             hi = [min(1000.0, max(y, r[key]["elo_95"][1])) for y, r in zip(ys, pts)]
             ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)],
                                       [h - y for y, h in zip(ys, hi)]],
-                        marker="o", capsize=4, label=label, color=col)
+                        marker="o", capsize=4, label=label, color=col,
+                        # by data size, no lines: a continued loop's nets (--start-net) are
+                        # trained on other data than the earlier loop's, not on more of it
+                        ls="-" if xkey == "net" else "none")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("Elo of the net (95% interval, clipped to +-1000)")
