@@ -541,12 +541,12 @@ static uint64_t count_passed(Position *p) {
 
 /* Whether m, a legal move of the side to move, is calm (the opponent's moves after it are
  * those with the turn passed, but for those of the pieces that reach, ride through or need
- * empty a square m empties or fills, and for its drops onto them): a drop, or a move to an
- * empty square without promotion by a piece that is no Magician or Femme Fatale (they
- * freeze and neutralise), a double step only where no opponent's pawn could take e.p., off
- * the opponent's monarch zone and the lines onto it (`calm`), whose captures can reach
- * nothing in the zone from either square. A calm move between `quiet` squares changes no
- * piece's moves at all (quiet_squares). */
+ * empty a square m empties or fills, those a Magician or Femme Fatale releases or catches
+ * next to either square, and for its drops onto them): a drop, or a move to an empty square
+ * without promotion, a double step only where no opponent's pawn could take e.p., off the
+ * opponent's monarch zone and the lines onto it (`calm`), whose captures can reach nothing
+ * in the zone from either square. A calm move between `quiet` squares with no opponent's
+ * piece next to them changes no piece's moves at all (quiet_squares). */
 static FORCE_INLINE bool calm_move(const Position *p, Move m, Bitboard calm, Bitboard zone) {
     const int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m), us = p->side;
     if (!((calm >> to) & 1)) return false;
@@ -559,7 +559,7 @@ static FORCE_INLINE bool calm_move(const Position *p, Move m, Bitboard calm, Bit
         return false;
     }
     const int ty = PC_TYPE(p->board[from]);
-    return ty != SC_M && ty != SC_F && !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
+    return !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
 }
 
 /* Bit t: pawn piece type t, which promotes on its last rank. */
@@ -586,7 +586,11 @@ typedef struct PassedPiece {
 typedef struct Passed {
     bool usable; /* false when the opponent is in check with the turn passed */
     int n, choices;
-    Bitboard occ, victims, neutral;
+    Bitboard occ, victims, neutral, frozen;
+    Bitboard own;     /* the opponent's pieces */
+    Bitboard exposed; /* those a Magician or Femme Fatale can reach (not an immune Ambassador) */
+    Bitboard fixed;   /* those whose status must not change: tested, monarchs, M and F, and
+                       * the first rank while the opponent may castle (a frozen Rook cannot) */
     PassedPiece pc[64];
 } Passed;
 
@@ -616,6 +620,10 @@ static void passed_build(const Position *p, Passed *ps) {
     ps->occ = occ;
     ps->victims = exposed_foe & ~royal;
     ps->neutral = spread(t[SC_F] & foe) & exposed_own;
+    ps->frozen = frozen;
+    ps->own = own;
+    ps->exposed = exposed_own;
+    ps->fixed = tested | (royal & own) | ((p->castle >> (c * 4)) & 15 ? first_rank[c] : 0);
     ps->choices = p->hand[c][SC_X] != 0;
     for (const uint8_t *ty = p->var->promo_types; *ty; ty++) ps->choices += p->pool[c][*ty] != 0;
     ps->n = 0;
@@ -636,8 +644,10 @@ static void passed_build(const Position *p, Passed *ps) {
 }
 
 /* The change the calm move m makes to the opponent's count with the turn passed (drops
- * aside), into *delta: the pieces whose moves depend on a square m empties or fills,
- * counted again. False when one of them has its moves tested (then the child is made). */
+ * aside), into *delta: the pieces whose moves depend on a square m empties or fills, and
+ * those a moving Magician releases or freezes (a Femme Fatale: neutralises), counted
+ * again. False when one of them has its moves tested, or its status changes and must not
+ * (then the child is made). */
 static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta) {
     const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m);
     const bool drop = MOVE_KIND(m) == MK_DROP;
@@ -646,14 +656,36 @@ static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta
     /* the mover can be taken on `to` unless it is a monarch or an Ambassador at an embassy */
     const bool victim = ty != SC_K && ty != SC_E && !(ty == SC_D && (embassy_sq[us] & tob));
     const Bitboard occ = ps->occ ^ changed, victims = (ps->victims & ~fromb) | (victim ? tob : 0);
+    Bitboard neutral = ps->neutral, frozen = ps->frozen, status = 0;
+    if (ty == SC_M || ty == SC_F) {
+        /* the opponent's pieces next to `from` that no other of ours holds are released,
+         * those next to `to` caught (the mover's own status changes nothing it does) */
+        const Bitboard mine = BB(p).type[ty] & BB(p).color[us];
+        const Bitboard before = spread(mine) & ps->exposed,
+                       after = spread(mine ^ changed) & ps->exposed;
+        status = before ^ after;
+        if ((status | (spread(changed) & ps->own & (BB(p).type[SC_M] | BB(p).type[SC_F]))) &
+            ps->fixed)
+            return false;
+        if (ty == SC_M) frozen = after;
+        else neutral = after;
+    }
     int d = 0;
     for (int i = 0; i < ps->n; i++) {
         const PassedPiece *x = &ps->pc[i];
-        if (!(x->dep & changed)) continue;
+        if (!(x->dep & changed) && !((status >> x->sq) & 1)) continue;
         if (x->tested) return false;
-        d += piece_count(p, us ^ 1, x->ty, x->sq, occ, (ps->neutral >> x->sq) & 1 ? 0 : victims,
-                         ps->choices) -
-             x->count;
+        const int now = (frozen >> x->sq) & 1
+                            ? 0
+                            : piece_count(p, us ^ 1, x->ty, x->sq, occ,
+                                          (neutral >> x->sq) & 1 ? 0 : victims, ps->choices);
+        d += now - x->count;
+    }
+    /* pieces a Magician no longer freezes (not among ps->pc) */
+    for (Bitboard b = status & ps->frozen & ~frozen; b;) {
+        const int s = bb_pop_lsb(&b);
+        d += piece_count(p, us ^ 1, PC_TYPE(p->board[s]), s, occ, (neutral >> s) & 1 ? 0 : victims,
+                         ps->choices);
     }
     *delta = d;
     return true;
@@ -698,7 +730,10 @@ static uint64_t lean_perft(Position *p, int depth) {
             const bool drop = MOVE_KIND(m) == MK_DROP;
             int delta = 0;
             bool counted = true;
-            if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1))) {
+            const Bitboard mf = BB(p).type[SC_M] | BB(p).type[SC_F];
+            if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1)) ||
+                (((mf >> from) & 1) && !drop &&
+                 (spread((1ull << from) | (1ull << to)) & BB(p).color[them]))) {
                 if (!have_passed) passed_build(p, &passed), have_passed = true;
                 counted = passed.usable && passed_delta(p, &passed, m, &delta);
             }
