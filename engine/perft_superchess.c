@@ -17,48 +17,7 @@
  * position with the turn passed, bar the drops onto the squares the move fills and empties
  * and the moves of the opponent's pieces that reach those squares (passed_delta), which
  * are counted again; on quiet squares (quiet_squares) no piece reaches them. */
-#include "superchess.h"
-
-#define FORCE_INLINE inline __attribute__((always_inline))
-
-#define FILE_A 0x0101010101010101ull
-#define FILE_H 0x8080808080808080ull
-
-/* The squares at which a side's Ambassador is immune: the corners of its last rank. */
-static const Bitboard embassy_sq[2] = {(1ull << 56) | (1ull << 63), (1ull << 0) | (1ull << 7)};
-/* A side's last rank (promotion) and first rank (L drops). */
-static const Bitboard last_rank[2] = {0xffull << 56, 0xffull};
-static const Bitboard first_rank[2] = {0xffull, 0xffull << 56};
-
-/* Targets of the lame leaps from s, indexed by the packed occupancy of s's neighbours
- * (nb_index): the Ambassador's lame 2-steps and lame knight (the Magician's geometry too)
- * and the Minister's lame knight. These leaps are symmetric (the lame squares of s -> q
- * are those of q -> s), so the same tables give the reverse attacks. */
-static Bitboard lame_d[64][256], lame_w[64][256];
-/* Leaping 2-steps (Guard, Baron) from s. */
-static Bitboard leap_two[64];
-/* Promotion-pool types (bit t = type t): a capture of one returns it to its owner's pool. */
-static uint32_t pool_types;
-
-/* The squares a piece of colour c and type t on s could ever capture on (rides to the
- * edge, lame leaps whatever their lame squares). */
-static Bitboard cap_geo[2][SC_NPT + 1][64];
-/* The squares the leaps of such a piece can land on or need empty (lame squares). */
-static Bitboard leap_geo[2][SC_NPT + 1][64];
-/* Origins of the lame captures of colour c onto q, over all types. */
-static Bitboard rev_lame_any[2][64];
-
-/* The occupancy of s's neighbours packed into 8 bits. */
-static FORCE_INLINE unsigned nb_index(Bitboard occ, int s) {
-#if CHESSVAR_PEXT
-    return (unsigned)_pext_u64(occ, king_att8[s]);
-#else
-    unsigned idx = 0, bit = 0;
-    for (Bitboard m = king_att8[s]; m; m &= m - 1, bit++)
-        if (occ & m & (0 - m)) idx |= 1u << bit;
-    return idx;
-#endif
-}
+#include "perft_superchess_attack.h"
 
 /* The occupancy of s's neighbours that nb_index packs into idx. */
 static Bitboard nb_unpack(unsigned idx, int s) {
@@ -103,137 +62,6 @@ void perft_superchess_init(const Variant *v, const ScTables *tb) {
     for (int c = 0; c < 2; c++)
         for (int q = 0; q < 64; q++)
             for (int ty = 1; ty <= SC_NPT; ty++) rev_lame_any[c][q] |= tb->rev_lame_from[c][ty][q];
-}
-
-/* K-step neighbourhood of a set, the set itself included. */
-static FORCE_INLINE Bitboard spread(Bitboard b) {
-    b |= ((b << 1) & ~FILE_A) | ((b >> 1) & ~FILE_H);
-    return b | (b << 8) | (b >> 8);
-}
-
-/* One diagonal step forward for colour c, toward the a-file (left) or the h-file. */
-static FORCE_INLINE Bitboard fwd_left(Bitboard b, const int c) {
-    return c == WHITE ? (b & ~FILE_A) << 7 : (b & ~FILE_A) >> 9;
-}
-static FORCE_INLINE Bitboard fwd_right(Bitboard b, const int c) {
-    return c == WHITE ? (b & ~FILE_H) << 9 : (b & ~FILE_H) >> 7;
-}
-
-/* One step forward for colour c. */
-static FORCE_INLINE Bitboard fwd(Bitboard b, const int c) { return c == WHITE ? b << 8 : b >> 8; }
-
-/* The attacking enemy pieces (active: not M or F, neither frozen nor neutralised) grouped
- * by the geometry they capture with. */
-typedef struct Foe {
-    Bitboard orth, diag, knight, king, two, pawn, side, ferz, emp, lamed, lamew, hl, l;
-} Foe;
-
-/* Groups the active pieces act by geometry. */
-static FORCE_INLINE void foe_make(Foe *f, const Bitboard *t, Bitboard act) {
-    const Bitboard qa = (t[SC_Q] | t[SC_A] | t[SC_W]) & act;
-    f->orth = (t[SC_R] & act) | qa;
-    f->diag = (t[SC_B] & act) | qa;
-    f->knight = (t[SC_N] | t[SC_A] | t[SC_O]) & act;
-    f->king = (t[SC_K] | t[SC_E] | t[SC_D] | t[SC_G]) & act;
-    f->two = (t[SC_G] | t[SC_O]) & act;
-    f->pawn = (t[SC_P] | t[SC_H] | t[SC_L]) & act;
-    f->side = t[SC_T] & act;
-    f->ferz = t[SC_X] & act;
-    f->emp = t[SC_E] & act;
-    f->lamed = t[SC_D] & act;
-    f->lamew = t[SC_W] & act;
-    f->hl = (t[SC_H] | t[SC_L]) & act;
-    f->l = t[SC_L] & act;
-}
-
-/* Whether square q is attacked by colour them's pieces of f that stand on `keep` (a
- * captured piece is off it), under occupancy occ: the same answer as sc_attacked. */
-static FORCE_INLINE bool attacked(const Position *p, int q, const int them, const Foe *f,
-                                  Bitboard occ, Bitboard keep) {
-    const ScTables *tb = TB(p);
-    const int us = them ^ 1;
-    if (((rook_att8(q, occ) & f->orth) | (bishop_att8(q, occ) & f->diag)) & keep) return true;
-    const Bitboard qb = 1ull << q, empty = ~occ;
-    Bitboard near = (knight_att8[q] & f->knight) | (king_att8[q] & f->king) |
-                    (leap_two[q] & f->two) | (tb->rev_cap[them][SC_P][q] & f->pawn) |
-                    (tb->rev_cap[them][SC_T][q] & f->side) | (tb->rev_cap[them][SC_X][q] & f->ferz);
-    if (f->emp) near |= (((qb << 8) & empty) << 8 | ((qb >> 8) & empty) >> 8) & f->emp;
-    if (near & keep) return true;
-    if (f->lamed | f->lamew) {
-        unsigned nb = nb_index(occ, q);
-        if (((lame_d[q][nb] & f->lamed) | (lame_w[q][nb] & f->lamew)) & keep) return true;
-    }
-    /* H and L capture 2 (L also 3) squares diagonally forward over empty squares: seen
-     * from q, along colour us's forward diagonals. */
-    if (f->hl) {
-        Bitboard l2 = fwd_left(fwd_left(qb, us) & empty, us);
-        Bitboard r2 = fwd_right(fwd_right(qb, us) & empty, us);
-        if ((l2 | r2) & f->hl & keep) return true;
-        if (f->l && ((fwd_left(l2 & empty, us) | fwd_right(r2 & empty, us)) & f->l & keep))
-            return true;
-    }
-    return false;
-}
-
-/* Own squares whose vacating could expose a monarch on q (superchess_gen.c unblock_mask):
- * the single own blockers between q and an active enemy rider, and the lame squares of
- * active enemy lame leaps onto q. */
-static FORCE_INLINE Bitboard unblock(const Position *p, int q, const int them, Bitboard act,
-                                     const Foe *f, Bitboard own, Bitboard occ) {
-    const ScTables *tb = TB(p);
-    const Bitboard *t = BB(p).type;
-    Bitboard mask = 0, pinners = 0;
-    if (f->orth) pinners = rook_att8(q, occ ^ (rook_att8(q, occ) & own)) & f->orth;
-    if (f->diag) pinners |= bishop_att8(q, occ ^ (bishop_att8(q, occ) & own)) & f->diag;
-    while (pinners) mask |= between8[q][bb_pop_lsb(&pinners)] & own;
-    if (!(rev_lame_any[them][q] & act)) return mask;
-    static const uint8_t lame_types[] = {SC_E, SC_W, SC_D, SC_H, SC_L};
-    for (int i = 0; i < 5; i++) {
-        int ty = lame_types[i];
-        Bitboard pcs = t[ty] & act & tb->rev_lame_from[them][ty][q];
-        if (!pcs) continue;
-        for (uint32_t k = tb->rlame_at[them][ty][q]; k < tb->rlame_at[them][ty][q + 1]; k++)
-            if ((pcs >> tb->rlame[k].sq) & 1) mask |= tb->rlame[k].lame;
-    }
-    return mask;
-}
-
-/* Targets of the lame leaps of a piece of type ty on s from the variant's step list:
- * moves onto empty squares, captures onto cap. */
-static FORCE_INLINE Bitboard lame_steps(const ScTables *tb, const int us, int ty, int s,
-                                        Bitboard occ, Bitboard empty, Bitboard cap) {
-    Bitboard to = 0;
-    for (uint32_t k = tb->lame_at[us][ty][s]; k < tb->lame_at[us][ty][s + 1]; k++) {
-        const LameStep *e = &tb->lame[k];
-        if (occ & e->lame) continue;
-        Bitboard b = 1ull << e->sq;
-        if (e->mode & MM_MOVE) to |= b & empty;
-        if (e->mode & MM_CAPTURE) to |= b & cap;
-    }
-    return to;
-}
-
-/* Target squares of the piece of type ty (a constant) on s: moves onto empty squares,
- * captures onto cap (0 when it may not capture). */
-static FORCE_INLINE Bitboard targets(const Position *p, const int us, const int ty, int s,
-                                     Bitboard occ, Bitboard empty, Bitboard cap) {
-    const ScTables *tb = TB(p);
-    const Bitboard dest = empty | cap;
-    switch (ty) {
-    case SC_N: return knight_att8[s] & dest;
-    case SC_B: return bishop_att8(s, occ) & dest;
-    case SC_R: return rook_att8(s, occ) & dest;
-    case SC_Q: return queen_att8(s, occ) & dest;
-    case SC_A: return (queen_att8(s, occ) | knight_att8[s]) & dest;
-    case SC_W: return (queen_att8(s, occ) | lame_w[s][nb_index(occ, s)]) & dest;
-    case SC_M: return (king_att8[s] | lame_d[s][nb_index(occ, s)]) & empty;
-    case SC_D: return (king_att8[s] | lame_d[s][nb_index(occ, s)]) & dest;
-    case SC_G: return (king_att8[s] | leap_two[s]) & dest;
-    case SC_O: return (knight_att8[s] | leap_two[s]) & dest;
-    default:
-        return (tb->leap_move[us][ty][s] & empty) | (tb->leap_cap[us][ty][s] & cap) |
-               lame_steps(tb, us, ty, s, occ, empty, cap);
-    }
 }
 
 /* Number of promotion choices of the side to move: pool types held, plus X while held. */
@@ -713,12 +541,12 @@ static uint64_t count_passed(Position *p) {
 
 /* Whether m, a legal move of the side to move, is calm (the opponent's moves after it are
  * those with the turn passed, but for those of the pieces that reach, ride through or need
- * empty a square m empties or fills, and for its drops onto them): a drop, or a move to an
- * empty square without promotion by a piece that is no Magician or Femme Fatale (they
- * freeze and neutralise), a double step only where no opponent's pawn could take e.p., off
- * the opponent's monarch zone and the lines onto it (`calm`), whose captures can reach
- * nothing in the zone from either square. A calm move between `quiet` squares changes no
- * piece's moves at all (quiet_squares). */
+ * empty a square m empties or fills, those a Magician or Femme Fatale releases or catches
+ * next to either square, and for its drops onto them): a drop, or a move to an empty square
+ * without promotion, a double step only where no opponent's pawn could take e.p., off the
+ * opponent's monarch zone and the lines onto it (`calm`), whose captures can reach nothing
+ * in the zone from either square. A calm move between `quiet` squares with no opponent's
+ * piece next to them changes no piece's moves at all (quiet_squares). */
 static FORCE_INLINE bool calm_move(const Position *p, Move m, Bitboard calm, Bitboard zone) {
     const int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m), us = p->side;
     if (!((calm >> to) & 1)) return false;
@@ -731,7 +559,7 @@ static FORCE_INLINE bool calm_move(const Position *p, Move m, Bitboard calm, Bit
         return false;
     }
     const int ty = PC_TYPE(p->board[from]);
-    return ty != SC_M && ty != SC_F && !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
+    return !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
 }
 
 /* Bit t: pawn piece type t, which promotes on its last rank. */
@@ -758,7 +586,11 @@ typedef struct PassedPiece {
 typedef struct Passed {
     bool usable; /* false when the opponent is in check with the turn passed */
     int n, choices;
-    Bitboard occ, victims, neutral;
+    Bitboard occ, victims, neutral, frozen;
+    Bitboard own;     /* the opponent's pieces */
+    Bitboard exposed; /* those a Magician or Femme Fatale can reach (not an immune Ambassador) */
+    Bitboard fixed;   /* those whose status must not change: tested, monarchs, M and F, and
+                       * the first rank while the opponent may castle (a frozen Rook cannot) */
     PassedPiece pc[64];
 } Passed;
 
@@ -788,6 +620,10 @@ static void passed_build(const Position *p, Passed *ps) {
     ps->occ = occ;
     ps->victims = exposed_foe & ~royal;
     ps->neutral = spread(t[SC_F] & foe) & exposed_own;
+    ps->frozen = frozen;
+    ps->own = own;
+    ps->exposed = exposed_own;
+    ps->fixed = tested | (royal & own) | ((p->castle >> (c * 4)) & 15 ? first_rank[c] : 0);
     ps->choices = p->hand[c][SC_X] != 0;
     for (const uint8_t *ty = p->var->promo_types; *ty; ty++) ps->choices += p->pool[c][*ty] != 0;
     ps->n = 0;
@@ -808,8 +644,10 @@ static void passed_build(const Position *p, Passed *ps) {
 }
 
 /* The change the calm move m makes to the opponent's count with the turn passed (drops
- * aside), into *delta: the pieces whose moves depend on a square m empties or fills,
- * counted again. False when one of them has its moves tested (then the child is made). */
+ * aside), into *delta: the pieces whose moves depend on a square m empties or fills, and
+ * those a moving Magician releases or freezes (a Femme Fatale: neutralises), counted
+ * again. False when one of them has its moves tested, or its status changes and must not
+ * (then the child is made). */
 static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta) {
     const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m);
     const bool drop = MOVE_KIND(m) == MK_DROP;
@@ -818,14 +656,36 @@ static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta
     /* the mover can be taken on `to` unless it is a monarch or an Ambassador at an embassy */
     const bool victim = ty != SC_K && ty != SC_E && !(ty == SC_D && (embassy_sq[us] & tob));
     const Bitboard occ = ps->occ ^ changed, victims = (ps->victims & ~fromb) | (victim ? tob : 0);
+    Bitboard neutral = ps->neutral, frozen = ps->frozen, status = 0;
+    if (ty == SC_M || ty == SC_F) {
+        /* the opponent's pieces next to `from` that no other of ours holds are released,
+         * those next to `to` caught (the mover's own status changes nothing it does) */
+        const Bitboard mine = BB(p).type[ty] & BB(p).color[us];
+        const Bitboard before = spread(mine) & ps->exposed,
+                       after = spread(mine ^ changed) & ps->exposed;
+        status = before ^ after;
+        if ((status | (spread(changed) & ps->own & (BB(p).type[SC_M] | BB(p).type[SC_F]))) &
+            ps->fixed)
+            return false;
+        if (ty == SC_M) frozen = after;
+        else neutral = after;
+    }
     int d = 0;
     for (int i = 0; i < ps->n; i++) {
         const PassedPiece *x = &ps->pc[i];
-        if (!(x->dep & changed)) continue;
+        if (!(x->dep & changed) && !((status >> x->sq) & 1)) continue;
         if (x->tested) return false;
-        d += piece_count(p, us ^ 1, x->ty, x->sq, occ, (ps->neutral >> x->sq) & 1 ? 0 : victims,
-                         ps->choices) -
-             x->count;
+        const int now = (frozen >> x->sq) & 1
+                            ? 0
+                            : piece_count(p, us ^ 1, x->ty, x->sq, occ,
+                                          (neutral >> x->sq) & 1 ? 0 : victims, ps->choices);
+        d += now - x->count;
+    }
+    /* pieces a Magician no longer freezes (not among ps->pc) */
+    for (Bitboard b = status & ps->frozen & ~frozen; b;) {
+        const int s = bb_pop_lsb(&b);
+        d += piece_count(p, us ^ 1, PC_TYPE(p->board[s]), s, occ, (neutral >> s) & 1 ? 0 : victims,
+                         ps->choices);
     }
     *delta = d;
     return true;
@@ -870,7 +730,10 @@ static uint64_t lean_perft(Position *p, int depth) {
             const bool drop = MOVE_KIND(m) == MK_DROP;
             int delta = 0;
             bool counted = true;
-            if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1))) {
+            const Bitboard mf = BB(p).type[SC_M] | BB(p).type[SC_F];
+            if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1)) ||
+                (((mf >> from) & 1) && !drop &&
+                 (spread((1ull << from) | (1ull << to)) & BB(p).color[them]))) {
                 if (!have_passed) passed_build(p, &passed), have_passed = true;
                 counted = passed.usable && passed_delta(p, &passed, m, &delta);
             }

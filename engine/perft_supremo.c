@@ -232,7 +232,7 @@ static void check_prepare(CountCtx *x) {
          (T->leap_cp[SUP_KNIGHT][them][k] & b->pc[SUP_KNIGHT])) &
         opp;
     u128 to = simple;
-    u128 lines = (lines_hit(k, occ, 3) & rq) | (lines_hit(k, occ, 12) & bq);
+    u128 lines = (lines_of(line_hit, k, occ, 3) & rq) | (lines_of(line_hit, k, occ, 12) & bq);
     simple |= lines;
     while (lines) {
         int a = bb128_pop_lsb(&lines);
@@ -348,9 +348,9 @@ static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int
     case SUP_ROOK:
     case SUP_QUEEN: {
         /* slides and hops; nothing beyond the second piece of a ray matters */
-        u128 all = t == SUP_BISHOP ? lines_dest(s, occ, 12)
-                   : t == SUP_ROOK ? lines_dest(s, occ, 3)
-                                   : lines_dest(s, occ, 15);
+        u128 all = t == SUP_BISHOP ? lines_of(line_all, s, occ, 12)
+                   : t == SUP_ROOK ? lines_of(line_all, s, occ, 3)
+                                   : lines_of(line_all, s, occ, 15);
         d = all & open;
         *dep = all;
         break;
@@ -520,7 +520,7 @@ static void king_keep(const CountCtx *x, PieceCache *c) {
         int s = bb128_pop_lsb(&t);
         c->king_tested |= sup_bit(s);
         if (move_safe(x, SUP_KING, x->k, s, NO_SQ, SUP_KING)) c->king_safe |= sup_bit(s);
-        u128 d = lines_dest(s, occk, 15) | sup_bit(s) | T->kmask[s] | knight2[s] |
+        u128 d = lines_of(line_all, s, occk, 15) | sup_bit(s) | T->kmask[s] | knight2[s] |
                  T->leap_cp[SUP_KNIGHT][by][s] | T->leap_from[SUP_PAWN][by][s];
         c->king_depw[s] = d | T->box[4][s];
         c->king_dep[s] = walkers & T->box[4][s] ? c->king_depw[s] : d;

@@ -39,24 +39,14 @@ static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
 }
 
 /* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
- * any contents. */
-static FORCE_INLINE u128 lines_dest(int s, u128 occ, const int kinds) {
+ * as `table` folds them: line_all (every destination, any contents) or line_hit (the first
+ * and second pieces only). */
+static FORCE_INLINE u128 lines_of(const uint16_t (*table)[1024], int s, u128 occ, const int kinds) {
     u128 d = 0;
     for (int k = 0; k < 4; k++) {
         if (!((kinds >> k) & 1)) continue;
         int id = line10_id[k][s];
-        d |= line_squares(id, line_all[line10_pos[k][s]][line10_occ(id, occ)]);
-    }
-    return d;
-}
-
-/* The first and second pieces from s along the lines of `kinds`. */
-static FORCE_INLINE u128 lines_hit(int s, u128 occ, const int kinds) {
-    u128 d = 0;
-    for (int k = 0; k < 4; k++) {
-        if (!((kinds >> k) & 1)) continue;
-        int id = line10_id[k][s];
-        d |= line_squares(id, line_hit[line10_pos[k][s]][line10_occ(id, occ)]);
+        d |= line_squares(id, table[line10_pos[k][s]][line10_occ(id, occ)]);
     }
     return d;
 }
@@ -124,7 +114,8 @@ static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
         return true;
     const u128 q = b->pc[SUP_QUEEN] & x, rq = (b->pc[SUP_ROOK] & x) | q;
     const u128 bq = (b->pc[SUP_BISHOP] & x) | q;
-    if ((T->lines[k] & (rq | bq)) && ((lines_hit(k, occ, 3) & rq) || (lines_hit(k, occ, 12) & bq)))
+    if ((T->lines[k] & (rq | bq)) &&
+        ((lines_of(line_hit, k, occ, 3) & rq) || (lines_of(line_hit, k, occ, 12) & bq)))
         return true;
     const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
     u128 n2 = b->pc[SUP_KNIGHT] & x & knight2[k];
@@ -148,9 +139,9 @@ static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, i
                ((knight2[k] & sup_bit(s)) &&
                 (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
                  ((T->full & ~occ) | capt)));
-    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_hit(s, occ, 12) & kb);
-    case SUP_ROOK: return (T->lines[s] & kb) && (lines_hit(s, occ, 3) & kb);
-    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_hit(s, occ, 15) & kb);
+    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, 12) & kb);
+    case SUP_ROOK: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, 3) & kb);
+    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, 15) & kb);
     case SUP_TERMINATOR:
         return (T->box[3][k] & sup_bit(s)) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
     case SUP_COMMANDO: {
