@@ -146,7 +146,7 @@ class Loop:
     def data(self, g, net):
         """Generation g's self-play data, played with net (None: the classical evaluation)."""
         a = self.a
-        if g == 0 and a.gen0_data and not a.start_net:
+        if g == 0 and a.gen0_data:
             return self.given_data(a.gen0_data)
         out = os.path.join(self.work, f"data{g}")
         argv = [a.chessvar, "selfplay", "--variant", a.variant, "--positions", str(a.positions),
@@ -190,7 +190,7 @@ class Loop:
 
     def data_dir(self, g):
         """The folder of generation g's data."""
-        if g == 0 and self.a.gen0_data and not self.a.start_net:
+        if g == 0 and self.a.gen0_data:
             return ",".join(gen0_folders(self.a.gen0_data))
         return os.path.join(self.work, f"data{g}")
 

@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from scripts.common import ROOT
 
 
 def timed(cmd, env=None):
@@ -41,11 +41,10 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--positions", type=int, default=3000000)
     ap.add_argument("--torch-batches", type=int, default=20)
-    ap.add_argument("--fens", default=os.path.join(ROOT_DIR, "selfplay", "books", "chess.epd"),
+    ap.add_argument("--fens", default=os.path.join(ROOT, "selfplay", "books", "chess.epd"),
                     help="FEN file for the inference timing (default: the chess book); "
                          "'' skips it")
     args = ap.parse_args()
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         net = os.path.join(tmp, "m.nnue")
@@ -69,7 +68,7 @@ def main():
                    "--batches", str(args.torch_batches), "--threads", "2"]
             if dense:
                 cmd.append("--dense")
-            out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=root))
+            out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=ROOT))
             res = json.loads(out.strip().splitlines()[-1])
             res["command"] = " ".join(["python3 -m scripts.measure.train_torch_baseline"] + cmd[3:])
             rows.append(res)
@@ -78,10 +77,10 @@ def main():
         if args.fens:
             cmd = [args.chessvar, "train", "--net", net, "--variant", "chess", "--eval-fens",
                    args.fens, "--bench", "2000"]
-            out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=root))
+            out, _, _ = timed(cmd, dict(os.environ, PYTHONPATH=ROOT))
             bench = json.loads(out)
             bench["command"] = " ".join(["chessvar"] + cmd[1:]).replace(net, "NET").replace(
-                ROOT_DIR + os.sep, "")
+                ROOT + os.sep, "")
     load = os.getloadavg()
     with open(os.path.join(args.run, "run.json")) as f:
         run_options = json.load(f)
