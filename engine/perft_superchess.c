@@ -723,6 +723,7 @@ static uint64_t lean_perft(Position *p, int depth) {
     Passed passed;
     if (depth == 2) quiet = quiet_squares(p, &zone, &lines);
     const Bitboard calm = ~(lines | zone);
+    const Bitboard mf = BB(p).type[SC_M] | BB(p).type[SC_F]; /* p is restored after each move */
     for (int i = 0; i < n; i++) {
         const Move m = list[i];
         if (depth == 2 && calm_move(p, m, calm, zone)) {
@@ -730,7 +731,6 @@ static uint64_t lean_perft(Position *p, int depth) {
             const bool drop = MOVE_KIND(m) == MK_DROP;
             int delta = 0;
             bool counted = true;
-            const Bitboard mf = BB(p).type[SC_M] | BB(p).type[SC_F];
             if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1)) ||
                 (((mf >> from) & 1) && !drop &&
                  (spread((1ull << from) | (1ull << to)) & BB(p).color[them]))) {
