@@ -239,6 +239,7 @@ Variant variant_chess = {
     .rules = RULE_CASTLING | RULE_EP,
     .pieces = ORTHODOX_PIECES(MCOND_START_RANK),
     .orthodox_pieces = true,
+    .pawnless_draws = true,
     .start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     .pawn_start_rank = {1, 6},
     .promo_types = {QUEEN, ROOK, BISHOP, KNIGHT},

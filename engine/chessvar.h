@@ -151,6 +151,11 @@ struct Variant {
     /* The pieces are exactly chess's six, types 1..6 = P N B R Q K, on 8x8: terms written
      * for them (mobility, king safety) apply. */
     bool orthodox_pieces;
+    /* With orthodox_pieces: a side without pawns that is at most a minor piece ahead
+     * seldom wins (KR v KB, KRN v KR) or never (a lone minor; two knights against a bare
+     * king), so a search scales such scores towards the draw (chess; Switching's switches
+     * are not known to leave these endings drawn). */
+    bool pawnless_draws;
     const VariantOps *ops;
     const void *tables; /* attack tables built at the first lookup; read-only after */
 };

@@ -42,6 +42,7 @@ static double search_ln(double x) {
  * removes exactly one piece. */
 static void search_variant_setup(Search *s, const Variant *v) {
     s->null_min_pieces = v->zugzwang_prone ? 2 : 1;
+    s->scale_endings = v->orthodox_pieces && v->pawnless_draws;
     s->see_bound = true;
     for (int t = 1; t <= v->npt; t++) {
         const PieceDef *pd = &v->pieces[t];

@@ -155,6 +155,7 @@ typedef struct Search {
     uint64_t check_key[SEARCH_MAX_PLY + 1];
     bool check_at[SEARCH_MAX_PLY + 1];
     unsigned pawn_types;
+    bool scale_endings;    /* Variant.pawnless_draws: the static score is scaled (endings.h) */
     int null_min_pieces;   /* pieces besides royals and pawns needed for it */
     bool see_bound;        /* victim - attacker bounds SEE from below */
     bool see;              /* the variant has an exact static exchange test */

@@ -5,6 +5,7 @@
 #ifndef CHESSVAR_SEARCH_TABLES_H
 #define CHESSVAR_SEARCH_TABLES_H
 
+#include "endings.h"
 #include "search.h"
 
 #include <assert.h>
@@ -102,6 +103,7 @@ static inline int search_eval(Search *s, const Position *pos, int ply) {
     uint64_t tag = pos->key & ~(uint64_t)0xFFFF;
     if (tag && (*c & ~(uint64_t)0xFFFF) == tag) return (int16_t)(*c & 0xFFFF);
     int v = evaluator_evaluate(&s->eval, pos, ply);
+    if (s->scale_endings) v = ending_scale_score(pos, s->value, v);
     *c = tag | (uint16_t)(int16_t)v;
     return v;
 }

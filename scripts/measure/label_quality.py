@@ -5,7 +5,9 @@ at a node budget, judged by Stockfish at a fixed depth.
 Positions: --positions searched positions (not random opening plies) drawn with a fixed
 seed from a fresh chessvar chess self-play run (made here, --games games). Labellers:
 chessvar at each --nodes budget with the classical evaluation and with each --net given,
-and Fairy-Stockfish 11.1 (Debian; its evaluation is classical) at the same budgets.
+and Fairy-Stockfish 11.1 (Debian; its evaluation is classical) at the same budgets, and
+with --reference Stockfish itself (its NNUE) at the same budgets, to show where the goal
+stands.
 The judge: Stockfish at --judge-depth. For each labeller: best-move agreement with the
 judge (share of positions) and the Spearman rank correlation of its scores with the
 judge's, both from the side to move. Writes results/label_quality.json.
@@ -141,6 +143,8 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--judge-depth", type=int, default=14)
     ap.add_argument("--no-fairy", action="store_true")
+    ap.add_argument("--reference", action="store_true",
+                    help="also label with Stockfish (NNUE) at the budgets: a reference row")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "label_quality.json"))
     args = ap.parse_args()
     budgets = [int(x) for x in args.nodes.split(",")]
@@ -160,6 +164,8 @@ def main():
                    [("EvalFile", os.path.abspath(n))]) for n in args.net]
     if fairy and not args.no_fairy:
         labellers.append(("Fairy-Stockfish classical", [fairy], []))  # 11.1: no NNUE
+    if args.reference:
+        labellers.append(("Stockfish NNUE (reference)", [stockfish], [("Threads", 1), ("Hash", 64)]))
     rows = []
     for name, argv, opts in labellers:
         for nodes in budgets:
