@@ -131,9 +131,10 @@ FILES = [
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "
      "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
-    ("label_quality.json", "Chess label quality: best-move agreement and Spearman correlation "
-     "with Stockfish depth 14, chessvar (classical, net) and Fairy-Stockfish at 1,000 and "
-     "10,000 nodes", "python3 -m scripts.measure.label_quality"),
+    ("label_quality*.json", "Chess label quality: best-move agreement and Spearman correlation "
+     "with Stockfish depth 14, chessvar (classical, net), Fairy-Stockfish and (--reference) "
+     "Stockfish's own NNUE at 1,000 and 10,000 nodes, on 200 positions (1,000 in _1000)",
+     "python3 -m scripts.measure.label_quality (command inside)"),
     ("variant_speed.json", "Perft nodes/s of each variant next to orthodox chess",
      "python3 -m scripts.measure.variant_speed"),
 ]
