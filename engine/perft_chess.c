@@ -20,6 +20,9 @@
 
 enum { FP = 0, FN, FB, FR, FQ, FK }; /* index of each type in FastBoard.pc: type - 1 */
 #define EP_NONE 64
+/* A side with at most this many pieces besides pawns and king is counted with a lookup
+ * per piece: fewer instructions than the set-wise SIMD of all eight rays (see perft_chess). */
+#define SPARSE 2
 
 /* The whole state a count needs: 66 bytes, copied for every child. */
 typedef struct FastBoard {
@@ -239,6 +242,7 @@ static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard
 }
 #else
 #define FB_SIMD 0
+#endif
 
 /* The squares of zone that colour them attacks, given the occupancy occ (sliders whose
  * rays miss the zone are not looked up). */
@@ -259,7 +263,6 @@ static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them,
     }
     return a & zone;
 }
-#endif
 
 /* Child after a move or capture of a piece of index pt from `from` to `to`. */
 static FORCE_INLINE void fb_move(FastBoard *c, const FastBoard *b, const int pt, int from, int to,
@@ -323,9 +326,19 @@ static uint64_t count_w(const FastBoard *b);
 static uint64_t count_b(const FastBoard *b);
 static uint64_t node_w(const FastBoard *b, int depth);
 static uint64_t node_b(const FastBoard *b, int depth);
+static uint64_t count_w_sparse(const FastBoard *b);
+static uint64_t count_b_sparse(const FastBoard *b);
+static uint64_t node_w_sparse(const FastBoard *b, int depth);
+static uint64_t node_b_sparse(const FastBoard *b, int depth);
 
-/* Leaves below child c (whose side to move is `side`) at the given depth >= 1. */
-static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side) {
+/* Leaves below child c (whose side to move is `side`) at the given depth >= 1, on the
+ * sparse or the set-wise instantiation. */
+static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side,
+                                      const bool sparse) {
+    if (sparse) {
+        if (depth == 1) return side == WHITE ? count_w_sparse(c) : count_b_sparse(c);
+        return side == WHITE ? node_w_sparse(c, depth) : node_b_sparse(c, depth);
+    }
     if (depth == 1) return side == WHITE ? count_w(c) : count_b(c);
     return side == WHITE ? node_w(c, depth) : node_b(c, depth);
 }
@@ -340,7 +353,7 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
             while (t_) {                                                                           \
                 FastBoard c_;                                                                      \
                 fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us);                                    \
-                n += fb_child(&c_, depth - 1, them);                                               \
+                n += fb_child(&c_, depth - 1, them, sparse);                                       \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -358,19 +371,21 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
                 if (sq_bb8(to_) & last) {                                                          \
                     for (int pr_ = FQ; pr_ >= FN; pr_--) {                                         \
                         fb_promote(&c_, b, pr_, to_ - (back), to_, us);                            \
-                        n += fb_child(&c_, depth - 1, them);                                       \
+                        n += fb_child(&c_, depth - 1, them, sparse);                               \
                     }                                                                              \
                 } else {                                                                           \
                     fb_move(&c_, b, FP, to_ - (back), to_, us);                                    \
-                    n += fb_child(&c_, depth - 1, them);                                           \
+                    n += fb_child(&c_, depth - 1, them, sparse);                                   \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
     } while (0)
 
-/* Legal moves of side us: counted (leaf) or each followed by the count below it. */
+/* Legal moves of side us: counted (leaf) or each followed by the count below it. sparse:
+ * the enemy's attack map and the count of the knights and sliders by a lookup per piece
+ * (fb_attacks_near, bishop_att8, rook_att8) instead of set-wise SIMD. */
 static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
-                                    const bool leaf) {
+                                    const bool leaf, const bool sparse) {
     const int them = us ^ 1;
     const Bitboard own = b->col[us], opp = b->col[them], occ = own | opp;
     const Bitboard opp_rq = (b->pc[FR] | b->pc[FQ]) & opp, opp_bq = (b->pc[FB] | b->pc[FQ]) & opp;
@@ -408,10 +423,10 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
     if (zone & (zone - 1)) {
         /* two or more squares: one attack map is cheaper than a test per square */
 #if FB_SIMD
-        ban = fb_attacks_all(b, them, occ ^ sq_bb8(ksq)) & zone;
-#else
-        ban = fb_attacks_near(b, them, occ ^ sq_bb8(ksq), zone);
+        if (!sparse) ban = fb_attacks_all(b, them, occ ^ sq_bb8(ksq)) & zone;
+        else
 #endif
+            ban = fb_attacks_near(b, them, occ ^ sq_bb8(ksq), zone);
         kt &= ~ban;
     } else if (kt && fb_attacked(b, bb_lsb(kt), us, occ ^ sq_bb8(ksq))) {
         kt = 0;
@@ -423,7 +438,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_move(&c, b, FK, ksq, to, us);
-            n += fb_child(&c, depth - 1, them);
+            n += fb_child(&c, depth - 1, them, sparse);
         }
     }
     if (checkers & (checkers - 1)) return n;
@@ -436,7 +451,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
      * rays only). */
     const Bitboard diag = (b->pc[FB] | b->pc[FQ]) & own, orth = (b->pc[FR] | b->pc[FQ]) & own;
 #if FB_SIMD
-    if (leaf) {
+    if (leaf && !sparse) {
         n +=
             fb_count_pieces(b->pc[FN] & own & ~pinned, orth & ~pinned, diag & ~pinned, occ, target);
     } else
@@ -492,7 +507,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
                 int to = bb_pop_lsb(&t);
                 FastBoard c;
                 fb_double(&c, b, to - 2 * up, to, us);
-                n += fb_child(&c, depth - 1, them);
+                n += fb_child(&c, depth - 1, them, sparse);
             }
         }
         /* Captures: free pawns anywhere, diagonally pinned ones only onto their ray. */
@@ -522,7 +537,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
                 } else {
                     FastBoard c;
                     fb_ep(&c, b, s, ep, us);
-                    n += fb_child(&c, depth - 1, them);
+                    n += fb_child(&c, depth - 1, them, sparse);
                 }
             }
         }
@@ -535,7 +550,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_castle(&c, b, base + 6, base + 7, base + 5, us);
-            n += fb_child(&c, depth - 1, them);
+            n += fb_child(&c, depth - 1, them, sparse);
         }
     }
     if (queen_side && !(ban & (3ULL << (base + 2)))) {
@@ -544,7 +559,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_castle(&c, b, base + 2, base, base + 3, us);
-            n += fb_child(&c, depth - 1, them);
+            n += fb_child(&c, depth - 1, them, sparse);
         }
     }
     return n;
@@ -552,16 +567,33 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
 
 /* Number of legal moves, White to move. */
 static __attribute__((noinline)) uint64_t count_w(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true);
+    return fb_gen(b, 1, WHITE, true, false);
 }
 /* Number of legal moves, Black to move. */
 static __attribute__((noinline)) uint64_t count_b(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true);
+    return fb_gen(b, 1, BLACK, true, false);
 }
 /* Leaves at depth >= 2, White to move. */
-static uint64_t node_w(const FastBoard *b, int depth) { return fb_gen(b, depth, WHITE, false); }
+static uint64_t node_w(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, WHITE, false, false);
+}
 /* Leaves at depth >= 2, Black to move. */
-static uint64_t node_b(const FastBoard *b, int depth) { return fb_gen(b, depth, BLACK, false); }
+static uint64_t node_b(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, BLACK, false, false);
+}
+/* The same for sparse positions (perft_chess). */
+static __attribute__((noinline)) uint64_t count_w_sparse(const FastBoard *b) {
+    return fb_gen(b, 1, WHITE, true, true);
+}
+static __attribute__((noinline)) uint64_t count_b_sparse(const FastBoard *b) {
+    return fb_gen(b, 1, BLACK, true, true);
+}
+static uint64_t node_w_sparse(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, WHITE, false, true);
+}
+static uint64_t node_b_sparse(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, BLACK, false, true);
+}
 
 uint64_t perft_chess(Position *p, int depth) {
     if (depth <= 0) return 1;
@@ -571,5 +603,10 @@ uint64_t perft_chess(Position *p, int depth) {
     b.col[BLACK] = p->bb.b8.color[BLACK];
     b.ep = p->ep == NO_SQ ? EP_NONE : p->ep;
     b.castle = (uint8_t)(p->castle & 0xF);
-    return fb_child(&b, depth, p->side);
+    /* Sparse: at most SPARSE knights, bishops, rooks and queens a side at the root (fewer
+     * below, but for promotions, which only slow the sparse path down). */
+    const Bitboard pieces = b.pc[FN] | b.pc[FB] | b.pc[FR] | b.pc[FQ];
+    const bool sparse = bb_popcount(pieces & b.col[WHITE]) <= SPARSE &&
+                        bb_popcount(pieces & b.col[BLACK]) <= SPARSE;
+    return fb_child(&b, depth, p->side, sparse);
 }
