@@ -381,9 +381,10 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
         }                                                                                          \
     } while (0)
 
-/* Legal moves of side us: counted (leaf) or each followed by the count below it. sparse:
- * the enemy's attack map and the count of the knights and sliders by a lookup per piece
- * (fb_attacks_near, bishop_att8, rook_att8) instead of set-wise SIMD. */
+/* Legal moves of side us: counted (leaf) or each followed by the count below it. sparse
+ * (no castling rights, few pieces: perft_chess): no castling, and the enemy's attack map
+ * and the count of the knights and sliders by a lookup per piece (fb_attacks_near,
+ * bishop_att8, rook_att8) instead of set-wise SIMD. */
 static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
                                     const bool leaf, const bool sparse) {
     const int them = us ^ 1;
@@ -413,9 +414,10 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
      * king lifted off the board (when not in check nothing attacks through the king's
      * square, so the castling squares read the same). */
     const int base = us == WHITE ? 0 : 56;
-    const bool king_side = !checkers && (b->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
+    const unsigned castle = sparse ? 0 : b->castle;
+    const bool king_side = !checkers && (castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
                            !(occ & (3ULL << (base + 5)));
-    const bool queen_side = !checkers && (b->castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
+    const bool queen_side = !checkers && (castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
                             !(occ & (7ULL << (base + 1)));
     const Bitboard zone = (king_att8[ksq] & ~own) | (king_side ? 3ULL << (base + 5) : 0) |
                           (queen_side ? 3ULL << (base + 2) : 0);
@@ -603,10 +605,11 @@ uint64_t perft_chess(Position *p, int depth) {
     b.col[BLACK] = p->bb.b8.color[BLACK];
     b.ep = p->ep == NO_SQ ? EP_NONE : p->ep;
     b.castle = (uint8_t)(p->castle & 0xF);
-    /* Sparse: at most SPARSE knights, bishops, rooks and queens a side at the root (fewer
-     * below, but for promotions, which only slow the sparse path down). */
+    /* Sparse: no castling rights (none come back below) and at most SPARSE knights,
+     * bishops, rooks and queens a side at the root (fewer below, but for promotions,
+     * which only slow the sparse path down). */
     const Bitboard pieces = b.pc[FN] | b.pc[FB] | b.pc[FR] | b.pc[FQ];
-    const bool sparse = bb_popcount(pieces & b.col[WHITE]) <= SPARSE &&
+    const bool sparse = !b.castle && bb_popcount(pieces & b.col[WHITE]) <= SPARSE &&
                         bb_popcount(pieces & b.col[BLACK]) <= SPARSE;
     return fb_child(&b, depth, p->side, sparse);
 }
