@@ -91,11 +91,21 @@ static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard
 }
 
 /* Whether the move of the type-t piece from `from` to `to` (through the intermediate
- * victim mid, becoming type nt) leaves the King unattacked. */
+ * victim mid, becoming type nt) leaves the King unattacked: tested on three sets after the
+ * move (the opponent's pieces, the occupancy, our pieces it may take), not on a copy of the
+ * board with the move played. */
 static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
-    SupBoard c;
-    sb_play(x->T, &c, x->b, x->us, t, from, to, mid, nt);
-    return !sb_attacked(x->T, &c, t == SUP_KING ? to : x->k, x->us ^ 1);
+    const SupTables *T = x->T;
+    const SupBoard *b = x->b;
+    const int them = x->us ^ 1;
+    const u128 fb = sup_bit(from), tb = sup_bit(to);
+    u128 gone = (tb | (mid != NO_SQ ? sup_bit(mid) : 0)) & b->col[them];
+    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & b->col[them] & ~b->pc[SUP_PROTECTOR];
+    const u128 mine =
+        (b->col[x->us] & ~b->pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
+    const SupView w = {b->pc, b->col[them] & ~gone, ((b->col[0] | b->col[1]) & ~fb & ~gone) | tb,
+                       mine};
+    return !sb_attacked(T, &w, t == SUP_KING ? to : x->k, them);
 }
 
 /* Number of legal moves of the type-t piece from `from` to the squares of dests, through
@@ -253,7 +263,8 @@ static void check_prepare(CountCtx *x) {
     x->check = true;
     /* a blast or walk is answered only by a change on the squares it depends on: a move
      * from, to or through one of them, or a blast next to one */
-    const u128 walk = walks_dep(T, b, k, them);
+    const SupView w = view_of(b, them);
+    const u128 walk = walks_dep(T, &w, k);
     if (!simple && !walk) {
         x->chk_to = x->chk_mid = x->chk_blast = T->full;
         return;
@@ -542,7 +553,11 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
     if (!kb) return -1;
     CountCtx x = {.T = T, .b = b, .us = us, .k = bb128_lsb(kb)};
     u128 lallow[MAX_SQ];
-    if (check < 0 ? sb_attacked(T, b, x.k, them) : check) {
+    if (check < 0) {
+        const SupView w = view_of(b, them);
+        check = sb_attacked(T, &w, x.k, them);
+    }
+    if (check) {
         check_prepare(&x);
     } else if (prep) {
         x.vac = prep->vac;

@@ -78,53 +78,62 @@ static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
 #endif
 }
 
-/* The squares on which the first Terminator's blast or Commando's walk of side `by` found
- * to take the piece on k depends (a Terminator's landings and screens lie within two
- * steps of it; a Commando's first landings and screens too, its second screen next to k),
- * or 0 when none can. */
-static FORCE_INLINE u128 walks_dep(const SupTables *T, const SupBoard *b, int k, int by) {
-    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
-    for (u128 ts = b->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
+/* What an attack test of side `by` reads: the bitboards by type (both colours, as before a
+ * tested move: only the attackers' sets below say which pieces stand), by's pieces, the
+ * occupied squares, and the pieces of the other side that by may take. A move is tested on
+ * these three sets alone, without a copy of the board. */
+typedef struct SupView {
+    const u128 *pc;
+    u128 x, occ, capt;
+} SupView;
+
+/* The view of side by's attacks on b. */
+static FORCE_INLINE SupView view_of(const SupBoard *b, int by) {
+    return (SupView){b->pc, b->col[by], b->col[0] | b->col[1],
+                     b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR]};
+}
+
+/* The squares on which the first Terminator's blast or Commando's walk found to take the
+ * piece on k depends (a Terminator's landings and screens lie within two steps of it; a
+ * Commando's first landings and screens too, its second screen next to k), or 0 when none
+ * can. */
+static FORCE_INLINE u128 walks_dep(const SupTables *T, const SupView *w, int k) {
+    const u128 x = w->x, occ = w->occ;
+    for (u128 ts = w->pc[SUP_TERMINATOR] & x & T->box[3][k]; ts;) {
         int t = bb128_pop_lsb(&ts);
         if (step_one(T, t, occ) & ~occ & T->kmask[k]) return T->box[2][t];
     }
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    for (u128 cs = b->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
+    for (u128 cs = w->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
         int s = bb128_pop_lsb(&cs);
         u128 occ0 = occ & ~sup_bit(s);
         /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
          * symmetric, over the same square) */
-        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
+        u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | w->capt);
         if (land1 & (sup_bit(k) | step_one(T, k, occ0))) return T->box[2][s] | T->kmask[k];
     }
     return 0;
 }
 
-/* Whether a Terminator's blast or a Commando's walk of side `by` can take the piece on k. */
-static bool walks_attack(const SupTables *T, const SupBoard *b, int k, int by) {
-    return walks_dep(T, b, k, by) != 0;
-}
-
-/* Whether side `by` has a pseudo-legal move capturing the piece on k (Supremo's pieces). */
-static bool sb_attacked(const SupTables *T, const SupBoard *b, int k, int by) {
-    const u128 x = b->col[by], occ = b->col[0] | b->col[1];
-    if (((T->leap_from[SUP_PAWN][by][k] & b->pc[SUP_PAWN]) | (T->kmask[k] & b->pc[SUP_KING]) |
-         (T->leap_cp[SUP_KNIGHT][by][k] & b->pc[SUP_KNIGHT])) &
+/* Whether side `by` (w's attackers) has a pseudo-legal move capturing the piece on k
+ * (Supremo's pieces). */
+static bool sb_attacked(const SupTables *T, const SupView *w, int k, int by) {
+    const u128 *pc = w->pc, x = w->x, occ = w->occ;
+    if (((T->leap_from[SUP_PAWN][by][k] & pc[SUP_PAWN]) | (T->kmask[k] & pc[SUP_KING]) |
+         (T->leap_cp[SUP_KNIGHT][by][k] & pc[SUP_KNIGHT])) &
         x)
         return true;
-    const u128 q = b->pc[SUP_QUEEN] & x, rq = (b->pc[SUP_ROOK] & x) | q;
-    const u128 bq = (b->pc[SUP_BISHOP] & x) | q;
+    const u128 q = pc[SUP_QUEEN] & x, rq = (pc[SUP_ROOK] & x) | q;
+    const u128 bq = (pc[SUP_BISHOP] & x) | q;
     if ((T->lines[k] & (rq | bq)) &&
         ((lines_of(line_hit, k, occ, 3) & rq) || (lines_of(line_hit, k, occ, 12) & bq)))
         return true;
-    const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
-    u128 n2 = b->pc[SUP_KNIGHT] & x & knight2[k];
+    u128 n2 = pc[SUP_KNIGHT] & x & knight2[k];
     if (n2) {
-        u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | capt);
+        u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | w->capt);
         while (mids)
             if (T->leap_cp[SUP_KNIGHT][by][bb128_pop_lsb(&mids)] & n2) return true;
     }
-    return walks_attack(T, b, k, by);
+    return walks_dep(T, w, k) != 0;
 }
 
 /* Whether side by's type-t piece on s can take the piece on k. */
