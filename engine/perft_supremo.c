@@ -39,6 +39,14 @@ void supremo_perft_init(const SupTables *T) {
 #endif
             }
     }
+#if defined(__AVX2__)
+    const u128 A = T->not_file_a, J = T->not_file_j, all = ~(u128)0;
+    const u128 m[4][2] = {{A, all}, {A, J}, {J, all}, {J, A}};
+    for (int i = 0; i < 4; i++)
+        step_fmask[i] =
+            _mm256_setr_epi64x((long long)(uint64_t)m[i][0], (long long)(uint64_t)(m[i][0] >> 64),
+                               (long long)(uint64_t)m[i][1], (long long)(uint64_t)(m[i][1] >> 64));
+#endif
 #if CHESSVAR_PEXT
     static const int delta[8] = {-11, -10, -9, -1, 1, 9, 10, 11}; /* WINDOW3's bits in order */
     for (int idx = 0; idx < 256; idx++) {
