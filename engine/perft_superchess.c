@@ -581,13 +581,15 @@ typedef struct PassedPiece {
     Bitboard dep; /* its landings, lame squares and rides (the first blocker included) */
     int count;
     uint8_t sq, ty;
-    bool tested; /* its moves are tested (Magician, Femme Fatale, a shield of a monarch) */
+    bool tested; /* its moves are tested (a Magician or Femme Fatale next to an enemy it can
+                  * disable, a shield of a monarch) */
 } PassedPiece;
 typedef struct Passed {
     bool usable; /* false when the opponent is in check with the turn passed */
     int n, choices;
     Bitboard occ, victims, neutral, frozen;
     Bitboard own;     /* the opponent's pieces */
+    Bitboard mf;      /* its Magicians and Femme Fatales */
     Bitboard exposed; /* those a Magician or Femme Fatale can reach (not an immune Ambassador) */
     Bitboard fixed;   /* those whose status must not change: tested, monarchs, M and F, and
                        * the first rank while the opponent may castle (a frozen Rook cannot) */
@@ -607,7 +609,8 @@ static void passed_build(const Position *p, Passed *ps) {
     const Bitboard act =
         foe & ~mf & ~((spread(t[SC_M] & own) | spread(t[SC_F] & own)) & exposed_foe);
     const Bitboard frozen = spread(t[SC_M] & foe) & exposed_own;
-    Bitboard tested = own & mf;
+    /* moves_side tests an M or F only next to an enemy it can disable */
+    Bitboard tested = own & mf & spread(exposed_foe);
     Foe foes;
     foe_make(&foes, t, act);
     ps->usable = false;
@@ -623,7 +626,8 @@ static void passed_build(const Position *p, Passed *ps) {
     ps->frozen = frozen;
     ps->own = own;
     ps->exposed = exposed_own;
-    ps->fixed = tested | (royal & own) | ((p->castle >> (c * 4)) & 15 ? first_rank[c] : 0);
+    ps->mf = own & mf;
+    ps->fixed = tested | ps->mf | (royal & own) | ((p->castle >> (c * 4)) & 15 ? first_rank[c] : 0);
     ps->choices = p->hand[c][SC_X] != 0;
     for (const uint8_t *ty = p->var->promo_types; *ty; ty++) ps->choices += p->pool[c][*ty] != 0;
     ps->n = 0;
@@ -657,6 +661,8 @@ static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta
     const bool victim = ty != SC_K && ty != SC_E && !(ty == SC_D && (embassy_sq[us] & tob));
     const Bitboard occ = ps->occ ^ changed, victims = (ps->victims & ~fromb) | (victim ? tob : 0);
     Bitboard neutral = ps->neutral, frozen = ps->frozen, status = 0;
+    /* an opponent's M or F next to the mover's squares is (or becomes) tested */
+    if (spread(changed) & ps->mf) return false;
     if (ty == SC_M || ty == SC_F) {
         /* the opponent's pieces next to `from` that no other of ours holds are released,
          * those next to `to` caught (the mover's own status changes nothing it does) */
@@ -664,9 +670,7 @@ static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta
         const Bitboard before = spread(mine) & ps->exposed,
                        after = spread(mine ^ changed) & ps->exposed;
         status = before ^ after;
-        if ((status | (spread(changed) & ps->own & (BB(p).type[SC_M] | BB(p).type[SC_F]))) &
-            ps->fixed)
-            return false;
+        if (status & ps->fixed) return false;
         if (ty == SC_M) frozen = after;
         else neutral = after;
     }
