@@ -118,6 +118,30 @@ static FORCE_INLINE bool attacked(const Position *p, int q, const int them, cons
     return false;
 }
 
+/* The pieces that `attacked` looks for: all of them, not whether there is one (a single
+ * function for both, with the answer's kind a constant, cost 0.5% at P0 perft 4). */
+static FORCE_INLINE Bitboard attackers(const Position *p, int q, const int them, const Foe *f,
+                                       Bitboard occ, Bitboard keep) {
+    const ScTables *tb = TB(p);
+    const int us = them ^ 1;
+    const Bitboard qb = 1ull << q, empty = ~occ;
+    Bitboard by = (rook_att8(q, occ) & f->orth) | (bishop_att8(q, occ) & f->diag) |
+                  (knight_att8[q] & f->knight) | (king_att8[q] & f->king) | (leap_two[q] & f->two) |
+                  (tb->rev_cap[them][SC_P][q] & f->pawn) | (tb->rev_cap[them][SC_T][q] & f->side) |
+                  (tb->rev_cap[them][SC_X][q] & f->ferz);
+    if (f->emp) by |= (((qb << 8) & empty) << 8 | ((qb >> 8) & empty) >> 8) & f->emp;
+    if (f->lamed | f->lamew) {
+        const unsigned nb = nb_index(occ, q);
+        by |= (lame_d[q][nb] & f->lamed) | (lame_w[q][nb] & f->lamew);
+    }
+    if (f->hl) {
+        const Bitboard l2 = fwd_left(fwd_left(qb, us) & empty, us);
+        const Bitboard r2 = fwd_right(fwd_right(qb, us) & empty, us);
+        by |= ((l2 | r2) & f->hl) | ((fwd_left(l2 & empty, us) | fwd_right(r2 & empty, us)) & f->l);
+    }
+    return by & keep;
+}
+
 /* Own squares whose vacating could expose a monarch on q (superchess_gen.c unblock_mask):
  * the single own blockers between q and an active enemy rider, and the lame squares of
  * active enemy lame leaps onto q. */
