@@ -1,6 +1,6 @@
 /* perft_superchess.c - Superchess perft on a specialised path: a legal-move counter and
- * generator written per side to move and per piece type, a lean make/unmake, and the perft
- * hook that uses them.
+ * generator written per side to move and per piece type, and the perft hook that uses them
+ * with the lean make/unmake of perft_superchess_lean.h.
  *
  * Legality as the fast generator decides it (superchess_gen.c): out of check, a move of a
  * piece that is no monarch, pins nothing open (unblock mask) and, as a Magician or Femme
@@ -16,8 +16,10 @@
  * opponent's monarchs cannot notice) is not made at all: its child has the moves of the
  * position with the turn passed, bar the drops onto the squares the move fills and empties
  * and the moves of the opponent's pieces that reach those squares (passed_delta), which
- * are counted again; on quiet squares (quiet_squares) no piece reaches them. */
+ * are counted again (and its monarchs' steps when the mover's captures reach them); on
+ * quiet squares (quiet_squares) no piece reaches them. */
 #include "perft_superchess_attack.h"
+#include "perft_superchess_lean.h"
 
 /* The occupancy of s's neighbours that nb_index packs into idx. */
 static Bitboard nb_unpack(unsigned idx, int s) {
@@ -376,117 +378,6 @@ int sc_gen_fast(Position *p, Move *list) {
                             : moves_side(p, BLACK, list, false, false);
 }
 
-/* ---------------------------------------------------------------- lean make / unmake */
-
-/* What lean_unmake restores: the rights, the e.p. square and the pieces involved. */
-typedef struct LeanUndo {
-    uint32_t castle;
-    uint8_t ep, captured, moved;
-} LeanUndo;
-
-/* Puts piece pc on the empty square sq: board and bitboards only (no key, no counts). */
-static FORCE_INLINE void lean_put(Position *p, int sq, int pc) {
-    const Bitboard b = 1ull << sq;
-    p->board[sq] = (uint8_t)pc;
-    p->bb.b8.type[PC_TYPE(pc)] |= b;
-    p->bb.b8.color[PC_COLOR(pc)] |= b;
-}
-/* Removes the piece pc from square sq. */
-static FORCE_INLINE void lean_remove(Position *p, int sq, int pc) {
-    const Bitboard b = 1ull << sq;
-    p->board[sq] = PC_EMPTY;
-    p->bb.b8.type[PC_TYPE(pc)] ^= b;
-    p->bb.b8.color[PC_COLOR(pc)] ^= b;
-}
-/* Moves the piece on from to the empty square to. */
-static FORCE_INLINE void lean_move(Position *p, int from, int to) {
-    const int pc = p->board[from];
-    const Bitboard b = (1ull << from) | (1ull << to);
-    p->board[from] = PC_EMPTY;
-    p->board[to] = (uint8_t)pc;
-    p->bb.b8.type[PC_TYPE(pc)] ^= b;
-    p->bb.b8.color[PC_COLOR(pc)] ^= b;
-}
-
-/* Plays m as sc_make does for everything a count reads (board, bitboards, hand, pool,
- * rights, e.p., side), but leaves the key, the counters, the piece counts and the undo
- * stack alone: the position is only valid for counting until lean_unmake. The e.p.
- * square is kept after every double step (sc_make keeps it only when a capture is
- * possible); the generators test the capture themselves. */
-static void lean_make(Position *p, Move m, LeanUndo *u) {
-    const ScTables *tb = TB(p);
-    const int us = p->side, them = us ^ 1;
-    const int from = MOVE_FROM(m), to = MOVE_TO(m), promo = MOVE_PROMO(m), kind = MOVE_KIND(m);
-    uint32_t castle = p->castle;
-    u->castle = castle;
-    u->ep = p->ep;
-    u->captured = u->moved = 0;
-    p->ep = NO_SQ;
-    if (kind == MK_DROP) {
-        p->hand[us][promo]--;
-        lean_put(p, to, PC_MAKE(us, promo));
-    } else if (kind == MK_CASTLE) {
-        const CastleDef *cd =
-            &tb->castles[us * 4 + (PC_TYPE(p->board[from]) == SC_E ? 2 : 0) + (to > from)];
-        lean_move(p, from, to);
-        lean_move(p, cd->rfrom, cd->rto);
-        castle &= ~(tb->castle_clear_type[us][cd->monarch] | tb->castle_clear_sq[cd->rfrom]);
-    } else {
-        const int pc = p->board[from];
-        u->moved = (uint8_t)pc;
-        const int capsq = kind == MK_EP ? (us == WHITE ? to - 8 : to + 8) : to;
-        const int cap = p->board[capsq];
-        if (cap) {
-            lean_remove(p, capsq, cap);
-            u->captured = (uint8_t)cap;
-            if ((pool_types >> PC_TYPE(cap)) & 1) p->pool[them][PC_TYPE(cap)]++;
-        }
-        lean_move(p, from, to);
-        if (promo) {
-            lean_remove(p, to, pc);
-            lean_put(p, to, PC_MAKE(us, promo));
-            if (promo == SC_X) p->hand[us][SC_X]--;
-            else p->pool[us][promo]--;
-        }
-        castle &= ~(tb->castle_clear_type[us][PC_TYPE(pc)] | tb->castle_clear_sq[from] |
-                    tb->castle_clear_sq[to]);
-        if (kind == MK_DOUBLE) p->ep = (uint8_t)((from + to) / 2);
-    }
-    p->castle = castle;
-    p->side = (uint8_t)them;
-}
-
-/* Takes back lean_make(p, m, u). */
-static void lean_unmake(Position *p, Move m, const LeanUndo *u) {
-    const ScTables *tb = TB(p);
-    const int us = p->side ^ 1, them = p->side;
-    const int from = MOVE_FROM(m), to = MOVE_TO(m), promo = MOVE_PROMO(m), kind = MOVE_KIND(m);
-    p->side = (uint8_t)us;
-    if (kind == MK_DROP) {
-        lean_remove(p, to, PC_MAKE(us, promo));
-        p->hand[us][promo]++;
-    } else if (kind == MK_CASTLE) {
-        const CastleDef *cd =
-            &tb->castles[us * 4 + (PC_TYPE(p->board[to]) == SC_E ? 2 : 0) + (to > from)];
-        lean_move(p, cd->rto, cd->rfrom);
-        lean_move(p, to, from);
-    } else {
-        if (promo) {
-            lean_remove(p, to, PC_MAKE(us, promo));
-            lean_put(p, to, u->moved);
-            if (promo == SC_X) p->hand[us][SC_X]++;
-            else p->pool[us][promo]++;
-        }
-        lean_move(p, to, from);
-        if (u->captured) {
-            lean_put(p, kind == MK_EP ? (us == WHITE ? to - 8 : to + 8) : to, u->captured);
-            if ((pool_types >> PC_TYPE(u->captured)) & 1) p->pool[them][PC_TYPE(u->captured)]--;
-        }
-    }
-    p->castle = u->castle;
-    p->ep = u->ep;
-}
-
 /* The squares where a piece of the side to move may appear (a drop) or from and to which
  * it may move without changing any of the opponent's moves but the drops onto them, as
  * long as the piece itself can capture nothing in *zone, the opponent's monarch zone (its
@@ -539,27 +430,32 @@ static uint64_t count_passed(Position *p) {
     return n;
 }
 
-/* Whether m, a legal move of the side to move, is calm (the opponent's moves after it are
- * those with the turn passed, but for those of the pieces that reach, ride through or need
- * empty a square m empties or fills, those a Magician or Femme Fatale releases or catches
- * next to either square, and for its drops onto them): a drop, or a move to an empty square
- * without promotion, a double step only where no opponent's pawn could take e.p., off the
- * opponent's monarch zone and the lines onto it (`calm`), whose captures can reach nothing
- * in the zone from either square. A calm move between `quiet` squares with no opponent's
- * piece next to them changes no piece's moves at all (quiet_squares). */
-static FORCE_INLINE bool calm_move(const Position *p, Move m, Bitboard calm, Bitboard zone) {
+/* How calm m, a legal move of the side to move, is. Calm (CALM or CALM_REACH): the
+ * opponent's moves after it are those with the turn passed, but for those of the pieces
+ * that reach, ride through or need empty a square m empties or fills, those a Magician or
+ * Femme Fatale releases or catches next to either square, its drops onto them and, for
+ * CALM_REACH, its monarchs' steps: a drop, or a move to an empty square without promotion,
+ * a double step only where no opponent's pawn could take e.p., off the opponent's monarch
+ * zone and the lines onto it (`calm`). CALM_REACH when the mover's captures can reach the
+ * zone from either square (passed_delta then recounts the monarch steps). A CALM move
+ * between `quiet` squares with no opponent's piece next to them changes no piece's moves
+ * at all (quiet_squares). */
+enum { NOT_CALM, CALM, CALM_REACH };
+static FORCE_INLINE int calm_move(const Position *p, Move m, Bitboard calm, Bitboard zone,
+                                  bool castles) {
+    const int reach = castles ? NOT_CALM : CALM_REACH;
     const int from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m), us = p->side;
-    if (!((calm >> to) & 1)) return false;
-    if (kind == MK_DROP) return !(cap_geo[us][MOVE_PROMO(m)][to] & zone);
-    if (MOVE_PROMO(m) || p->board[to] || !((calm >> from) & 1)) return false;
+    if (!((calm >> to) & 1)) return NOT_CALM;
+    if (kind == MK_DROP) return cap_geo[us][MOVE_PROMO(m)][to] & zone ? reach : CALM;
+    if (MOVE_PROMO(m) || p->board[to] || !((calm >> from) & 1)) return NOT_CALM;
     if (kind == MK_DOUBLE) {
         if (TB(p)->rev_cap[us ^ 1][SC_P][(from + to) / 2] & BB(p).type[SC_P] & BB(p).color[us ^ 1])
-            return false;
+            return NOT_CALM;
     } else if (kind != MK_NORMAL) {
-        return false;
+        return NOT_CALM;
     }
     const int ty = PC_TYPE(p->board[from]);
-    return !((cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone);
+    return (cap_geo[us][ty][from] | cap_geo[us][ty][to]) & zone ? reach : CALM;
 }
 
 /* Bit t: pawn piece type t, which promotes on its last rank. */
@@ -581,16 +477,25 @@ typedef struct PassedPiece {
     Bitboard dep; /* its landings, lame squares and rides (the first blocker included) */
     int count;
     uint8_t sq, ty;
-    bool tested; /* its moves are tested (Magician, Femme Fatale, a shield of a monarch) */
+    bool tested; /* its moves are tested (a Magician or Femme Fatale next to an enemy it can
+                  * disable, a shield of a monarch) */
 } PassedPiece;
 typedef struct Passed {
     bool usable; /* false when the opponent is in check with the turn passed */
     int n, choices;
     Bitboard occ, victims, neutral, frozen;
     Bitboard own;     /* the opponent's pieces */
+    Bitboard mf;      /* its Magicians and Femme Fatales */
     Bitboard exposed; /* those a Magician or Femme Fatale can reach (not an immune Ambassador) */
     Bitboard fixed;   /* those whose status must not change: tested, monarchs, M and F, and
                        * the first rank while the opponent may castle (a frozen Rook cannot) */
+    /* The monarch steps, for the moves whose captures reach the zone (CALM_REACH): recounted
+     * when no monarch shields the other (else such a child is made) */
+    bool steps_ok;
+    Bitboard mons;     /* the opponent's monarchs */
+    Bitboard legal[2]; /* each monarch's legal steps (attacked by none) */
+    int nsingle;       /* the steps attacked by one piece only: */
+    uint8_t single_to[20], single_by[20];
     PassedPiece pc[64];
 } Passed;
 
@@ -607,14 +512,18 @@ static void passed_build(const Position *p, Passed *ps) {
     const Bitboard act =
         foe & ~mf & ~((spread(t[SC_M] & own) | spread(t[SC_F] & own)) & exposed_foe);
     const Bitboard frozen = spread(t[SC_M] & foe) & exposed_own;
-    Bitboard tested = own & mf;
+    /* moves_side tests an M or F only next to an enemy it can disable */
+    Bitboard tested = own & mf & spread(exposed_foe);
     Foe foes;
     foe_make(&foes, t, act);
     ps->usable = false;
-    for (Bitboard m = royal & own; m;) {
-        const int q = bb_pop_lsb(&m);
-        if (attacked(p, q, by, &foes, occ, ~0ull)) return;
-        tested |= unblock(p, q, by, act, &foes, own, occ);
+    int q[2], nmon = 0;
+    Bitboard unb[2] = {0, 0};
+    for (Bitboard m = royal & own; m; nmon++) {
+        q[nmon] = bb_pop_lsb(&m);
+        if (attacked(p, q[nmon], by, &foes, occ, ~0ull)) return;
+        unb[nmon] = unblock(p, q[nmon], by, act, &foes, own, occ);
+        tested |= unb[nmon];
     }
     ps->usable = true;
     ps->occ = occ;
@@ -623,7 +532,30 @@ static void passed_build(const Position *p, Passed *ps) {
     ps->frozen = frozen;
     ps->own = own;
     ps->exposed = exposed_own;
-    ps->fixed = tested | (royal & own) | ((p->castle >> (c * 4)) & 15 ? first_rank[c] : 0);
+    ps->mf = own & mf;
+    ps->fixed = tested | ps->mf | (royal & own) | ((p->castle >> (c * 4)) & 15 ? first_rank[c] : 0);
+    ps->mons = royal & own;
+    ps->steps_ok = !(unb[0] & ps->mons) && !(unb[1] & ps->mons);
+    ps->nsingle = 0;
+    ps->legal[0] = ps->legal[1] = 0;
+    for (int i = 0; i < nmon && ps->steps_ok; i++) {
+        /* as moves_side steps them: the monarch lifted, a captured piece gone */
+        const int s = q[i];
+        const Bitboard sb = 1ull << s, cap = (ps->neutral >> s) & 1 ? 0 : ps->victims;
+        Bitboard to = king_att8[s] & (~occ | cap);
+        if ((t[SC_E] >> s) & 1)
+            to |= ((((sb << 8) & ~occ) << 8) | (((sb >> 8) & ~occ) >> 8)) & (~occ | cap);
+        if ((frozen >> s) & 1) to = 0;
+        while (to) {
+            const int d = bb_pop_lsb(&to);
+            const Bitboard a = attackers(p, d, by, &foes, (occ ^ sb) | (1ull << d), ~(1ull << d));
+            if (!a) ps->legal[i] |= 1ull << d;
+            else if (!(a & (a - 1))) {
+                ps->single_to[ps->nsingle] = (uint8_t)d;
+                ps->single_by[ps->nsingle++] = (uint8_t)bb_lsb(a);
+            }
+        }
+    }
     ps->choices = p->hand[c][SC_X] != 0;
     for (const uint8_t *ty = p->var->promo_types; *ty; ty++) ps->choices += p->pool[c][*ty] != 0;
     ps->n = 0;
@@ -648,7 +580,8 @@ static void passed_build(const Position *p, Passed *ps) {
  * those a moving Magician releases or freezes (a Femme Fatale: neutralises), counted
  * again. False when one of them has its moves tested, or its status changes and must not
  * (then the child is made). */
-static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta) {
+static bool passed_delta(const Position *p, const Passed *ps, Move m, bool reach, Bitboard zone,
+                         int *delta) {
     const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m);
     const bool drop = MOVE_KIND(m) == MK_DROP;
     const Bitboard tob = 1ull << to, fromb = drop ? 0 : 1ull << from, changed = tob | fromb;
@@ -657,6 +590,8 @@ static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta
     const bool victim = ty != SC_K && ty != SC_E && !(ty == SC_D && (embassy_sq[us] & tob));
     const Bitboard occ = ps->occ ^ changed, victims = (ps->victims & ~fromb) | (victim ? tob : 0);
     Bitboard neutral = ps->neutral, frozen = ps->frozen, status = 0;
+    /* an opponent's M or F next to the mover's squares is (or becomes) tested */
+    if (spread(changed) & ps->mf) return false;
     if (ty == SC_M || ty == SC_F) {
         /* the opponent's pieces next to `from` that no other of ours holds are released,
          * those next to `to` caught (the mover's own status changes nothing it does) */
@@ -664,13 +599,25 @@ static bool passed_delta(const Position *p, const Passed *ps, Move m, int *delta
         const Bitboard before = spread(mine) & ps->exposed,
                        after = spread(mine ^ changed) & ps->exposed;
         status = before ^ after;
-        if ((status | (spread(changed) & ps->own & (BB(p).type[SC_M] | BB(p).type[SC_F]))) &
-            ps->fixed)
-            return false;
+        if (status & ps->fixed) return false;
         if (ty == SC_M) frozen = after;
         else neutral = after;
     }
     int d = 0;
+    if (reach) {
+        /* The mover can neither check, pin nor unpin (it reaches no monarch square, even as
+         * a lame square, and both its squares are off the lines onto the zone), so only the
+         * monarch steps it attacks change: from `to` (with the monarchs in place or lifted:
+         * they are not on its lines), and those only it attacked from `from`. */
+        const Bitboard geo = cap_geo[us][ty][to] | leap_geo[us][ty][to] |
+                             (drop ? 0 : cap_geo[us][ty][from] | leap_geo[us][ty][from]);
+        if (!ps->steps_ok || (geo & ps->mons)) return false;
+        const Bitboard hit = cap_geo[us][ty][to] & zone ? targets(p, us, ty, to, occ, 0, ~0ull) : 0;
+        d -= bb_popcount(ps->legal[0] & hit) + bb_popcount(ps->legal[1] & hit);
+        if (!drop)
+            for (int i = 0; i < ps->nsingle; i++)
+                d += ps->single_by[i] == from && !((hit >> ps->single_to[i]) & 1);
+    }
     for (int i = 0; i < ps->n; i++) {
         const PassedPiece *x = &ps->pc[i];
         if (!(x->dep & changed) && !((status >> x->sq) & 1)) continue;
@@ -724,18 +671,22 @@ static uint64_t lean_perft(Position *p, int depth) {
     if (depth == 2) quiet = quiet_squares(p, &zone, &lines);
     const Bitboard calm = ~(lines | zone);
     const Bitboard mf = BB(p).type[SC_M] | BB(p).type[SC_F]; /* p is restored after each move */
+    /* the opponent's castling is not recounted: with a right, CALM_REACH children are made */
+    const bool castles = (p->castle >> (them * 4)) & 15;
     for (int i = 0; i < n; i++) {
         const Move m = list[i];
-        if (depth == 2 && calm_move(p, m, calm, zone)) {
+        const int how = depth == 2 ? calm_move(p, m, calm, zone, castles) : NOT_CALM;
+        if (how != NOT_CALM) {
             const int to = MOVE_TO(m), from = MOVE_FROM(m);
             const bool drop = MOVE_KIND(m) == MK_DROP;
             int delta = 0;
             bool counted = true;
-            if (!((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1)) ||
+            if (how == CALM_REACH || !((quiet >> to) & 1) || (!drop && !((quiet >> from) & 1)) ||
                 (((mf >> from) & 1) && !drop &&
                  (spread((1ull << from) | (1ull << to)) & BB(p).color[them]))) {
                 if (!have_passed) passed_build(p, &passed), have_passed = true;
-                counted = passed.usable && passed_delta(p, &passed, m, &delta);
+                counted =
+                    passed.usable && passed_delta(p, &passed, m, how == CALM_REACH, zone, &delta);
             }
             if (counted) {
                 if (!have_base) base = count_passed(p), have_base = true;

@@ -179,9 +179,11 @@ Test(superchess, lean_perft_equals_generic_perft) {
         /* pins a drop behind the pinned piece releases */
         "7k/8/8/8/8/2r5/8/B3K3[X] w - - 0 1",
         "k7/8/8/b7/8/8/4K3/QR6[x] b - - 0 1",
+        /* a frozen Emperor (Magician f5) whose steps a move reaching its zone would change */
+        "N3k3/2d1p1g1/2e5/t2p1m1t/fDP1lHE1/1h5T/1L6/2K2G2[] b - - 2 69",
     };
     for (uint64_t g = 0; g < 16; g++)
-        for (int s = 0; s < 10; s++)
+        for (int s = 0; s < 11; s++)
             checked += compare_lean_along_game(starts[s], 3 + 100 * (uint64_t)s + g, 160);
     PreludeParams pp;
     prelude_defaults(&pp);
