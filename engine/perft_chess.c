@@ -266,19 +266,19 @@ static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them,
 
 /* Child after a move or capture of a piece of index pt from `from` to `to`. */
 static FORCE_INLINE void fb_move(FastBoard *c, const FastBoard *b, const int pt, int from, int to,
-                                 const int us) {
+                                 const int us, const bool castling) {
     const Bitboard fb = sq_bb8(from), tb = sq_bb8(to), nt = ~tb;
     for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] & nt;
     c->pc[pt] ^= fb | tb;
     c->col[us] = b->col[us] ^ (fb | tb);
     c->col[us ^ 1] = b->col[us ^ 1] & nt;
     c->ep = EP_NONE;
-    c->castle = b->castle & castle_keep[from] & castle_keep[to];
+    c->castle = castling ? b->castle & castle_keep[from] & castle_keep[to] : 0;
 }
 
 /* Child after a pawn move to the last rank, promoting to index promo. */
 static FORCE_INLINE void fb_promote(FastBoard *c, const FastBoard *b, int promo, int from, int to,
-                                    const int us) {
+                                    const int us, const bool castling) {
     const Bitboard fb = sq_bb8(from), tb = sq_bb8(to), nt = ~tb;
     for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] & nt;
     c->pc[FP] ^= fb;
@@ -286,7 +286,7 @@ static FORCE_INLINE void fb_promote(FastBoard *c, const FastBoard *b, int promo,
     c->col[us] = b->col[us] ^ (fb | tb);
     c->col[us ^ 1] = b->col[us ^ 1] & nt;
     c->ep = EP_NONE;
-    c->castle = b->castle & castle_keep[to];
+    c->castle = castling ? b->castle & castle_keep[to] : 0;
 }
 
 /* Child after a double step, which leaves its passed square for e.p. */
@@ -330,12 +330,25 @@ static uint64_t count_w_sparse(const FastBoard *b);
 static uint64_t count_b_sparse(const FastBoard *b);
 static uint64_t node_w_sparse(const FastBoard *b, int depth);
 static uint64_t node_b_sparse(const FastBoard *b, int depth);
+static uint64_t count_w_plain(const FastBoard *b);
+static uint64_t count_b_plain(const FastBoard *b);
+static uint64_t node_w_plain(const FastBoard *b, int depth);
+static uint64_t node_b_plain(const FastBoard *b, int depth);
+
+/* Instantiations of the generator, chosen once per perft call (perft_chess): with
+ * castling; without castling rights (none come back below); sparse (no castling rights
+ * and few pieces). */
+enum { M_CASTLE, M_PLAIN, M_SPARSE };
 
 /* Leaves below child c (whose side to move is `side`) at the given depth >= 1, on the
- * sparse or the set-wise instantiation. */
+ * instantiation of the given mode. */
 static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side,
-                                      const bool sparse) {
-    if (sparse) {
+                                      const int mode) {
+    if (mode == M_PLAIN) {
+        if (depth == 1) return side == WHITE ? count_w_plain(c) : count_b_plain(c);
+        return side == WHITE ? node_w_plain(c, depth) : node_b_plain(c, depth);
+    }
+    if (mode == M_SPARSE) {
         if (depth == 1) return side == WHITE ? count_w_sparse(c) : count_b_sparse(c);
         return side == WHITE ? node_w_sparse(c, depth) : node_b_sparse(c, depth);
     }
@@ -352,8 +365,8 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
         } else {                                                                                   \
             while (t_) {                                                                           \
                 FastBoard c_;                                                                      \
-                fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us);                                    \
-                n += fb_child(&c_, depth - 1, them, sparse);                                       \
+                fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us, castling);                                    \
+                n += fb_child(&c_, depth - 1, them, mode);                                       \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -370,12 +383,12 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
                 FastBoard c_;                                                                      \
                 if (sq_bb8(to_) & last) {                                                          \
                     for (int pr_ = FQ; pr_ >= FN; pr_--) {                                         \
-                        fb_promote(&c_, b, pr_, to_ - (back), to_, us);                            \
-                        n += fb_child(&c_, depth - 1, them, sparse);                               \
+                        fb_promote(&c_, b, pr_, to_ - (back), to_, us, castling);                            \
+                        n += fb_child(&c_, depth - 1, them, mode);                               \
                     }                                                                              \
                 } else {                                                                           \
-                    fb_move(&c_, b, FP, to_ - (back), to_, us);                                    \
-                    n += fb_child(&c_, depth - 1, them, sparse);                                   \
+                    fb_move(&c_, b, FP, to_ - (back), to_, us, castling);                                    \
+                    n += fb_child(&c_, depth - 1, them, mode);                                   \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -386,7 +399,8 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
  * and the count of the knights and sliders by a lookup per piece (fb_attacks_near,
  * bishop_att8, rook_att8) instead of set-wise SIMD. */
 static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
-                                    const bool leaf, const bool sparse) {
+                                    const bool leaf, const int mode) {
+    const bool sparse = mode == M_SPARSE, castling = mode == M_CASTLE;
     const int them = us ^ 1;
     const Bitboard own = b->col[us], opp = b->col[them], occ = own | opp;
     const Bitboard opp_rq = (b->pc[FR] | b->pc[FQ]) & opp, opp_bq = (b->pc[FB] | b->pc[FQ]) & opp;
@@ -414,7 +428,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
      * king lifted off the board (when not in check nothing attacks through the king's
      * square, so the castling squares read the same). */
     const int base = us == WHITE ? 0 : 56;
-    const unsigned castle = sparse ? 0 : b->castle;
+    const unsigned castle = castling ? b->castle : 0;
     const bool king_side = !checkers && (castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
                            !(occ & (3ULL << (base + 5)));
     const bool queen_side = !checkers && (castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
@@ -439,8 +453,8 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
             n++;
         } else {
             FastBoard c;
-            fb_move(&c, b, FK, ksq, to, us);
-            n += fb_child(&c, depth - 1, them, sparse);
+            fb_move(&c, b, FK, ksq, to, us, castling);
+            n += fb_child(&c, depth - 1, them, mode);
         }
     }
     if (checkers & (checkers - 1)) return n;
@@ -509,7 +523,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
                 int to = bb_pop_lsb(&t);
                 FastBoard c;
                 fb_double(&c, b, to - 2 * up, to, us);
-                n += fb_child(&c, depth - 1, them, sparse);
+                n += fb_child(&c, depth - 1, them, mode);
             }
         }
         /* Captures: free pawns anywhere, diagonally pinned ones only onto their ray. */
@@ -539,7 +553,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
                 } else {
                     FastBoard c;
                     fb_ep(&c, b, s, ep, us);
-                    n += fb_child(&c, depth - 1, them, sparse);
+                    n += fb_child(&c, depth - 1, them, mode);
                 }
             }
         }
@@ -552,7 +566,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_castle(&c, b, base + 6, base + 7, base + 5, us);
-            n += fb_child(&c, depth - 1, them, sparse);
+            n += fb_child(&c, depth - 1, them, mode);
         }
     }
     if (queen_side && !(ban & (3ULL << (base + 2)))) {
@@ -561,7 +575,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_castle(&c, b, base + 2, base, base + 3, us);
-            n += fb_child(&c, depth - 1, them, sparse);
+            n += fb_child(&c, depth - 1, them, mode);
         }
     }
     return n;
@@ -569,32 +583,45 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
 
 /* Number of legal moves, White to move. */
 static __attribute__((noinline)) uint64_t count_w(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true, false);
+    return fb_gen(b, 1, WHITE, true, M_CASTLE);
 }
 /* Number of legal moves, Black to move. */
 static __attribute__((noinline)) uint64_t count_b(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true, false);
+    return fb_gen(b, 1, BLACK, true, M_CASTLE);
 }
 /* Leaves at depth >= 2, White to move. */
 static uint64_t node_w(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, false);
+    return fb_gen(b, depth, WHITE, false, M_CASTLE);
 }
 /* Leaves at depth >= 2, Black to move. */
 static uint64_t node_b(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, false);
+    return fb_gen(b, depth, BLACK, false, M_CASTLE);
 }
 /* The same for sparse positions (perft_chess). */
 static __attribute__((noinline)) uint64_t count_w_sparse(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true, true);
+    return fb_gen(b, 1, WHITE, true, M_SPARSE);
 }
 static __attribute__((noinline)) uint64_t count_b_sparse(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true, true);
+    return fb_gen(b, 1, BLACK, true, M_SPARSE);
 }
 static uint64_t node_w_sparse(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, true);
+    return fb_gen(b, depth, WHITE, false, M_SPARSE);
 }
 static uint64_t node_b_sparse(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, true);
+    return fb_gen(b, depth, BLACK, false, M_SPARSE);
+}
+/* The same without castling rights (perft_chess). */
+static __attribute__((noinline)) uint64_t count_w_plain(const FastBoard *b) {
+    return fb_gen(b, 1, WHITE, true, M_PLAIN);
+}
+static __attribute__((noinline)) uint64_t count_b_plain(const FastBoard *b) {
+    return fb_gen(b, 1, BLACK, true, M_PLAIN);
+}
+static uint64_t node_w_plain(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, WHITE, false, M_PLAIN);
+}
+static uint64_t node_b_plain(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, BLACK, false, M_PLAIN);
 }
 
 uint64_t perft_chess(Position *p, int depth) {
@@ -611,5 +638,5 @@ uint64_t perft_chess(Position *p, int depth) {
     const Bitboard pieces = b.pc[FN] | b.pc[FB] | b.pc[FR] | b.pc[FQ];
     const bool sparse = !b.castle && bb_popcount(pieces & b.col[WHITE]) <= SPARSE &&
                         bb_popcount(pieces & b.col[BLACK]) <= SPARSE;
-    return fb_child(&b, depth, p->side, sparse);
+    return fb_child(&b, depth, p->side, sparse ? M_SPARSE : b.castle ? M_CASTLE : M_PLAIN);
 }
