@@ -57,15 +57,15 @@ void perft_chess_init(void) {
 }
 
 /* Whether colour us's opponent attacks sq, given the occupancy occ. */
-static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, Bitboard occ) {
+static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, Bitboard occ,
+                                     const bool rooks) {
+    const Bitboard bN = rooks ? 0 : b->pc[FN], bB = rooks ? 0 : b->pc[FB],
+                   bQ = rooks ? 0 : b->pc[FQ];
     const Bitboard opp = b->col[us ^ 1];
-    if (((knight_att8[sq] & b->pc[FN]) | (pawn_att8[us][sq] & b->pc[FP]) |
-         (king_att8[sq] & b->pc[FK])) &
+    if (((knight_att8[sq] & bN) | (pawn_att8[us][sq] & b->pc[FP]) | (king_att8[sq] & b->pc[FK])) &
         opp)
         return true;
-    return ((rook_att8(sq, occ) & (b->pc[FR] | b->pc[FQ])) |
-            (bishop_att8(sq, occ) & (b->pc[FB] | b->pc[FQ]))) &
-           opp;
+    return ((rook_att8(sq, occ) & (b->pc[FR] | bQ)) | (bishop_att8(sq, occ) & (bB | bQ))) & opp;
 }
 
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
@@ -247,17 +247,19 @@ static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard
 /* The squares of zone that colour them attacks, given the occupancy occ (sliders whose
  * rays miss the zone are not looked up). */
 static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them, Bitboard occ,
-                                             Bitboard zone) {
+                                             Bitboard zone, const bool rooks) {
+    const Bitboard bN = rooks ? 0 : b->pc[FN], bB = rooks ? 0 : b->pc[FB],
+                   bQ = rooks ? 0 : b->pc[FQ];
     const Bitboard opp = b->col[them], p = b->pc[FP] & opp;
     Bitboard a = them == WHITE ? ((p & ~FILE_A) << 7) | ((p & ~FILE_H) << 9)
                                : ((p & ~FILE_A) >> 9) | ((p & ~FILE_H) >> 7);
     a |= king_att8[bb_lsb(b->pc[FK] & opp)];
-    for (Bitboard x = b->pc[FN] & opp; x;) a |= knight_att8[bb_pop_lsb(&x)];
-    for (Bitboard x = (b->pc[FB] | b->pc[FQ]) & opp; x;) {
+    for (Bitboard x = bN & opp; x;) a |= knight_att8[bb_pop_lsb(&x)];
+    for (Bitboard x = (bB | bQ) & opp; x;) {
         int s = bb_pop_lsb(&x);
         if (bishop_rays[s] & zone) a |= bishop_att8(s, occ);
     }
-    for (Bitboard x = (b->pc[FR] | b->pc[FQ]) & opp; x;) {
+    for (Bitboard x = (b->pc[FR] | bQ) & opp; x;) {
         int s = bb_pop_lsb(&x);
         if (rook_rays[s] & zone) a |= rook_att8(s, occ);
     }
@@ -266,9 +268,10 @@ static FORCE_INLINE Bitboard fb_attacks_near(const FastBoard *b, const int them,
 
 /* Child after a move or capture of a piece of index pt from `from` to `to`. */
 static FORCE_INLINE void fb_move(FastBoard *c, const FastBoard *b, const int pt, int from, int to,
-                                 const int us, const bool castling) {
+                                 const int us, const bool castling, const bool rooks) {
     const Bitboard fb = sq_bb8(from), tb = sq_bb8(to), nt = ~tb;
-    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] & nt;
+    for (int i = 0; i < 6; i++)
+        c->pc[i] = rooks && (i == FN || i == FB || i == FQ) ? 0 : b->pc[i] & nt;
     c->pc[pt] ^= fb | tb;
     c->col[us] = b->col[us] ^ (fb | tb);
     c->col[us ^ 1] = b->col[us ^ 1] & nt;
@@ -278,9 +281,10 @@ static FORCE_INLINE void fb_move(FastBoard *c, const FastBoard *b, const int pt,
 
 /* Child after a pawn move to the last rank, promoting to index promo. */
 static FORCE_INLINE void fb_promote(FastBoard *c, const FastBoard *b, int promo, int from, int to,
-                                    const int us, const bool castling) {
+                                    const int us, const bool castling, const bool rooks) {
     const Bitboard fb = sq_bb8(from), tb = sq_bb8(to), nt = ~tb;
-    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] & nt;
+    for (int i = 0; i < 6; i++)
+        c->pc[i] = rooks && (i == FN || i == FB || i == FQ) ? 0 : b->pc[i] & nt;
     c->pc[FP] ^= fb;
     c->pc[promo] |= tb;
     c->col[us] = b->col[us] ^ (fb | tb);
@@ -330,6 +334,10 @@ static uint64_t count_w_sparse(const FastBoard *b);
 static uint64_t count_b_sparse(const FastBoard *b);
 static uint64_t node_w_sparse(const FastBoard *b, int depth);
 static uint64_t node_b_sparse(const FastBoard *b, int depth);
+static uint64_t count_w_rooks(const FastBoard *b);
+static uint64_t count_b_rooks(const FastBoard *b);
+static uint64_t node_w_rooks(const FastBoard *b, int depth);
+static uint64_t node_b_rooks(const FastBoard *b, int depth);
 static uint64_t count_w_plain(const FastBoard *b);
 static uint64_t count_b_plain(const FastBoard *b);
 static uint64_t node_w_plain(const FastBoard *b, int depth);
@@ -338,7 +346,7 @@ static uint64_t node_b_plain(const FastBoard *b, int depth);
 /* Instantiations of the generator, chosen once per perft call (perft_chess): with
  * castling; without castling rights (none come back below); sparse (no castling rights
  * and few pieces). */
-enum { M_CASTLE, M_PLAIN, M_SPARSE };
+enum { M_CASTLE, M_PLAIN, M_SPARSE, M_ROOKS };
 
 /* Leaves below child c (whose side to move is `side`) at the given depth >= 1, on the
  * instantiation of the given mode. */
@@ -348,7 +356,11 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
         if (depth == 1) return side == WHITE ? count_w_plain(c) : count_b_plain(c);
         return side == WHITE ? node_w_plain(c, depth) : node_b_plain(c, depth);
     }
-    if (mode == M_SPARSE) {
+    if (mode >= M_SPARSE && !(c->pc[FN] | c->pc[FB] | c->pc[FQ])) {
+        if (depth == 1) return side == WHITE ? count_w_rooks(c) : count_b_rooks(c);
+        return side == WHITE ? node_w_rooks(c, depth) : node_b_rooks(c, depth);
+    }
+    if (mode >= M_SPARSE) {
         if (depth == 1) return side == WHITE ? count_w_sparse(c) : count_b_sparse(c);
         return side == WHITE ? node_w_sparse(c, depth) : node_b_sparse(c, depth);
     }
@@ -365,8 +377,8 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
         } else {                                                                                   \
             while (t_) {                                                                           \
                 FastBoard c_;                                                                      \
-                fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us, castling);                                    \
-                n += fb_child(&c_, depth - 1, them, mode);                                       \
+                fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us, castling, rooks);                   \
+                n += fb_child(&c_, depth - 1, them, mode);                                         \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -383,12 +395,12 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
                 FastBoard c_;                                                                      \
                 if (sq_bb8(to_) & last) {                                                          \
                     for (int pr_ = FQ; pr_ >= FN; pr_--) {                                         \
-                        fb_promote(&c_, b, pr_, to_ - (back), to_, us, castling);                            \
-                        n += fb_child(&c_, depth - 1, them, mode);                               \
+                        fb_promote(&c_, b, pr_, to_ - (back), to_, us, castling, rooks);           \
+                        n += fb_child(&c_, depth - 1, them, mode);                                 \
                     }                                                                              \
                 } else {                                                                           \
-                    fb_move(&c_, b, FP, to_ - (back), to_, us, castling);                                    \
-                    n += fb_child(&c_, depth - 1, them, mode);                                   \
+                    fb_move(&c_, b, FP, to_ - (back), to_, us, castling, rooks);                   \
+                    n += fb_child(&c_, depth - 1, them, mode);                                     \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -400,16 +412,18 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
  * bishop_att8, rook_att8) instead of set-wise SIMD. */
 static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
                                     const bool leaf, const int mode) {
-    const bool sparse = mode == M_SPARSE, castling = mode == M_CASTLE;
+    const bool sparse = mode >= M_SPARSE, castling = mode == M_CASTLE, rooks = mode == M_ROOKS;
+    const Bitboard bN = rooks ? 0 : b->pc[FN], bB = rooks ? 0 : b->pc[FB],
+                   bQ = rooks ? 0 : b->pc[FQ];
     const int them = us ^ 1;
     const Bitboard own = b->col[us], opp = b->col[them], occ = own | opp;
-    const Bitboard opp_rq = (b->pc[FR] | b->pc[FQ]) & opp, opp_bq = (b->pc[FB] | b->pc[FQ]) & opp;
+    const Bitboard opp_rq = (b->pc[FR] | bQ) & opp, opp_bq = (bB | bQ) & opp;
     const int ksq = bb_lsb(b->pc[FK] & own);
     uint64_t n = 0;
 
     /* Checkers and pins from the king outwards: an enemy slider on a ray of the king
      * checks with nothing between, pins with exactly one own piece between. */
-    Bitboard checkers = ((knight_att8[ksq] & b->pc[FN]) | (pawn_att8[us][ksq] & b->pc[FP])) & opp;
+    Bitboard checkers = ((knight_att8[ksq] & bN) | (pawn_att8[us][ksq] & b->pc[FP])) & opp;
     Bitboard pin_hv = 0, pin_d = 0;
     for (Bitboard s = rook_rays[ksq] & opp_rq; s;) {
         int sq = bb_pop_lsb(&s);
@@ -442,9 +456,9 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         if (!sparse) ban = fb_attacks_all(b, them, occ ^ sq_bb8(ksq)) & zone;
         else
 #endif
-            ban = fb_attacks_near(b, them, occ ^ sq_bb8(ksq), zone);
+            ban = fb_attacks_near(b, them, occ ^ sq_bb8(ksq), zone, rooks);
         kt &= ~ban;
-    } else if (kt && fb_attacked(b, bb_lsb(kt), us, occ ^ sq_bb8(ksq))) {
+    } else if (kt && fb_attacked(b, bb_lsb(kt), us, occ ^ sq_bb8(ksq), rooks)) {
         kt = 0;
     }
     for (; kt;) {
@@ -453,7 +467,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
             n++;
         } else {
             FastBoard c;
-            fb_move(&c, b, FK, ksq, to, us, castling);
+            fb_move(&c, b, FK, ksq, to, us, castling, rooks);
             n += fb_child(&c, depth - 1, them, mode);
         }
     }
@@ -465,34 +479,33 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
     /* Knights and sliders, queens on both kinds of line: the unpinned ones (set-wise when
      * only counted), then those pinned to a line of their kind (which move along the pin
      * rays only). */
-    const Bitboard diag = (b->pc[FB] | b->pc[FQ]) & own, orth = (b->pc[FR] | b->pc[FQ]) & own;
+    const Bitboard diag = (bB | bQ) & own, orth = (b->pc[FR] | bQ) & own;
 #if FB_SIMD
     if (leaf && !sparse) {
-        n +=
-            fb_count_pieces(b->pc[FN] & own & ~pinned, orth & ~pinned, diag & ~pinned, occ, target);
+        n += fb_count_pieces(bN & own & ~pinned, orth & ~pinned, diag & ~pinned, occ, target);
     } else
 #endif
     {
-        for (Bitboard p = b->pc[FN] & own & ~pinned; p;) {
+        for (Bitboard p = bN & own & ~pinned; p;) {
             int s = bb_pop_lsb(&p);
             VISIT(FN, s, knight_att8[s] & target);
         }
         for (Bitboard p = diag & ~pinned; p;) {
             int s = bb_pop_lsb(&p);
-            VISIT((b->pc[FQ] >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target);
+            VISIT((bQ >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target);
         }
         for (Bitboard p = orth & ~pinned; p;) {
             int s = bb_pop_lsb(&p);
-            VISIT((b->pc[FQ] >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target);
+            VISIT((bQ >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target);
         }
     }
     for (Bitboard p = diag & pin_d; p;) {
         int s = bb_pop_lsb(&p);
-        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target & pin_d);
+        VISIT((bQ >> s) & 1 ? FQ : FB, s, bishop_att8(s, occ) & target & pin_d);
     }
     for (Bitboard p = orth & pin_hv; p;) {
         int s = bb_pop_lsb(&p);
-        VISIT((b->pc[FQ] >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target & pin_hv);
+        VISIT((bQ >> s) & 1 ? FQ : FR, s, rook_att8(s, occ) & target & pin_hv);
     }
 
     /* Pawns, set-wise. A pawn pinned on a file may only push along it, one pinned on a
@@ -545,7 +558,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
             for (Bitboard from = pawn_att8[them][ep] & pawns; from;) {
                 int s = bb_pop_lsb(&from);
                 Bitboard occ2 = (occ ^ sq_bb8(s) ^ sq_bb8(cap)) | sq_bb8(ep);
-                if ((checkers & (b->pc[FN] | b->pc[FP]) & ~sq_bb8(cap)) ||
+                if ((checkers & (bN | b->pc[FP]) & ~sq_bb8(cap)) ||
                     (rook_att8(ksq, occ2) & opp_rq) || (bishop_att8(ksq, occ2) & opp_bq))
                     continue;
                 if (leaf) {
@@ -609,6 +622,19 @@ static uint64_t node_w_sparse(const FastBoard *b, int depth) {
 }
 static uint64_t node_b_sparse(const FastBoard *b, int depth) {
     return fb_gen(b, depth, BLACK, false, M_SPARSE);
+}
+/* The same for sparse positions without knights, bishops and queens. */
+static __attribute__((noinline)) uint64_t count_w_rooks(const FastBoard *b) {
+    return fb_gen(b, 1, WHITE, true, M_ROOKS);
+}
+static __attribute__((noinline)) uint64_t count_b_rooks(const FastBoard *b) {
+    return fb_gen(b, 1, BLACK, true, M_ROOKS);
+}
+static uint64_t node_w_rooks(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, WHITE, false, M_ROOKS);
+}
+static uint64_t node_b_rooks(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, BLACK, false, M_ROOKS);
 }
 /* The same without castling rights (perft_chess). */
 static __attribute__((noinline)) uint64_t count_w_plain(const FastBoard *b) {
