@@ -338,15 +338,18 @@ static uint64_t count_w_rooks(const FastBoard *b);
 static uint64_t count_b_rooks(const FastBoard *b);
 static uint64_t node_w_rooks(const FastBoard *b, int depth);
 static uint64_t node_b_rooks(const FastBoard *b, int depth);
+static uint64_t node_w_c1(const FastBoard *b, int depth);
+static uint64_t node_b_c1(const FastBoard *b, int depth);
 static uint64_t count_w_plain(const FastBoard *b);
 static uint64_t count_b_plain(const FastBoard *b);
 static uint64_t node_w_plain(const FastBoard *b, int depth);
 static uint64_t node_b_plain(const FastBoard *b, int depth);
 
 /* Instantiations of the generator, chosen once per perft call (perft_chess): with
- * castling; without castling rights (none come back below); sparse (no castling rights
- * and few pieces). */
-enum { M_CASTLE, M_PLAIN, M_SPARSE, M_ROOKS };
+ * castling; with castling rights for one side only (the other side's counts skip the
+ * castling code); without castling rights (none come back below); sparse (no castling
+ * rights and few pieces), rooks-only below it. */
+enum { M_CASTLE, M_CASTLE1, M_PLAIN, M_SPARSE, M_ROOKS };
 
 /* Leaves below child c (whose side to move is `side`) at the given depth >= 1, on the
  * instantiation of the given mode. */
@@ -363,6 +366,13 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
     if (mode >= M_SPARSE) {
         if (depth == 1) return side == WHITE ? count_w_sparse(c) : count_b_sparse(c);
         return side == WHITE ? node_w_sparse(c, depth) : node_b_sparse(c, depth);
+    }
+    if (mode == M_CASTLE1) {
+        /* A count makes no child: without rights of its own the side to move counts as
+         * in the instantiation without castling. */
+        if (depth > 1) return side == WHITE ? node_w_c1(c, depth) : node_b_c1(c, depth);
+        if (!(c->castle & (side == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ)))
+            return side == WHITE ? count_w_plain(c) : count_b_plain(c);
     }
     if (depth == 1) return side == WHITE ? count_w(c) : count_b(c);
     return side == WHITE ? node_w(c, depth) : node_b(c, depth);
@@ -412,7 +422,7 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
  * bishop_att8, rook_att8) instead of set-wise SIMD. */
 static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
                                     const bool leaf, const int mode) {
-    const bool sparse = mode >= M_SPARSE, castling = mode == M_CASTLE, rooks = mode == M_ROOKS;
+    const bool sparse = mode >= M_SPARSE, castling = mode <= M_CASTLE1, rooks = mode == M_ROOKS;
     const Bitboard bN = rooks ? 0 : b->pc[FN], bB = rooks ? 0 : b->pc[FB],
                    bQ = rooks ? 0 : b->pc[FQ];
     const int them = us ^ 1;
@@ -636,6 +646,13 @@ static uint64_t node_w_rooks(const FastBoard *b, int depth) {
 static uint64_t node_b_rooks(const FastBoard *b, int depth) {
     return fb_gen(b, depth, BLACK, false, M_ROOKS);
 }
+/* Leaves at depth >= 2 when only one side has castling rights (perft_chess). */
+static uint64_t node_w_c1(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, WHITE, false, M_CASTLE1);
+}
+static uint64_t node_b_c1(const FastBoard *b, int depth) {
+    return fb_gen(b, depth, BLACK, false, M_CASTLE1);
+}
 /* The same without castling rights (perft_chess). */
 static __attribute__((noinline)) uint64_t count_w_plain(const FastBoard *b) {
     return fb_gen(b, 1, WHITE, true, M_PLAIN);
@@ -664,5 +681,10 @@ uint64_t perft_chess(Position *p, int depth) {
     const Bitboard pieces = b.pc[FN] | b.pc[FB] | b.pc[FR] | b.pc[FQ];
     const bool sparse = !b.castle && bb_popcount(pieces & b.col[WHITE]) <= SPARSE &&
                         bb_popcount(pieces & b.col[BLACK]) <= SPARSE;
-    return fb_child(&b, depth, p->side, sparse ? M_SPARSE : b.castle ? M_CASTLE : M_PLAIN);
+    const bool both = (b.castle & (CASTLE_WK | CASTLE_WQ)) && (b.castle & (CASTLE_BK | CASTLE_BQ));
+    return fb_child(&b, depth, p->side,
+                    sparse     ? M_SPARSE
+                    : both     ? M_CASTLE
+                    : b.castle ? M_CASTLE1
+                               : M_PLAIN);
 }
