@@ -65,7 +65,10 @@ static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, B
     if (((knight_att8[sq] & bN) | (pawn_att8[us][sq] & b->pc[FP]) | (king_att8[sq] & b->pc[FK])) &
         opp)
         return true;
-    return ((rook_att8(sq, occ) & (b->pc[FR] | bQ)) | (bishop_att8(sq, occ) & (bB | bQ))) & opp;
+    /* the slider lookups only where an enemy slider stands on a line through sq */
+    const Bitboard rq = (b->pc[FR] | bQ) & opp, bq = (bB | bQ) & opp;
+    return ((rook_rays[sq] & rq) && (rook_att8(sq, occ) & rq)) ||
+           ((bishop_rays[sq] & bq) && (bishop_att8(sq, occ) & bq));
 }
 
 #if defined(__AVX512F__) && defined(__AVX512VPOPCNTDQ__)
