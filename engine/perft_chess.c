@@ -355,16 +355,17 @@ static uint64_t node_b_plain(const FastBoard *b, int depth);
 enum { M_CASTLE, M_CASTLE1, M_PLAIN, M_SPARSE, M_ROOKS };
 
 /* Leaves below child c (whose side to move is `side`) at the given depth >= 1, on the
- * instantiation of the given mode. */
-static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side,
-                                      const int mode) {
+ * instantiation of the given mode. same: the move made no piece (no promotion), so a
+ * child of a rooks-only node is rooks-only without a test. */
+static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side, const int mode,
+                                      const bool same) {
+    if (mode >= M_SPARSE && ((mode == M_ROOKS && same) || !(c->pc[FN] | c->pc[FB] | c->pc[FQ]))) {
+        if (depth == 1) return side == WHITE ? count_w_rooks(c) : count_b_rooks(c);
+        return side == WHITE ? node_w_rooks(c, depth) : node_b_rooks(c, depth);
+    }
     if (mode == M_PLAIN) {
         if (depth == 1) return side == WHITE ? count_w_plain(c) : count_b_plain(c);
         return side == WHITE ? node_w_plain(c, depth) : node_b_plain(c, depth);
-    }
-    if (mode >= M_SPARSE && !(c->pc[FN] | c->pc[FB] | c->pc[FQ])) {
-        if (depth == 1) return side == WHITE ? count_w_rooks(c) : count_b_rooks(c);
-        return side == WHITE ? node_w_rooks(c, depth) : node_b_rooks(c, depth);
     }
     if (mode >= M_SPARSE) {
         if (depth == 1) return side == WHITE ? count_w_sparse(c) : count_b_sparse(c);
@@ -391,7 +392,7 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
             while (t_) {                                                                           \
                 FastBoard c_;                                                                      \
                 fb_move(&c_, b, pt, from, bb_pop_lsb(&t_), us, castling, rooks);                   \
-                n += fb_child(&c_, depth - 1, them, mode);                                         \
+                n += fb_child(&c_, depth - 1, them, mode, true);                                   \
             }                                                                                      \
         }                                                                                          \
     } while (0)
@@ -409,11 +410,11 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
                 if (sq_bb8(to_) & last) {                                                          \
                     for (int pr_ = FQ; pr_ >= FN; pr_--) {                                         \
                         fb_promote(&c_, b, pr_, to_ - (back), to_, us, castling, rooks);           \
-                        n += fb_child(&c_, depth - 1, them, mode);                                 \
+                        n += fb_child(&c_, depth - 1, them, mode, false);                          \
                     }                                                                              \
                 } else {                                                                           \
                     fb_move(&c_, b, FP, to_ - (back), to_, us, castling, rooks);                   \
-                    n += fb_child(&c_, depth - 1, them, mode);                                     \
+                    n += fb_child(&c_, depth - 1, them, mode, true);                               \
                 }                                                                                  \
             }                                                                                      \
         }                                                                                          \
@@ -481,7 +482,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_move(&c, b, FK, ksq, to, us, castling, rooks);
-            n += fb_child(&c, depth - 1, them, mode);
+            n += fb_child(&c, depth - 1, them, mode, true);
         }
     }
     if (checkers & (checkers - 1)) return n;
@@ -549,7 +550,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
                 int to = bb_pop_lsb(&t);
                 FastBoard c;
                 fb_double(&c, b, to - 2 * up, to, us);
-                n += fb_child(&c, depth - 1, them, mode);
+                n += fb_child(&c, depth - 1, them, mode, true);
             }
         }
         /* Captures: free pawns anywhere, diagonally pinned ones only onto their ray. */
@@ -579,7 +580,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
                 } else {
                     FastBoard c;
                     fb_ep(&c, b, s, ep, us);
-                    n += fb_child(&c, depth - 1, them, mode);
+                    n += fb_child(&c, depth - 1, them, mode, true);
                 }
             }
         }
@@ -592,7 +593,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_castle(&c, b, base + 6, base + 7, base + 5, us);
-            n += fb_child(&c, depth - 1, them, mode);
+            n += fb_child(&c, depth - 1, them, mode, true);
         }
     }
     if (queen_side && !(ban & (3ULL << (base + 2)))) {
@@ -601,7 +602,7 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
         } else {
             FastBoard c;
             fb_castle(&c, b, base + 2, base, base + 3, us);
-            n += fb_child(&c, depth - 1, them, mode);
+            n += fb_child(&c, depth - 1, them, mode, true);
         }
     }
     return n;
@@ -689,5 +690,6 @@ uint64_t perft_chess(Position *p, int depth) {
                     sparse     ? M_SPARSE
                     : both     ? M_CASTLE
                     : b.castle ? M_CASTLE1
-                               : M_PLAIN);
+                               : M_PLAIN,
+                    false);
 }
