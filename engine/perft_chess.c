@@ -329,24 +329,24 @@ static FORCE_INLINE void fb_castle(FastBoard *c, const FastBoard *b, int kto, in
     c->castle = b->castle & (us == WHITE ? (CASTLE_BK | CASTLE_BQ) : (CASTLE_WK | CASTLE_WQ));
 }
 
-static uint64_t count_w(const FastBoard *b);
-static uint64_t count_b(const FastBoard *b);
-static uint64_t node_w(const FastBoard *b, int depth);
-static uint64_t node_b(const FastBoard *b, int depth);
-static uint64_t count_w_sparse(const FastBoard *b);
-static uint64_t count_b_sparse(const FastBoard *b);
-static uint64_t node_w_sparse(const FastBoard *b, int depth);
-static uint64_t node_b_sparse(const FastBoard *b, int depth);
-static uint64_t count_w_rooks(const FastBoard *b);
-static uint64_t count_b_rooks(const FastBoard *b);
-static uint64_t node_w_rooks(const FastBoard *b, int depth);
-static uint64_t node_b_rooks(const FastBoard *b, int depth);
-static uint64_t node_w_c1(const FastBoard *b, int depth);
-static uint64_t node_b_c1(const FastBoard *b, int depth);
-static uint64_t count_w_plain(const FastBoard *b);
-static uint64_t count_b_plain(const FastBoard *b);
-static uint64_t node_w_plain(const FastBoard *b, int depth);
-static uint64_t node_b_plain(const FastBoard *b, int depth);
+/* One instantiation of the generator per side to move and mode: count_w<sfx>/count_b<sfx>
+ * (the number of legal moves) and node_w<sfx>/node_b<sfx> (leaves at depth >= 2), defined
+ * by DEFINE_COUNTS and DEFINE_NODES after fb_gen. */
+#define DECLARE_COUNTS(sfx)                                                                        \
+    static uint64_t count_w##sfx(const FastBoard *b);                                              \
+    static uint64_t count_b##sfx(const FastBoard *b);
+#define DECLARE_NODES(sfx)                                                                         \
+    static uint64_t node_w##sfx(const FastBoard *b, int depth);                                    \
+    static uint64_t node_b##sfx(const FastBoard *b, int depth);
+DECLARE_COUNTS()
+DECLARE_NODES()
+DECLARE_COUNTS(_sparse)
+DECLARE_NODES(_sparse)
+DECLARE_COUNTS(_rooks)
+DECLARE_NODES(_rooks)
+DECLARE_NODES(_c1)
+DECLARE_COUNTS(_plain)
+DECLARE_NODES(_plain)
 
 /* Instantiations of the generator, chosen once per perft call (perft_chess): with
  * castling; with castling rights for one side only (the other side's counts skip the
@@ -354,22 +354,25 @@ static uint64_t node_b_plain(const FastBoard *b, int depth);
  * rights and few pieces), rooks-only below it. */
 enum { M_CASTLE, M_CASTLE1, M_PLAIN, M_SPARSE, M_ROOKS };
 
+/* The count below c on the instantiation of suffix sfx, by depth and side to move. */
+#define CHILD_ON(sfx)                                                                              \
+    do {                                                                                           \
+        if (depth == 1) return side == WHITE ? count_w##sfx(c) : count_b##sfx(c);                  \
+        return side == WHITE ? node_w##sfx(c, depth) : node_b##sfx(c, depth);                      \
+    } while (0)
 /* Leaves below child c (whose side to move is `side`) at the given depth >= 1, on the
  * instantiation of the given mode. same: the move made no piece (no promotion), so a
  * child of a rooks-only node is rooks-only without a test. */
 static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int side, const int mode,
                                       const bool same) {
     if (mode >= M_SPARSE && ((mode == M_ROOKS && same) || !(c->pc[FN] | c->pc[FB] | c->pc[FQ]))) {
-        if (depth == 1) return side == WHITE ? count_w_rooks(c) : count_b_rooks(c);
-        return side == WHITE ? node_w_rooks(c, depth) : node_b_rooks(c, depth);
+        CHILD_ON(_rooks);
     }
     if (mode == M_PLAIN) {
-        if (depth == 1) return side == WHITE ? count_w_plain(c) : count_b_plain(c);
-        return side == WHITE ? node_w_plain(c, depth) : node_b_plain(c, depth);
+        CHILD_ON(_plain);
     }
     if (mode >= M_SPARSE) {
-        if (depth == 1) return side == WHITE ? count_w_sparse(c) : count_b_sparse(c);
-        return side == WHITE ? node_w_sparse(c, depth) : node_b_sparse(c, depth);
+        CHILD_ON(_sparse);
     }
     if (mode == M_CASTLE1) {
         /* A count makes no child: without rights of its own the side to move counts as
@@ -378,9 +381,9 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
         if (!(c->castle & (side == WHITE ? CASTLE_WK | CASTLE_WQ : CASTLE_BK | CASTLE_BQ)))
             return side == WHITE ? count_w_plain(c) : count_b_plain(c);
     }
-    if (depth == 1) return side == WHITE ? count_w(c) : count_b(c);
-    return side == WHITE ? node_w(c, depth) : node_b(c, depth);
+    CHILD_ON();
 }
+#undef CHILD_ON
 
 /* Piece moves of index pt from `from` to every square of targets: counted, or visited. */
 #define VISIT(pt, from, targets)                                                                   \
@@ -608,68 +611,32 @@ static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const i
     return n;
 }
 
-/* Number of legal moves, White to move. */
-static __attribute__((noinline)) uint64_t count_w(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true, M_CASTLE);
-}
-/* Number of legal moves, Black to move. */
-static __attribute__((noinline)) uint64_t count_b(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true, M_CASTLE);
-}
-/* Leaves at depth >= 2, White to move. */
-static uint64_t node_w(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, M_CASTLE);
-}
-/* Leaves at depth >= 2, Black to move. */
-static uint64_t node_b(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, M_CASTLE);
-}
-/* The same for sparse positions (perft_chess). */
-static __attribute__((noinline)) uint64_t count_w_sparse(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true, M_SPARSE);
-}
-static __attribute__((noinline)) uint64_t count_b_sparse(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true, M_SPARSE);
-}
-static uint64_t node_w_sparse(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, M_SPARSE);
-}
-static uint64_t node_b_sparse(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, M_SPARSE);
-}
-/* The same for sparse positions without knights, bishops and queens. */
-static __attribute__((noinline)) uint64_t count_w_rooks(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true, M_ROOKS);
-}
-static __attribute__((noinline)) uint64_t count_b_rooks(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true, M_ROOKS);
-}
-static uint64_t node_w_rooks(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, M_ROOKS);
-}
-static uint64_t node_b_rooks(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, M_ROOKS);
-}
-/* Leaves at depth >= 2 when only one side has castling rights (perft_chess). */
-static uint64_t node_w_c1(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, M_CASTLE1);
-}
-static uint64_t node_b_c1(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, M_CASTLE1);
-}
-/* The same without castling rights (perft_chess). */
-static __attribute__((noinline)) uint64_t count_w_plain(const FastBoard *b) {
-    return fb_gen(b, 1, WHITE, true, M_PLAIN);
-}
-static __attribute__((noinline)) uint64_t count_b_plain(const FastBoard *b) {
-    return fb_gen(b, 1, BLACK, true, M_PLAIN);
-}
-static uint64_t node_w_plain(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, WHITE, false, M_PLAIN);
-}
-static uint64_t node_b_plain(const FastBoard *b, int depth) {
-    return fb_gen(b, depth, BLACK, false, M_PLAIN);
-}
+/* The instantiations declared above: counts are kept out of line (each is called from
+ * every interior node), the interior nodes are left to the compiler. */
+#define DEFINE_COUNTS(sfx, mode)                                                                   \
+    static __attribute__((noinline)) uint64_t count_w##sfx(const FastBoard *b) {                   \
+        return fb_gen(b, 1, WHITE, true, mode);                                                    \
+    }                                                                                              \
+    static __attribute__((noinline)) uint64_t count_b##sfx(const FastBoard *b) {                   \
+        return fb_gen(b, 1, BLACK, true, mode);                                                    \
+    }
+#define DEFINE_NODES(sfx, mode)                                                                    \
+    static uint64_t node_w##sfx(const FastBoard *b, int depth) {                                   \
+        return fb_gen(b, depth, WHITE, false, mode);                                               \
+    }                                                                                              \
+    static uint64_t node_b##sfx(const FastBoard *b, int depth) {                                   \
+        return fb_gen(b, depth, BLACK, false, mode);                                               \
+    }
+DEFINE_COUNTS(, M_CASTLE)
+DEFINE_NODES(, M_CASTLE)
+DEFINE_COUNTS(_sparse, M_SPARSE)
+DEFINE_NODES(_sparse, M_SPARSE)
+DEFINE_COUNTS(_rooks, M_ROOKS)
+DEFINE_NODES(_rooks, M_ROOKS)
+/* With castling rights for one side only the counts are those without castling (fb_child). */
+DEFINE_NODES(_c1, M_CASTLE1)
+DEFINE_COUNTS(_plain, M_PLAIN)
+DEFINE_NODES(_plain, M_PLAIN)
 
 uint64_t perft_chess(Position *p, int depth) {
     if (depth <= 0) return 1;
