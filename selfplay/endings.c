@@ -1,15 +1,13 @@
 /* endings.c - scale factors of chess endings (endings.h). */
 #include "endings.h"
 
-#include "bitboard.h"
+#include "sets8.h"
 
 enum { P = 1, N = 2, B = 3, R = 4, Q = 5, K = 6 };
 
-#define FILE_A    0x0101010101010101ULL
-#define FILE_H    (FILE_A << 7)
 #define DARK_SQ   0xAA55AA55AA55AA55ULL /* a1, c1, ..., b2, ...: (file + rank) even */
-#define QUEENSIDE (FILE_A * 0x0F)       /* files a-d */
-#define KINGSIDE  (FILE_A * 0xF0)       /* files e-h */
+#define QUEENSIDE (FILE_A_BB * 0x0F)    /* files a-d */
+#define KINGSIDE  (FILE_A_BB * 0xF0)    /* files e-h */
 
 static Bitboard pieces(const Position *pos, int c, int t) {
     return pos->bb.b8.type[t] & pos->bb.b8.color[c];
@@ -22,21 +20,10 @@ static int distance(int a, int b) {
     return df > dr ? df : dr;
 }
 
-/* Squares ahead of square s for colour c on its file and the two next to it. */
-static Bitboard front_span(int c, int s) {
-    int f = s & 7, r = s >> 3;
-    Bitboard files = FILE_A << f;
-    if (f > 0) files |= FILE_A << (f - 1);
-    if (f < 7) files |= FILE_A << (f + 1);
-    Bitboard ahead = c == WHITE ? (r == 7 ? 0 : ~0ULL << (8 * (r + 1))) : ((1ULL << (8 * r)) - 1);
-    return files & ahead;
-}
-
+/* Number of c's passed pawns. */
 static int passed_pawns(const Position *pos, int c) {
-    Bitboard theirs = pieces(pos, !c, P);
-    int n = 0;
-    for (Bitboard m = pieces(pos, c, P); m;) n += !(front_span(c, bb_pop_lsb(&m)) & theirs);
-    return n;
+    Bitboard own = pieces(pos, c, P), theirs = pieces(pos, !c, P);
+    return __builtin_popcountll(c == WHITE ? passed_white(own, theirs) : passed_black(own, theirs));
 }
 
 /* The scale factor (of 64) of pos for the side strong, npm[c] the value of c's pieces
@@ -55,12 +42,12 @@ static int scale_factor(const Position *pos, const int value[MAX_PT], int strong
     }
     Bitboard sp = pieces(pos, strong, P);
     bool lone_bishop = pos->count[PC_MAKE(strong, B)] == 1 && npm[strong] == value[B];
-    if (lone_bishop && npm[weak] == 0 && (!(sp & ~FILE_A) || !(sp & ~FILE_H))) {
-        int file = sp & FILE_A ? 0 : 7;
+    if (lone_bishop && npm[weak] == 0 && (!(sp & ~FILE_A_BB) || !(sp & ~FILE_H_BB))) {
+        int file = sp & FILE_A_BB ? 0 : 7;
         int queen_sq = strong == WHITE ? 56 + file : file;
         bool bishop_dark = (pieces(pos, strong, B) & DARK_SQ) != 0;
         bool square_dark = ((DARK_SQ >> queen_sq) & 1) != 0;
-        int king = bb_lsb(pieces(pos, weak, K));
+        int king = __builtin_ctzll(pieces(pos, weak, K));
         if (bishop_dark != square_dark && distance(king, queen_sq) <= 1) return 0;
     }
     if (lone_bishop && npm[weak] == value[B] && pos->count[PC_MAKE(weak, B)] == 1) {

@@ -2,6 +2,7 @@
 #include "eval.h"
 
 #include "eval_params.h"
+#include "sets8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,31 +141,6 @@ static inline int eval_sum_bits(const EvalParams *ep, const Position *pos, uint6
     return s;
 }
 
-#define FILE_A_BB 0x0101010101010101ULL
-#define FILE_H_BB 0x8080808080808080ULL
-
-/* Each square of b and every square above it (White's forward direction). */
-static inline uint64_t fill_up(uint64_t b) {
-    b |= b << 8;
-    b |= b << 16;
-    return b | b << 32;
-}
-
-/* Each square of b and every square below it. */
-static inline uint64_t fill_down(uint64_t b) {
-    b |= b >> 8;
-    b |= b >> 16;
-    return b | b >> 32;
-}
-
-/* The neighbours of the squares of b on the adjacent files. */
-static inline uint64_t sides(uint64_t b) {
-    return ((b >> 1) & ~FILE_H_BB) | ((b << 1) & ~FILE_A_BB);
-}
-
-/* b and its neighbours on the adjacent files. */
-static inline uint64_t with_sides(uint64_t b) { return b | sides(b); }
-
 /* Sum of the passed-pawn bonus of the pawns in b of colour c, blended by phase. */
 static int eval_passers(const EvalParams *ep, uint64_t b, int c, int phase) {
     int s = 0;
@@ -183,9 +159,8 @@ static int eval_passers(const EvalParams *ep, uint64_t b, int c, int phase) {
 static int eval_pawns(const EvalParams *ep, const Position *pos, int phase) {
     uint64_t pawns = pos->bb.b8.type[ep->pawn_type];
     uint64_t w = pawns & pos->bb.b8.color[WHITE], b = pawns & pos->bb.b8.color[BLACK];
-    uint64_t b_ahead = with_sides(fill_down(b >> 8)), w_ahead = with_sides(fill_up(w << 8));
-    int s =
-        eval_passers(ep, w & ~b_ahead, WHITE, phase) - eval_passers(ep, b & ~w_ahead, BLACK, phase);
+    int s = eval_passers(ep, passed_white(w, b), WHITE, phase) -
+            eval_passers(ep, passed_black(b, w), BLACK, phase);
     s -= DOUBLED_PAWN *
          (__builtin_popcountll(w & fill_down(w >> 8)) - __builtin_popcountll(b & fill_up(b << 8)));
     uint64_t wf = fill_up(fill_down(w)), bf = fill_up(fill_down(b));

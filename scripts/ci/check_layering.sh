@@ -17,7 +17,12 @@ includes_of() {
     dir=$(dirname "$f")
     grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" | sed -E 's/.*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/' |
         while IFS= read -r inc; do
-            realpath -m --relative-to="$ROOT" "$dir/$inc"
+            # Not beside the file: found on the include path, where engine/ is.
+            if [ ! -e "$dir/$inc" ] && [ -e "engine/$inc" ]; then
+                realpath -m --relative-to="$ROOT" "engine/$inc"
+            else
+                realpath -m --relative-to="$ROOT" "$dir/$inc"
+            fi
         done
 }
 
