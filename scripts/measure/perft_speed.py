@@ -181,13 +181,13 @@ def alternate(engines, runs):
 
 
 def build_flags(binary):
-    """CHESSVAR_ARCH (CHESSVAR_NATIVE before it) and the build type from the CMake cache."""
+    """CHESSVAR_ARCH (CHESSVAR_NATIVE before it), CHESSVAR_PIE and the build type from the CMake cache."""
     flags = {}
     cache = os.path.join(os.path.dirname(os.path.abspath(binary)), "CMakeCache.txt")
     try:
         with open(cache, encoding="utf-8") as fh:
             for line in fh:
-                m = re.match(r"(CHESSVAR_ARCH|CHESSVAR_NATIVE|CMAKE_BUILD_TYPE|CMAKE_C_COMPILER):\w+=(.*)", line)
+                m = re.match(r"(CHESSVAR_ARCH|CHESSVAR_NATIVE|CHESSVAR_PIE|CMAKE_BUILD_TYPE|CMAKE_C_COMPILER):\w+=(.*)", line)
                 if m:
                     flags[m.group(1)] = os.path.basename(m.group(2).strip())
     except OSError:
