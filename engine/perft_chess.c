@@ -145,7 +145,9 @@ static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard
     const V8 c = _mm512_add_epi64(
         _mm512_popcnt_epi64(_mm512_and_si512(v8_slide(v8_od(orth, diag), ~occ), t)),
         _mm512_popcnt_epi64(_mm512_and_si512(v8_knights(n), t)));
-    return (uint64_t)_mm512_reduce_add_epi64(c);
+    /* each lane's count is below 256: narrowed to bytes and summed by one SAD */
+    const __m128i bytes = _mm512_cvtepi64_epi8(c);
+    return (uint64_t)_mm_cvtsi128_si64(_mm_sad_epu8(bytes, _mm_setzero_si128()));
 }
 #elif defined(__AVX2__)
 #include <immintrin.h>
