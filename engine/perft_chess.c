@@ -302,20 +302,21 @@ static FORCE_INLINE void fb_promote(FastBoard *c, const FastBoard *b, int promo,
 static FORCE_INLINE void fb_double(FastBoard *c, const FastBoard *b, int from, int to,
                                    const int us) {
     const Bitboard ft = sq_bb8(from) | sq_bb8(to);
-    *c = *b;
-    c->pc[FP] ^= ft;
-    c->col[us] ^= ft;
+    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] ^ (i == FP ? ft : 0);
+    c->col[us] = b->col[us] ^ ft;
+    c->col[us ^ 1] = b->col[us ^ 1];
     c->ep = (uint8_t)((from + to) >> 1);
+    c->castle = b->castle;
 }
 
 /* Child after an e.p. capture. */
 static FORCE_INLINE void fb_ep(FastBoard *c, const FastBoard *b, int from, int to, const int us) {
     const Bitboard ft = sq_bb8(from) | sq_bb8(to), cap = sq_bb8(us == WHITE ? to - 8 : to + 8);
-    *c = *b;
-    c->pc[FP] ^= ft | cap;
-    c->col[us] ^= ft;
-    c->col[us ^ 1] ^= cap;
+    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] ^ (i == FP ? ft | cap : 0);
+    c->col[us] = b->col[us] ^ ft;
+    c->col[us ^ 1] = b->col[us ^ 1] ^ cap;
     c->ep = EP_NONE;
+    c->castle = b->castle;
 }
 
 /* Child after castling: king base+4 -> kto, rook rfrom -> rto. */
@@ -323,10 +324,9 @@ static FORCE_INLINE void fb_castle(FastBoard *c, const FastBoard *b, int kto, in
                                    const int us) {
     const int base = us == WHITE ? 0 : 56;
     const Bitboard k = sq_bb8(base + 4) | sq_bb8(kto), r = sq_bb8(rfrom) | sq_bb8(rto);
-    *c = *b;
-    c->pc[FK] ^= k;
-    c->pc[FR] ^= r;
-    c->col[us] ^= k | r;
+    for (int i = 0; i < 6; i++) c->pc[i] = b->pc[i] ^ (i == FK ? k : i == FR ? r : 0);
+    c->col[us] = b->col[us] ^ (k | r);
+    c->col[us ^ 1] = b->col[us ^ 1];
     c->ep = EP_NONE;
     c->castle = b->castle & (us == WHITE ? (CASTLE_BK | CASTLE_BQ) : (CASTLE_WK | CASTLE_WQ));
 }
