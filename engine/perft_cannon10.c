@@ -563,14 +563,14 @@ static FORCE_INLINE int gen_moves(const SupTables *T, const CanBoard *b, const N
 static FORCE_INLINE void play(const CanBoard *b, CanBoard *c, const int us, CanMove m) {
     const int from = m & 127, to = (m >> 7) & 127, t = (m >> 14) & 7, nt = (m >> 17) & 7;
     const u128 fb = sup_bit(from), tb = sup_bit(to);
-    *c = *b;
-    if (b->col[us ^ 1] & tb) {
-        for (int i = CAN_PAWN; i <= CAN_CANNON; i++) c->pc[i] &= ~tb;
-        c->col[us ^ 1] &= ~tb;
-    }
-    c->pc[t] &= ~fb;
-    c->pc[nt] |= tb;
-    c->col[us] ^= fb | tb;
+    /* every field computed and stored once: a copy of b patched in memory is read back
+     * from a wider store, which store-to-load forwarding does not serve (engine/README.md) */
+    const u128 keep = b->col[us ^ 1] & tb ? ~tb : ~(u128)0;
+    c->pc[0] = b->pc[0];
+    for (int i = CAN_PAWN; i <= CAN_CANNON; i++)
+        c->pc[i] = (b->pc[i] & keep & (i == t ? ~fb : ~(u128)0)) | (i == nt ? tb : 0);
+    c->col[us] = b->col[us] ^ (fb | tb);
+    c->col[us ^ 1] = b->col[us ^ 1] & keep;
 }
 
 static uint64_t search_white(const SupTables *T, const CanBoard *b, int depth);
