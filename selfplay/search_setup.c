@@ -1,0 +1,159 @@
+/* search_setup.c - the self-play player's search, its life cycle: allocation with the
+ * variant-dependent switches and the reduction table (search_new), the network switch,
+ * clearing between games, release, and the small queries beside them (default budget and
+ * table size, hashfull, repetition). The search itself is in search.c. */
+#include "search.h"
+#include "search_tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Natural logarithm of x >= 1 by the atanh series (no libm; only for the LMR table). */
+static double search_ln(double x) {
+    double y = (x - 1) / (x + 1), y2 = y * y, term = y, sum = 0;
+    for (int k = 1; k < 200; k += 2) {
+        sum += term / k;
+        term *= y2;
+    }
+    return 2 * sum;
+}
+
+/* Sets the variant-dependent switches of the selective search (see README "How the player
+ * searches"): null move off with fewer than two pieces besides royals and pawns where the
+ * variant's endings are zugzwang-prone (Variant.zugzwang_prone: Supremo, whose stalemate
+ * scores), else with none; the capture bound victim - attacker only where every capture
+ * removes exactly one piece. */
+static void search_variant_setup(Search *s, const Variant *v) {
+    s->null_min_pieces = v->zugzwang_prone ? 2 : 1;
+    s->scale_endings = v->orthodox_pieces && v->pawnless_draws;
+    s->see_bound = true;
+    for (int t = 1; t <= v->npt; t++) {
+        const PieceDef *pd = &v->pieces[t];
+        if (pd->flags & PF_BLAST) s->see_bound = false;
+        for (int c = 0; c < pd->ncomp; c++)
+            if (pd->comp[c].kind == MC_DLEAP) s->see_bound = false;
+    }
+    s->see = v->ops->see_ge != NULL;
+    s->ep_value = 0;
+    for (int t = v->npt; t >= 1; t--)
+        if (v->pieces[t].flags & PF_PAWN) s->ep_value = v->pieces[t].value; /* the first pawn */
+    s->pawn_types = 0;
+    for (int t = 1; t <= v->npt; t++)
+        if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;
+    for (int t = 1; t <= v->npt; t++)
+        s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->value[t];
+    /* search_max_gain: the types worth something, dearest first (a stable order), the
+     * promoting types, and what a promotion can add (the dearest value, at least 1). */
+    s->ngain = 0;
+    s->promo_types = 0;
+    s->promo_gain = 1;
+    for (int t = 1; t <= v->npt; t++) {
+        if (v->pieces[t].flags & PF_PROMOTES) s->promo_types |= 1u << t;
+        if (s->value[t] > s->promo_gain) s->promo_gain = s->value[t];
+        if (s->value[t] <= 0) continue;
+        int i = s->ngain++;
+        for (; i > 0 && s->value[s->gain_type[i - 1]] < s->value[t]; i--)
+            s->gain_type[i] = s->gain_type[i - 1];
+        s->gain_type[i] = (uint8_t)t;
+    }
+    double ln[64];
+    for (int x = 1; x < 64; x++) ln[x] = search_ln(x);
+    for (int d = 0; d < 64; d++)
+        for (int i = 0; i < 64; i++) {
+            double r = d && i ? 1.0 + ln[d] * ln[i] / 1.5 : 0;
+            s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
+        }
+}
+
+Search *search_new(const Variant *v, int tt_bits) {
+    Search *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    size_t n = (size_t)1 << tt_bits;
+    s->tt = calloc(n, sizeof *s->tt);
+    if (!s->tt) {
+        free(s);
+        return NULL;
+    }
+    s->tt_mask = n - 1;
+    s->cont_n = 2 * (v->npt + 1) * v->width * v->height;
+    for (int pc = 0; pc < 64; pc++)
+        s->cont_base[pc] = (PC_COLOR(pc) * (v->npt + 1) + PC_TYPE(pc)) * v->width * v->height;
+    s->cont = calloc((size_t)s->cont_n * s->cont_n, sizeof *s->cont);
+    s->capt = calloc((size_t)s->cont_n * MAX_PT, sizeof *s->capt);
+    s->eval_cache = calloc(SEARCH_EVC_SIZE, sizeof *s->eval_cache);
+    if (!s->cont || !s->capt || !s->eval_cache) {
+        search_free(s);
+        return NULL;
+    }
+    if (!evaluator_init(&s->eval, v, NULL)) {
+        search_free(s);
+        return NULL;
+    }
+    eval_piece_values(v, s->value);
+    search_variant_setup(s, v);
+    return s;
+}
+
+bool search_set_network(Search *s, const Network *net) {
+    const Variant *v = s->eval.classical.var;
+    evaluator_free(&s->eval);
+    s->used = true; /* the table and the evaluation cache hold the other evaluation's scores */
+    search_clear(s);
+    if (evaluator_init(&s->eval, v, net)) return true;
+    evaluator_init(&s->eval, v, NULL);
+    return false;
+}
+
+/* Releases a search and its table. */
+void search_free(Search *s) {
+    if (!s) return;
+    evaluator_free(&s->eval);
+    free(s->tt);
+    free(s->cont);
+    free(s->capt);
+    free(s->eval_cache);
+    free(s);
+}
+
+/* Forgets everything learnt (table, killers, counter-moves, the histories, the evaluation
+ * cache), so the next game does not depend on the previous one. */
+void search_clear(Search *s) {
+    if (!s->used) return; /* as allocated: all zero, and its pages not yet touched */
+    s->used = false;
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    memset(s->killers, 0, sizeof s->killers);
+    memset(s->history, 0, sizeof s->history);
+    memset(s->counter, 0, sizeof s->counter);
+    memset(s->cont, 0, (size_t)s->cont_n * s->cont_n * sizeof *s->cont);
+    memset(s->capt, 0, (size_t)s->cont_n * MAX_PT * sizeof *s->capt);
+    memset(s->corr, 0, sizeof s->corr);
+    memset(s->eval_cache, 0, SEARCH_EVC_SIZE * sizeof *s->eval_cache);
+    s->gen = 0;
+}
+
+/* Default budget: from the board size and the drop rule, the two things that set the
+ * branching factor (see search.h). */
+int64_t search_default_nodes(const Variant *v) {
+    if (v->width * v->height > 64) return SEARCH_DEFAULT_NODES_WIDE;
+    return v->rules & RULE_DROPS ? SEARCH_DEFAULT_NODES_DROPS : SEARCH_DEFAULT_NODES;
+}
+
+int search_default_tt_bits(const Variant *v) { return v->width * v->height > 64 ? 16 : 14; }
+
+/* Per mille of the first 1000 slots (or all, if fewer) written by the current generation. */
+int search_hashfull(const Search *s) {
+    size_t n = s->tt_mask + 1 < 1000 ? s->tt_mask + 1 : 1000, used = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s->tt[i].gen_bound & 3) != BOUND_NONE && (s->tt[i].gen_bound >> 2) == s->gen) used++;
+    return (int)(used * 1000 / n);
+}
+
+/* Counts earlier occurrences of the current key, same side to move, back to the last irreversible
+ * move. */
+bool search_repeated(const Position *pos, int times) {
+    int window = pos->halfmove < pos->ply ? pos->halfmove : pos->ply;
+    int seen = 0;
+    for (int i = pos->ply - 2; i >= pos->ply - window; i -= 2)
+        if (pos->stack[i].key == pos->key && ++seen >= times) return true;
+    return false;
+}
