@@ -6,7 +6,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "../selfplay/game.h"
+#include "../selfplay/games/game.h"
 #include "../bench/harness.h"
 #include "cli.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../selfplay/check.h"
+#include "../selfplay/check/check.h"
 #include "cli.h"
 
 typedef struct CheckOptions {

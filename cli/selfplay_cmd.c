@@ -1,5 +1,5 @@
 /* selfplay_cmd.c - `chessvar selfplay`: parses the options into a self-play plan, runs it
- * (selfplay/run.h: threads, MPI ranks, shards, resume, manifest, report) and prints the
+ * (selfplay/games/run.h: threads, MPI ranks, shards, resume, manifest, report) and prints the
  * summary. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include <errno.h>
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../selfplay/book.h"
-#include "../selfplay/match.h"
-#include "../selfplay/record.h"
-#include "../selfplay/run.h"
+#include "../selfplay/games/book.h"
+#include "../selfplay/match/match.h"
+#include "../selfplay/games/record.h"
+#include "../selfplay/games/run.h"
 #include "cli.h"
 #include "mpi_start.h"
 
@@ -174,6 +174,7 @@ static bool selfplay_set_opponent(SelfplayOpts *o) {
             return false;
         }
         o->engine.cmd = opponent + 4;
+        o->engine.driver = &match_uci_player;
         g->player[1].kind = PLAYER_UCI;
         g->player[1].uci = &o->engine;
         g->paired = true;

@@ -1,5 +1,5 @@
 /* train_cmd.c - `chessvar train`: trains an evaluation network on self-play run folders
- * (selfplay/train.h) and writes the quantised network file; with --net, evaluates FENs
+ * (selfplay/train/train.h) and writes the quantised network file; with --net, evaluates FENs
  * with a network file instead (one centipawn score per line, for checks and scripts). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../selfplay/nnue.h"
-#include "../selfplay/train.h"
+#include "../selfplay/player/nnue.h"
+#include "../selfplay/train/train.h"
 #include "cli.h"
 
 #define CMD "train"

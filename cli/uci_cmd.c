@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../selfplay/search.h"
-#include "../selfplay/uci_client.h"
+#include "../selfplay/player/search.h"
+#include "../selfplay/match/uci_client.h"
 #include "cli.h"
 
 #define UCI_HASH_DEFAULT 16

@@ -1,13 +1,13 @@
 /* verify_cmd.c - `chessvar verify`: compares another engine's perft divides with
  * chessvar's and descends into the first root move whose counts differ, again and again,
  * down to the node where the move lists differ; reports the path, that FEN and the
- * missing and extra moves. The engine is driven through selfplay/uci_client.h (UCI
+ * missing and extra moves. The engine is driven through selfplay/match/uci_client.h (UCI
  * `go perft`, or the perftree convention `CMD depth "fen" "moves"`). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "../selfplay/uci_client.h"
+#include "../selfplay/match/uci_client.h"
 #include "cli.h"
 
 #define CMD         "verify"

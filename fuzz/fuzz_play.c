@@ -5,7 +5,7 @@
  * agreement, colour flip, variant rules). */
 #include "fuzz_common.h"
 
-#include "../selfplay/check.h"
+#include "../selfplay/check/check.h"
 
 /* Plies per input (8x8, 10x10): enough to reach captures, drops and switches, few enough
  * that the slow reference checks (seconds per 10x10 input under the sanitizers) leave

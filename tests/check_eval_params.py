@@ -2,7 +2,7 @@
 """CTest: the compiled-in evaluation parameters are the fits the matches kept, and the
 engine evaluates with them exactly as the tuner's model does.
 
-1. selfplay/eval_params.c equals what `scripts/data/tune_eval.py write-c` generates from
+1. selfplay/player/eval_params.c equals what `scripts/data/tune_eval.py write-c` generates from
    results/eval_tune_VARIANT.json for the variants results/eval_tune_matches.json keeps;
 2. on the positions of a short fixed-seed self-play run of every kept variant, the linear
    part of `chessvar uci`'s `eval` equals the fitted linear model (value + placement +
@@ -35,8 +35,8 @@ def main():
     subprocess.run([sys.executable, "-m", "scripts.data.tune_eval", "write-c",
                     "--out", gen] + fits, check=True, stdout=subprocess.DEVNULL)
     fails = 0
-    if not filecmp.cmp(gen, os.path.join(ROOT, "selfplay", "eval_params.c"), shallow=False):
-        print(f"FAIL selfplay/eval_params.c is not what write-c makes of the kept fits {kept}")
+    if not filecmp.cmp(gen, os.path.join(ROOT, "selfplay", "player", "eval_params.c"), shallow=False):
+        print(f"FAIL selfplay/player/eval_params.c is not what write-c makes of the kept fits {kept}")
         fails += 1
     for v, path in zip(kept, fits):
         with open(path) as f:

@@ -7,8 +7,8 @@
 
 /* The checker and the report are compiled into this test directly (tests link only the
  * engine library; the checker uses only the public header). */
-#include "../selfplay/check.h"
-#include "../selfplay/report.h"
+#include "../selfplay/check/check.h"
+#include "../selfplay/check/report.h"
 
 TestSuite(check, .init = engine_init, .timeout = 300);
 

@@ -1,13 +1,13 @@
-/* test_endings.c - the scale factors of chess endings (selfplay/endings.h), each case
+/* test_endings.c - the scale factors of chess endings (selfplay/player/endings.h), each case
  * worked out by hand from the rules written there, and their use by the search: in chess
  * only. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
 #include "../engine/chessvar.h"
-#include "../selfplay/endings.h"
-#include "../selfplay/eval.h"
-#include "../selfplay/search.h"
+#include "../selfplay/player/endings.h"
+#include "../selfplay/player/eval.h"
+#include "../selfplay/player/search.h"
 
 static void setup(void) { engine_init(); }
 

@@ -2,7 +2,7 @@
  * and a network's lazily updated accumulators equal what is computed from scratch, at
  * every node of perft trees and of real searches in every variant; and the programs play
  * and bench with a network file and refuse a bad one with one line and exit 2. */
-#include "../selfplay/search.h"
+#include "../selfplay/player/search.h"
 #include "test_util.h"
 
 TestSuite(evaluator, .init = engine_init, .timeout = 300);

@@ -2,7 +2,7 @@
  * corrupt), the AVX2 kernels against the portable ones, and the incremental accumulator
  * against one computed from scratch after every legal move of random games in every
  * variant with holdings, swaps, promotions, drops and blasts. */
-#include "../selfplay/nnue.h"
+#include "../selfplay/player/nnue.h"
 #include "test_util.h"
 
 static void setup(void) { engine_init(); }

@@ -6,8 +6,8 @@
 
 #include "../engine/chessvar.h"
 /* the player is part of the self-play library, not of the engine library: compile it in */
-#include "../selfplay/eval.h"
-#include "../selfplay/search.h"
+#include "../selfplay/player/eval.h"
+#include "../selfplay/player/search.h"
 
 /* Builds the engine tables once per test process. */
 static void setup(void) { engine_init(); }

@@ -16,9 +16,9 @@
 
 #include "../engine/chessvar.h"
 /* the player is part of the chessvar binary, not of the engine library: compile it in */
-#include "../selfplay/eval.h"
-#include "../selfplay/game.h"
-#include "../selfplay/search.h"
+#include "../selfplay/player/eval.h"
+#include "../selfplay/games/game.h"
+#include "../selfplay/player/search.h"
 #include "selfplay_util.h"
 
 /* Builds the engine tables once per test process. */

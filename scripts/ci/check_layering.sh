@@ -2,7 +2,14 @@
 # The dependency graph of the layout, checked on every test run:
 #   engine/    depends on nothing else here (and its internal headers stay inside it)
 #   bench/     perft harness library  -> engine (only engine/chessvar.h)
-#   selfplay/  self-play library      -> engine (only engine/chessvar.h)
+#   selfplay/  self-play library      -> engine (only engine/chessvar.h), in rooms:
+#     selfplay/*.[ch]  the profile records: read by every room
+#     player/   search and evaluation     -> nothing else in selfplay/
+#     check/    rule checks and reports   -> nothing else in selfplay/
+#     games/    games, runs, records      -> player, check
+#     match/    outside engines, SPRT     -> games, player
+#     train/    the trainer and its data reader -> player; only the data reader
+#               (train/dataset.*) reads the record formats of games/
 #   cli/       the chessvar program   -> bench, selfplay, engine/chessvar.h
 # never bench <-> selfplay, never anything -> cli. Tests and fuzzers may reach inside the
 # engine but never include a .c file. Prints each violation and exits 1 if there is any.
@@ -40,7 +47,7 @@ allow() {
             for a in "$@"; do
                 case "$a" in
                     engine-public) case "$inc" in engine/chessvar.h | engine/types.h) ok=1 ;; esac ;;
-                    *) case "$inc" in "$a"/*) ok=1 ;; esac ;;
+                    *) case "$inc" in "$a" | "$a"/*) ok=1 ;; esac ;;
                 esac
             done
             case "$inc" in *.c) ok=0 ;; esac
@@ -54,7 +61,25 @@ allow() {
 
 allow engine
 allow bench engine-public
-allow selfplay engine-public
+allow selfplay engine-public selfplay/player
+allow selfplay/player engine-public selfplay/profile.h selfplay/files.h
+allow selfplay/check engine-public selfplay/profile.h selfplay/files.h
+allow selfplay/games engine-public selfplay/profile.h selfplay/files.h selfplay/player selfplay/check
+allow selfplay/match engine-public selfplay/profile.h selfplay/files.h selfplay/player selfplay/games selfplay/check
+allow selfplay/train engine-public selfplay/profile.h selfplay/files.h selfplay/player selfplay/games
+# Training reads data only through its data reader.
+for f in selfplay/train/*.[ch]; do
+    case "$f" in selfplay/train/dataset.*) continue ;; esac
+    while IFS= read -r inc; do
+        case "$inc" in selfplay/games/*) echo "layering: $f includes $inc (read data through train/dataset.h)"; bad=1 ;; esac
+    done < <(includes_of "$f")
+done
+# Every source file of selfplay/ sits in a known room or beside them.
+for f in selfplay/*/*.[ch]; do
+    case "$f" in selfplay/player/* | selfplay/check/* | selfplay/games/* | selfplay/match/* | selfplay/train/*) ;;
+        *) echo "layering: $f is in no room of selfplay/ (player, check, games, match, train)"; bad=1 ;;
+    esac
+done
 allow cli bench selfplay engine-public
 
 # Tests and fuzzers: anything but the program (fuzz_uci.c: its UCI loop) and .c files.

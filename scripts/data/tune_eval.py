@@ -2,14 +2,14 @@
 """Texel tuning of chessvar's evaluation from its own self-play games.
 
     python3 -m scripts.data.tune_eval fit DATA_DIR --chessvar BIN [--out results/eval_tune_VARIANT.json]
-    python3 -m scripts.data.tune_eval write-c [--out selfplay/eval_params.c] [results/eval_tune_VARIANT.json ...]
+    python3 -m scripts.data.tune_eval write-c [--out selfplay/player/eval_params.c] [results/eval_tune_VARIANT.json ...]
 
 `fit` reads a self-play folder written with `--format bin,jsonl` (records from the .bin,
 FENs from the JSONL), keeps the quiet positions (not in check, best move not a capture,
 ply >= --min-ply, no mate score) and fits, per variant:
 
     eval(White) = sum over pieces of +-(value[type] + psq[type][square]) + hand values + tempo
-                  + the hand-set terms of selfplay/eval.c (a fixed offset per position)
+                  + the hand-set terms of selfplay/player/eval.c (a fixed offset per position)
 
 (with --tapered, value and psq come twice, the opening's weighted by phase / 256 and the
 ending's by 1 - phase / 256, the phase being the engine's), with the square seen from the piece's own side (ranks flipped for Black: symmetric by
@@ -30,7 +30,7 @@ stay where they were. One game in ten (game id % 10 == 0) is
 held out and never fitted. The JSON gives the losses before and after (train and
 held-out), K, the parameters rounded to integers as the engine compiles them, and a plot.
 
-`write-c` turns the chosen fits into selfplay/eval_params.c (a generated file naming the
+`write-c` turns the chosen fits into selfplay/player/eval_params.c (a generated file naming the
 dataset and the fit in its header); with no fit given it writes the empty table (every
 variant back on the built-in heuristic). Keep a variant's fit only when a match says the
 tuned evaluation plays better (docs/tuning.md: the loop).
@@ -171,7 +171,7 @@ def engine_evals(binary, variant, fens, part="total"):
 def engine_eval_parts(binary, variant, fens):
     """White's static evaluation of every FEN by `chessvar uci` (its `eval` command): the
     whole of it, with part="linear" only the linear part this script fits (the phased
-    terms of selfplay/eval.c, royal centralisation, pawn structure and piece activity, are
+    terms of selfplay/player/eval.c, royal centralisation, pawn structure and piece activity, are
     set by hand), with part="phase" the game phase (256 opening .. 0 ending): a dict of the
     three arrays by part."""
     with tempfile.NamedTemporaryFile("w", suffix=".uci", delete=False) as f:
@@ -477,9 +477,9 @@ def main():
     f.add_argument("--tapered", action="store_true",
                    help="fit opening and ending values and placement, blended by the game phase")
     f.add_argument("--max-positions", type=int, default=0)
-    w = sub.add_parser("write-c", help="generate selfplay/eval_params.c from kept fits")
+    w = sub.add_parser("write-c", help="generate selfplay/player/eval_params.c from kept fits")
     w.add_argument("fits", nargs="*")
-    w.add_argument("--out", default=os.path.join(ROOT, "selfplay", "eval_params.c"))
+    w.add_argument("--out", default=os.path.join(ROOT, "selfplay", "player", "eval_params.c"))
     args = ap.parse_args()
     fit(args) if args.cmd == "fit" else write_c(args)
 

@@ -3,6 +3,7 @@
 #ifndef CHESSVAR_SELFPLAY_RECORD_H
 #define CHESSVAR_SELFPLAY_RECORD_H
 
+#include "../files.h"
 #include "game.h"
 
 #include <stdio.h>
@@ -63,8 +64,5 @@ void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, con
  * be in game-id order. pos is scratch for replaying the games. */
 bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games,
                         Position *pos, CvError *err);
-
-/* Writes text to path atomically (temp file, fsync, rename, fsync of the folder). */
-bool record_write_text(const char *path, const char *text, size_t len, CvError *err);
 
 #endif

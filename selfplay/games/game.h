@@ -3,7 +3,7 @@
 #ifndef CHESSVAR_SELFPLAY_GAME_H
 #define CHESSVAR_SELFPLAY_GAME_H
 
-#include "search.h"
+#include "../player/search.h"
 
 /* Why a game ended; the values are stored in the data files (see FORMAT.md). */
 typedef enum Termination {
@@ -27,9 +27,26 @@ enum { PLAYER_SEARCH = 0, PLAYER_RANDOM = 1, PLAYER_UCI = 2 };
 
 #define UCI_MAX_OPTIONS 16
 
-/* An external UCI engine as a player (selfplay/match.c): the command, options sent after
+struct GamePlayer;
+struct PlayerSpec;
+
+/* How a game asks a player outside the process for its move, and stops it: the room of
+ * matches implements it for UCI engines (match/match.h, match_uci_player), so the game loop
+ * needs nothing of matches. move returns MOVE_NONE when the player failed (a crash, a hang,
+ * an illegal move: reason says what), else the move with the player's score and depth. */
+typedef struct ExternalPlayer {
+    Move (*move)(struct GamePlayer *gp, const struct PlayerSpec *ps, int who, Position *pos,
+                 const char *start_fen, const char *movetext, bool new_game, char *reason, size_t n,
+                 int *score, int *depth);
+    void (*stop)(struct GamePlayer *gp); /* stops every engine of gp */
+    /* writes m (legal in pos) as the player reads moves into buf; returns its length */
+    int (*move_text)(const Position *pos, Move m, char *buf);
+} ExternalPlayer;
+
+/* An external UCI engine as a player (selfplay/match/match.c): the command, options sent after
  * the handshake, and how long past its budget it may take before it loses the game. */
 typedef struct UciEngineSpec {
+    const ExternalPlayer *driver; /* how games drive it: &match_uci_player */
     const char *cmd;
     int noptions;
     const char *option_name[UCI_MAX_OPTIONS];
@@ -52,7 +69,7 @@ typedef struct GameConfig {
     const Variant *var;
     const char *start_fen; /* NULL: the variant's start, or a random start (prelude) */
     bool random_start;     /* pick the start among the variant's named starts / prelude */
-    /* non-NULL: each game starts from one of the book's positions (selfplay/book.h) */
+    /* non-NULL: each game starts from one of the book's positions (selfplay/games/book.h) */
     const struct Book *book;
     uint64_t seed;
     int random_plies; /* uniformly random moves at the start of each game */
@@ -78,7 +95,7 @@ typedef struct GamePly {
     uint8_t random; /* 1: random move (opening randomisation or random player) */
     uint8_t depth;  /* deepest completed search iteration (0 if not searched) */
 
-    /* 1: left out of the position files (selfplay/filter.h), set when the shard is written */
+    /* 1: left out of the position files (selfplay/games/filter.h), set when the shard is written */
     uint8_t unwritten;
 } GamePly;
 
@@ -103,9 +120,10 @@ static inline size_t game_size(int nply) { return sizeof(Game) + (size_t)nply * 
 /* Per-thread player state: one search per player, reused across games. */
 typedef struct GamePlayer {
     Search *search[2];
-    struct UciProc *engine[2]; /* PLAYER_UCI: the engine process, restarted after a failure */
-    int restarts;              /* engine (re)starts after the first */
-    char *movetext;            /* with a PLAYER_UCI: the game's moves in UCI notation */
+    struct UciProc *engine[2];       /* PLAYER_UCI: the engine process, restarted after a failure */
+    const ExternalPlayer *driver[2]; /* PLAYER_UCI: the player's driver (its spec's) */
+    int restarts;                    /* engine (re)starts after the first */
+    char *movetext;                  /* with a PLAYER_UCI: the game's moves in UCI notation */
     Position pos;
     Move list[MAX_MOVES];
 } GamePlayer;

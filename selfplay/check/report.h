@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 /* The invariants, in report order. */
 typedef enum Invariant {

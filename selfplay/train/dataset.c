@@ -8,7 +8,7 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "record.h"
+#include "../games/record.h"
 
 static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }

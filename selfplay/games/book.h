@@ -3,7 +3,7 @@
 #ifndef CHESSVAR_SELFPLAY_BOOK_H
 #define CHESSVAR_SELFPLAY_BOOK_H
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 #define BOOK_FEN_SIZE 256 /* as Game.start_fen */
 

@@ -8,7 +8,6 @@
 #include <xxhash.h>
 
 #include "book.h"
-#include "match.h"
 
 /* Bytes of the UCI move text of a game: MAX_GAME_PLY moves of up to 11 characters. */
 #define GAME_MOVETEXT_SIZE (MAX_GAME_PLY * 12)
@@ -28,9 +27,11 @@ const char *game_term_name(int t) {
 bool game_player_init(GamePlayer *gp, const GameConfig *cfg) {
     memset(gp->search, 0, sizeof gp->search);
     memset(gp->engine, 0, sizeof gp->engine);
+    memset(gp->driver, 0, sizeof gp->driver);
     gp->restarts = 0;
     gp->movetext = NULL;
     for (int i = 0; i < 2; i++) {
+        if (cfg->player[i].kind == PLAYER_UCI) gp->driver[i] = cfg->player[i].uci->driver;
         if (cfg->player[i].kind == PLAYER_UCI && !gp->movetext &&
             !(gp->movetext = malloc(GAME_MOVETEXT_SIZE))) {
             game_player_free(gp);
@@ -53,7 +54,8 @@ void game_player_free(GamePlayer *gp) {
         search_free(gp->search[i]);
         gp->search[i] = NULL;
     }
-    match_engines_free(gp);
+    for (int i = 0; i < 2; i++)
+        if (gp->driver[i]) gp->driver[i]->stop(gp);
     free(gp->movetext);
     gp->movetext = NULL;
 }
@@ -144,15 +146,16 @@ static void game_move_random(GamePlayer *gp, int n, GameState *st, GamePly *gpl)
  * when the engine crashed, hung or played an illegal move (the reason is in g). */
 static bool game_move_engine(GamePlayer *gp, const GameConfig *cfg, int who, Game *g, GameState *st,
                              GamePly *gpl) {
-    UciBest best;
-    Move m = match_engine_move(gp, &cfg->player[who], who, &gp->pos, g->start_fen, gp->movetext,
-                               st->engine_new[who], g->reason, sizeof g->reason, &best);
+    int score = 0, depth = 0;
+    Move m =
+        gp->driver[who]->move(gp, &cfg->player[who], who, &gp->pos, g->start_fen, gp->movetext,
+                              st->engine_new[who], g->reason, sizeof g->reason, &score, &depth);
     st->engine_new[who] = false;
     if (m == MOVE_NONE) return false;
     gpl->played = gpl->best = m;
-    gpl->score = (int16_t)match_engine_score(&best);
+    gpl->score = (int16_t)score;
     gpl->random = 0;
-    gpl->depth = (uint8_t)(best.depth > 255 ? 255 : best.depth);
+    gpl->depth = (uint8_t)(depth > 255 ? 255 : depth);
     return true;
 }
 
@@ -200,10 +203,12 @@ static int game_adjudicate_score(const GameConfig *cfg, const Game *g, int mover
     return TERM_NONE;
 }
 
-/* Appends move m of pos to the game's UCI move text, the position UCI players are sent. */
+/* Appends move m of pos to the game's move text, the position external players are sent,
+ * in their notation (both players' drivers read the same: UCI). */
 static void game_append_movetext(GamePlayer *gp, const Position *pos, Move m, GameState *st) {
+    const ExternalPlayer *d = gp->driver[0] ? gp->driver[0] : gp->driver[1];
     if (st->textlen) gp->movetext[st->textlen++] = ' ';
-    st->textlen += (size_t)uci_move_str(pos, m, gp->movetext + st->textlen);
+    st->textlen += (size_t)d->move_text(pos, m, gp->movetext + st->textlen);
     gp->movetext[st->textlen] = 0;
 }
 

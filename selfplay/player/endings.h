@@ -8,7 +8,7 @@
 #ifndef CHESSVAR_SELFPLAY_ENDINGS_H
 #define CHESSVAR_SELFPLAY_ENDINGS_H
 
-#include "chessvar.h"
+#include "../../engine/chessvar.h"
 
 #define ENDING_SCALE_NORMAL 64
 

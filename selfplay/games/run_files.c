@@ -82,7 +82,7 @@ bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError *err) 
     k += snprintf(buf + k, cap - (size_t)k, "}\n");
     char path[1024];
     record_shard_name(path, sizeof path, run->o->out, shard, "json");
-    bool ok = record_write_text(path, buf, (size_t)k, err);
+    bool ok = file_write_atomic(path, buf, (size_t)k, err);
     free(buf);
     return ok;
 }
@@ -186,7 +186,7 @@ bool selfplay_write_manifest(const SelfplayRun *run, CvError *err) {
     k += snprintf(buf + k, cap - (size_t)k, "\n]\n}\n");
     char path[1024];
     snprintf(path, sizeof path, "%s/manifest.json", run->o->out);
-    bool ok = record_write_text(path, buf, (size_t)k, err);
+    bool ok = file_write_atomic(path, buf, (size_t)k, err);
     free(buf);
     return ok;
 }
@@ -225,7 +225,7 @@ bool selfplay_prepare_dir(SelfplayRun *run) {
     if (run->rank != 0) return true;
     char line[2100];
     int k = snprintf(line, sizeof line, "%s\n", run->config);
-    return record_write_text(path, line, (size_t)k, &run->err);
+    return file_write_atomic(path, line, (size_t)k, &run->err);
 }
 
 /* Writes the rule-consistency report of this invocation's games (merged over threads):
@@ -304,7 +304,7 @@ bool selfplay_write_report(SelfplayRun *run, double secs, uint64_t *failures) {
         if (k == 0) report_write_json(r, f, meta);
         else report_write_markdown(r, f, "Self-play rule-consistency report", intro);
         fclose(f);
-        ok = record_write_text(paths[k], buf, len, &run->err);
+        ok = file_write_atomic(paths[k], buf, len, &run->err);
         free(buf);
     }
     free(r);

@@ -6,7 +6,7 @@
 #ifndef CHESSVAR_SELFPLAY_EVAL_H
 #define CHESSVAR_SELFPLAY_EVAL_H
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 /* Evaluation tables of one variant, built once per search; read-only while searching. */
 typedef struct EvalParams {
@@ -50,7 +50,7 @@ uint64_t eval_psq_sum(const EvalParams *ep, const Position *pos);
 enum { O_PAWN = 1, O_KNIGHT, O_BISHOP, O_ROOK, O_QUEEN, O_KING };
 
 /* eval_position with the packed piece-square sum psq of pos already known (tapered
- * tables; see selfplay/evaluator.h, which carries it from ply to ply). */
+ * tables; see selfplay/player/evaluator.h, which carries it from ply to ply). */
 int eval_position_psq(const EvalParams *ep, const Position *pos, uint64_t psq);
 
 /* Its linear part (material, placement, hand pieces, tempo: what scripts/tune_eval.py

@@ -74,7 +74,7 @@ bool filter_write_keys(const char *path, const uint64_t *keys, size_t n, CvError
     }
     for (size_t i = 0; i < n; i++)
         for (int b = 0; b < 8; b++) buf[8 * i + (size_t)b] = (uint8_t)(keys[i] >> (8 * b));
-    bool ok = record_write_text(path, (const char *)buf, n * 8, err);
+    bool ok = file_write_atomic(path, (const char *)buf, n * 8, err);
     free(buf);
     return ok;
 }

@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 
 #include "filter.h"
-#include "report.h"
+#include "../check/report.h"
 #include "run.h"
 
 /* manifest.json is derived from the shards' statistics files: rewriting it after every

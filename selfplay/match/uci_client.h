@@ -3,7 +3,7 @@
  * on top of that the few UCI exchanges chessvar needs (handshake, options, `go perft`
  * divides, `go` to a bestmove) and the perftree calling convention.
  *
- * Used by `chessvar verify` (cli/) and by matches against UCI engines (selfplay/game.c).
+ * Used by `chessvar verify` (cli/) and by matches against UCI engines (selfplay/games/game.c).
  * It lives in selfplay/ because both users may include selfplay/ while bench/ may not, and
  * the engine library stays free of processes. Every wait has a timeout; nothing here
  * depends on how fast the other engine is, only on whether it answers in time.
@@ -15,7 +15,7 @@
 
 #include <sys/types.h>
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 #define UCI_TAIL_LINES 12
 #define UCI_LINE_MAX   4096

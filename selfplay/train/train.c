@@ -13,7 +13,7 @@
 #include <time.h>
 #include <xxhash.h>
 
-#include "record.h"
+#include "../files.h"
 
 #define CKPT_MAGIC   "CVSPTRCK"
 #define CKPT_VERSION 1
@@ -197,7 +197,7 @@ static bool train_save_checkpoint(TrainState *t, double seconds, CvError *err) {
     p += np * sizeof(float);
     uint64_t h = XXH3_64bits(b, (size_t)(p - b));
     memcpy(p, &h, 8);
-    bool ok = record_write_text(t->o->checkpoint, (const char *)b, n, err);
+    bool ok = file_write_atomic(t->o->checkpoint, (const char *)b, n, err);
     free(b);
     return ok;
 }
@@ -446,7 +446,7 @@ static bool train_write_net(TrainState *t, CvError *err) {
                 clipped);
     size_t len;
     uint8_t *img = nnue_serialise(net, &len);
-    bool ok = img && record_write_text(o->out, (const char *)img, len, err);
+    bool ok = img && file_write_atomic(o->out, (const char *)img, len, err);
     free(img);
     nnue_free(net);
     return ok;

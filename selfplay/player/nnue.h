@@ -8,7 +8,7 @@
 #ifndef CHESSVAR_SELFPLAY_NNUE_H
 #define CHESSVAR_SELFPLAY_NNUE_H
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 #define NNUE_MAGIC       "CVSPNNUE"
 #define NNUE_VERSION     1

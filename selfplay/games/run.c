@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
+#include "../check/check.h"
 #include "record.h"
 #include "run_internal.h"
 

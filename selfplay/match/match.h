@@ -4,7 +4,7 @@
 #ifndef CHESSVAR_SELFPLAY_MATCH_H
 #define CHESSVAR_SELFPLAY_MATCH_H
 
-#include "game.h"
+#include "../games/game.h"
 #include "uci_client.h"
 
 /* Starts the engine of spec, sends its options and `isready`; err names the failure. */
@@ -25,6 +25,10 @@ Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *
 
 /* Stops every engine of gp (quit, then kill). */
 void match_engines_free(GamePlayer *gp);
+
+/* The UCI engine as a game's external player (game.h): match_engine_move with the engine's
+ * score converted by match_engine_score, and match_engines_free. */
+extern const ExternalPlayer match_uci_player;
 
 /* Score and Elo of a match from the counts of one player's per-game results (0, 1/4,
  * 1/2, 3/4, 1: counts[0..4]): the mean score, the Elo difference and the bounds of its

@@ -7,7 +7,7 @@
 #define CHESSVAR_SELFPLAY_TRAIN_H
 
 #include "dataset.h"
-#include "nnue.h"
+#include "../player/nnue.h"
 
 #define TRAIN_SLOTS 4 /* a batch is cut into this many slices, each with its own gradients */
 

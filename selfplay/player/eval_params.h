@@ -4,7 +4,7 @@
 #ifndef CHESSVAR_SELFPLAY_EVAL_PARAMS_H
 #define CHESSVAR_SELFPLAY_EVAL_PARAMS_H
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 /* The fitted tables of one variant, centipawns. */
 typedef struct EvalTuned {

@@ -105,6 +105,21 @@ void match_engines_free(GamePlayer *gp) {
     }
 }
 
+/* match_engine_move behind the ExternalPlayer interface: the move, its score and depth. */
+static Move match_uci_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *pos,
+                           const char *start_fen, const char *movetext, bool new_game, char *reason,
+                           size_t n, int *score, int *depth) {
+    UciBest best;
+    Move m = match_engine_move(gp, ps, who, pos, start_fen, movetext, new_game, reason, n, &best);
+    if (m != MOVE_NONE) {
+        *score = match_engine_score(&best);
+        *depth = best.depth;
+    }
+    return m;
+}
+
+const ExternalPlayer match_uci_player = {match_uci_move, match_engines_free, uci_move_str};
+
 /* Elo difference of a mean score s in (0, 1), clamped to +-9999 at the ends. */
 static double match_elo_of(double s) {
     if (s <= 0.0) return -9999.0;

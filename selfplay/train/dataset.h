@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "../engine/chessvar.h"
+#include "../../engine/chessvar.h"
 
 /* Offsets of the fields of a record the trainer reads (FORMAT.md). */
 enum {

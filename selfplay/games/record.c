@@ -1,4 +1,4 @@
-/* record.c - binary, JSONL and PGN writers of self-play shards; atomic file commits. */
+/* record.c - binary, JSONL and PGN writers of self-play shards, each committed atomically. */
 #define _POSIX_C_SOURCE 200809L
 #include "record.h"
 
@@ -62,47 +62,6 @@ static void put32(uint8_t *p, uint32_t v) {
 static void put64(uint8_t *p, uint64_t v) {
     put32(p, (uint32_t)v);
     put32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* Opens the temp file beside path for an atomic write. */
-static FILE *record_open_tmp(const char *path, char *tmp, size_t n, CvError *err) {
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) snprintf(err->msg, sizeof err->msg, "cannot create %.200s: %s", tmp, strerror(errno));
-    return f;
-}
-
-/* Flushes, syncs and closes the temp file, renames it to path and syncs the folder, so
- * path is either absent or complete after a crash at any moment. */
-static bool record_commit(FILE *f, const char *tmp, const char *path, CvError *err) {
-    bool ok = fflush(f) == 0 && !ferror(f) && fsync(fileno(f)) == 0;
-    ok = (fclose(f) == 0) && ok;
-    if (ok) ok = rename(tmp, path) == 0;
-    if (!ok) {
-        snprintf(err->msg, sizeof err->msg, "cannot write %.200s: %s", path, strerror(errno));
-        remove(tmp);
-        return false;
-    }
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = 0;
-    else snprintf(dir, sizeof dir, ".");
-    int fd = open(dir, O_RDONLY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
-    return true;
-}
-
-/* Writes a small text file with the same atomic commit as the shards. */
-bool record_write_text(const char *path, const char *text, size_t len, CvError *err) {
-    char tmp[1100];
-    FILE *f = record_open_tmp(path, tmp, sizeof tmp, err);
-    if (!f) return false;
-    fwrite(text, 1, len, f);
-    return record_commit(f, tmp, path, err);
 }
 
 /* Fills one binary record for the position before ply k of game g. */
@@ -304,14 +263,14 @@ bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game 
         if (!(formats & writers[i].flag)) continue;
         char path[1024], tmp[1100];
         record_shard_name(path, sizeof path, dir, si->shard, writers[i].ext);
-        FILE *f = record_open_tmp(path, tmp, sizeof tmp, err);
+        FILE *f = file_open_tmp(path, tmp, sizeof tmp, err);
         if (!f) return false;
         if (!writers[i].write(f, si, games, pos, err)) {
             fclose(f);
             remove(tmp);
             return false;
         }
-        if (!record_commit(f, tmp, path, err)) return false;
+        if (!file_commit(f, tmp, path, err)) return false;
     }
     return true;
 }

@@ -1,0 +1,26 @@
+/* files.h - files that every room of selfplay/ writes the same way: atomically (a temp file
+ * beside the target, fsync, rename, fsync of the folder), so a file is either absent or
+ * complete after a crash at any moment, and folders made with their missing parents. */
+#ifndef CHESSVAR_SELFPLAY_FILES_H
+#define CHESSVAR_SELFPLAY_FILES_H
+
+#include <stdio.h>
+
+#include "../engine/chessvar.h"
+
+/* Opens the temp file beside path (path + ".tmp", its name in tmp) for an atomic write;
+ * NULL with err naming it. */
+FILE *file_open_tmp(const char *path, char *tmp, size_t n, CvError *err);
+
+/* Flushes, syncs and closes the temp file, renames it to path and syncs the folder; false
+ * with err (the temp file removed). */
+bool file_commit(FILE *f, const char *tmp, const char *path, CvError *err);
+
+/* Writes len bytes of text to path atomically. */
+bool file_write_atomic(const char *path, const char *text, size_t len, CvError *err);
+
+/* Makes folder dir and its missing parents (mode 0777 less the umask); false with err
+ * naming the first that cannot be made. An existing folder is fine. */
+bool file_make_dirs(const char *dir, CvError *err);
+
+#endif
