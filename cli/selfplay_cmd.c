@@ -214,8 +214,7 @@ static bool selfplay_load_eval(SelfplayOpts *o, int i, const char *opt, const ch
     p->net = o->net[i];
     p->eval_name = NULL;
     if (o->net[i]) {
-        evaluator_file_name(spec ? spec : evaluator_default_file(o->plan.game.var), o->eval_name[i],
-                            sizeof o->eval_name[i]);
+        evaluator_name(spec, o->plan.game.var, o->eval_name[i], sizeof o->eval_name[i]);
         p->eval_name = o->eval_name[i];
     }
     return true;

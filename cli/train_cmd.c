@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../selfplay/files.h"
 #include "../selfplay/player/nnue.h"
 #include "../selfplay/train/train.h"
 #include "cli.h"
@@ -243,6 +244,8 @@ int cmd_train(int argc, char **argv) {
     o.filter.skip_check = !keep_check;
     o.filter.skip_captures = !keep_captures;
     CvError err;
+    if (o.out && !file_make_parent(o.out, &err))
+        return cli_usage_error(CMD, "--out %s: %s", o.out, err.msg);
     rc = train_run(&o, &err);
     if (rc) fprintf(stderr, "chessvar train: %s\n", err.msg);
     return rc;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "../selfplay/match/uci_client.h"
+#include "../selfplay/profile.h"
 #include "cli.h"
 
 #define CMD         "verify"
@@ -133,8 +134,9 @@ static bool verify_engine_start(VerifyEngine *ve, CvError *err) {
     bool own_variant = false; /* --option UCI_Variant=NAME: the engine's name for it */
     for (int i = 0; i < o->noptions; i++)
         own_variant |= strncasecmp(o->option[i], "UCI_Variant=", 12) == 0;
-    if (strcmp(o->var->name, "chess") != 0 && !own_variant &&
-        !uci_set_option(&ve->proc, "UCI_Variant", o->var->name, o->timeout, err))
+    const char *uci_variant = profile_of(o->var)->uci_variant;
+    if (uci_variant && !own_variant &&
+        !uci_set_option(&ve->proc, "UCI_Variant", uci_variant, o->timeout, err))
         return false;
     return uci_ready(&ve->proc, o->timeout, err);
 }

@@ -275,6 +275,11 @@ static inline int pos_reference_moves(Position *pos, Move *list) {
 uint64_t pos_key_after(const Position *pos, Move m);
 static inline void pos_make(Position *pos, Move m) { pos->var->ops->make(pos, m); }
 static inline void pos_unmake(Position *pos) { pos->var->ops->unmake(pos); }
+/* What the last move made (pos_make or pos_make_null) changed, for incremental evaluators:
+ * its undo record's DirtyPiece, valid until that move is unmade; NULL before any move. */
+static inline const DirtyPiece *pos_last_dirty(const Position *pos) {
+    return pos->ply > 0 ? &pos->stack[pos->ply - 1].dirty : NULL;
+}
 /* Passes the turn (a search's null move): side flipped, e.p. square cleared, halfmove
  * clock reset so repetition scans stop here. Only for searches; never when in check. */
 void pos_make_null(Position *pos);

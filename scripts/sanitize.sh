@@ -19,7 +19,7 @@ case "$MODE" in asan|tsan|all) ;; *) echo "sanitize.sh: unknown mode '$MODE' (as
 
 run_asan() {
     echo "== ASan + UBSan (build-asan)"
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=address,undefined >/dev/null
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=address,undefined -DCHESSVAR_TESTS=ON >/dev/null
     cmake --build build-asan -j "$JOBS"
     export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:abort_on_error=0"
     export LSAN_OPTIONS="suppressions=$ROOT/scripts/ci/lsan.supp"
@@ -57,7 +57,7 @@ run_tsan() {
     echo "== TSan (build-tsan)"
     local archer dir=build-tsan/threaded
     archer="$(ls /usr/lib/llvm-*/lib/libarcher.so 2>/dev/null | sort -V | tail -n 1 || true)"
-    CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=thread >/dev/null
+    CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCHESSVAR_SANITIZE=thread -DCHESSVAR_TESTS=ON >/dev/null
     cmake --build build-tsan -j "$JOBS" --target chessvar
     # ignore_noninstrumented_modules: libomp itself is not instrumented (Archer asks for it)
     export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1"

@@ -11,6 +11,6 @@ BUILD_DIR="${BUILD_DIR:-build}"
 JOBS="${JOBS:-2}"
 
 bash scripts/setup.sh
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCHESSVAR_WERROR=ON
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DCHESSVAR_WERROR=ON -DCHESSVAR_TESTS=ON
 cmake --build "$BUILD_DIR" -j "$JOBS"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"

@@ -79,3 +79,13 @@ bool file_make_dirs(const char *dir, CvError *err) {
     }
     return true;
 }
+
+/* The folder part of path, made as file_make_dirs does. */
+bool file_make_parent(const char *path, CvError *err) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) return true;
+    *slash = 0;
+    return file_make_dirs(dir, err);
+}

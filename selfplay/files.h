@@ -23,4 +23,8 @@ bool file_write_atomic(const char *path, const char *text, size_t len, CvError *
  * naming the first that cannot be made. An existing folder is fine. */
 bool file_make_dirs(const char *dir, CvError *err);
 
+/* Makes the folder that file path is in, with its missing parents (nothing for a bare
+ * file name); false with err. */
+bool file_make_parent(const char *path, CvError *err);
+
 #endif

@@ -2,7 +2,9 @@
  * and a network's lazily updated accumulators equal what is computed from scratch, at
  * every node of perft trees and of real searches in every variant; and the programs play
  * and bench with a network file and refuse a bad one with one line and exit 2. */
+#include "../selfplay/player/nets_builtin.h"
 #include "../selfplay/player/search.h"
+#include "../selfplay/profile.h"
 #include "test_util.h"
 
 TestSuite(evaluator, .init = engine_init, .timeout = 300);
@@ -56,7 +58,7 @@ static int64_t walk(Evaluator *e, Position *pos, int ply, int depth, const char 
     int n = pos_legal_moves(pos, list);
     for (int i = 0; i < n; i++) {
         pos_make(pos, list[i]);
-        evaluator_enter(e, pos, ply + 1);
+        evaluator_enter(e, pos, pos_last_dirty(pos), ply + 1);
         /* evaluate every other child only, so some updates span two plies */
         if (i % 2 == 0 || depth > 1) nodes += walk(e, pos, ply + 1, depth - 1, fen);
         else {
@@ -64,7 +66,7 @@ static int64_t walk(Evaluator *e, Position *pos, int ply, int depth, const char 
             int k = pos_legal_moves(pos, reply);
             if (k) {
                 pos_make(pos, reply[0]);
-                evaluator_enter(e, pos, ply + 2);
+                evaluator_enter(e, pos, pos_last_dirty(pos), ply + 2);
                 nodes += walk(e, pos, ply + 2, 0, fen);
                 pos_unmake(pos);
             }
@@ -73,7 +75,7 @@ static int64_t walk(Evaluator *e, Position *pos, int ply, int depth, const char 
     }
     if (n && !pos_in_check(pos)) {
         pos_make_null(pos);
-        evaluator_enter(e, pos, ply + 1);
+        evaluator_enter(e, pos, pos_last_dirty(pos), ply + 1);
         nodes += walk(e, pos, ply + 1, 0, fen);
         pos_unmake_null(pos);
     }
@@ -227,4 +229,39 @@ Test(evaluator, uci_evalfile) {
     cr_assert(strstr(out, "info string error: EvalFile: network eval_missing.nnue: cannot open"),
               "%s", out);
     cr_assert(strstr(out, "not 'switching'"), "the chess network kept for Switching: %s", out);
+}
+
+/* Every registered variant has its own profile record (none falls back to the defaults),
+ * and the shipped network its profile names is built into the program byte for byte as
+ * selfplay/nets/ holds it, and loads as the variant's default evaluation. */
+Test(evaluator, profile_of_every_variant_and_its_builtin_net) {
+    for (int i = 0; i < variant_count(); i++) {
+        const Variant *v = variant_at(i);
+        const VariantProfile *p = profile_of(v);
+        cr_assert_str_eq(p->variant, v->name);
+        if (!p->net) continue;
+        const uint8_t *buf;
+        size_t len;
+        cr_assert(nets_builtin(p->net, &buf, &len), "%s: %s not built in", v->name, p->net);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/../../selfplay/nets/%s", CHESSVAR_TEST_DATA, p->net);
+        FILE *f = fopen(path, "rb");
+        cr_assert(f, "cannot open %s", path);
+        uint8_t *file = malloc(len + 1);
+        size_t got = fread(file, 1, len + 1, f);
+        fclose(f);
+        cr_assert_eq(got, len, "%s: built in %zu bytes, file %zu", p->net, len, got);
+        cr_assert(memcmp(file, buf, len) == 0, "%s differs from its file", p->net);
+        free(file);
+        Network *net = NULL;
+        CvError err = {{0}};
+        cr_assert(evaluator_load(NULL, v, &net, &err), "%s: %s", v->name, err.msg);
+        cr_assert(net != NULL, "%s: default evaluation is not its network", v->name);
+        nnue_free(net);
+    }
+    cr_assert_null(profile_of(variant_by_name("chess"))->uci_variant);
+    cr_assert_str_eq(profile_of(variant_by_name("supremo"))->uci_variant, "supremo");
+    const uint8_t *buf;
+    size_t len;
+    cr_assert_not(nets_builtin("missing.nnue", &buf, &len));
 }

@@ -149,6 +149,16 @@ def main():
     check(best == "h2h8", f"mate in one is found: {best} {infos[-1:]}")
     check(" score mate 1 " in infos[-1], f"mate in one scored 'mate 1': {infos[-1]}")
 
+    # the last PV reported leads with the move played, also when the node budget ends an
+    # iteration that found a new best move (these budgets did so, and reported the old PV
+    # last, before the search reported the new one)
+    s.send("position startpos")
+    for nodes in [1655, 1752, 1849, 1946, 2043, 2140]:
+        s.send("ucinewgame")
+        infos, best = search(s, f"go nodes {nodes}")
+        last = infos[-1].split(" pv ")[1].split()[0]
+        check(last == best, f"go nodes {nodes}: last PV starts with {last}, bestmove {best}")
+
     # every variant: go perft agrees with chessvar perft, the search answers a legal move
     for v in VARIANTS:
         s.send(f"setoption name UCI_Variant value {v}")

@@ -421,7 +421,7 @@ def write_c(args):
                     f"{lo['train_before']:.5f} -> {lo['train_after']:.5f}, held out "
                     f"{lo['held_out_before']:.5f} -> {lo['held_out_after']:.5f}; target "
                     f"{r['model'].get('target', 'game result')}.")
-    body = ["\n".join(head) + " */", '#include "eval_params.h"', "", "#include <string.h>", ""]
+    body = ["\n".join(head) + " */", '#include "eval_params.h"', ""]
     entries = []
     for r in fits:
         v, p = r["variant"], r["params"]
@@ -436,19 +436,11 @@ def write_c(args):
             body.append(c_array(f"{v}_value_eg", p["value_eg"]))
             body.append(c_array(f"{v}_psq_eg", p["psq_eg"]))
             eg = f"{v}_value_eg, {v}_psq_eg"
-        entries.append(f'    {{"{v}", {p["npt"]}, {p["width"] * p["height"]}, {p["tempo"]}, '
-                       f"{v}_value, {hand}, {v}_psq, {eg}}},")
-    entries.append("    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL},")
-    body.append("const EvalTuned eval_tuned[] = {\n" + "\n".join(entries) + "\n};\n")
-    body.append("""/* The entry of v's name whose table sizes match v. */
-const EvalTuned *eval_tuned_find(const Variant *v) {
-    for (const EvalTuned *t = eval_tuned; t->variant; t++)
-        if (strcmp(t->variant, v->name) == 0 && t->npt == v->npt &&
-            t->nsq == v->width * v->height)
-            return t;
-    return NULL;
-}
-""")
+        entries.append(f'const EvalTuned eval_tuned_{v} = {{"{v}", {p["npt"]}, '
+                       f'{p["width"] * p["height"]}, {p["tempo"]}, {v}_value, {hand}, {v}_psq, {eg}}};')
+    body.append("/* Each variant's fit, named as selfplay/profile.c (the variant's profile) refers to it. */")
+    body.extend(entries)
+    body.append("")
     with open(args.out, "w") as f:
         f.write("\n".join(body))
     if shutil.which("clang-format"):

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "record.h"
 
+#include "../profile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,9 +33,9 @@ const char *record_format_name(int i) { return record_names[i]; }
 /* Extension of format bit i. */
 const char *record_format_ext(int i) { return record_exts[i]; }
 
-/* PackedSfenValue knows only the orthodox pieces and moves, so sfbin is chess only. */
+/* PackedSfenValue knows only the orthodox pieces and moves: the profile says who fits. */
 bool record_formats_supported(const Variant *v, int formats, CvError *err) {
-    if ((formats & FORMAT_SFBIN) && strcmp(v->name, "chess") != 0) {
+    if ((formats & FORMAT_SFBIN) && !profile_of(v)->sfbin) {
         snprintf(err->msg, sizeof err->msg,
                  "--format sfbin (Stockfish PackedSfenValue) is for orthodox chess only, not "
                  "'%s'; use --format plain",

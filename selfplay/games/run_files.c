@@ -196,11 +196,7 @@ bool selfplay_prepare_dir(SelfplayRun *run) {
     const SelfplayPlan *o = run->o;
     char path[1024];
     snprintf(path, sizeof path, "%s/run.json", o->out);
-    if (mkdir(o->out, 0777) != 0 && errno != EEXIST) {
-        snprintf(run->err.msg, sizeof run->err.msg, "cannot create %.200s: %s", o->out,
-                 strerror(errno));
-        return false;
-    }
+    if (!file_make_dirs(o->out, &run->err)) return false;
     FILE *f = fopen(path, "r");
     if (f) {
         char have[2100] = "";

@@ -2,6 +2,8 @@
 /* match.c - an external UCI engine as a game player, and the Elo of a match. */
 #include "match.h"
 
+#include "../profile.h"
+
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,8 +22,9 @@ bool match_engine_start(UciProc *p, const UciEngineSpec *spec, const Variant *v,
     for (int i = 0; ok && i < spec->noptions; i++)
         ok = uci_set_option(p, spec->option_name[i], spec->option_value[i], MATCH_START_TIMEOUT,
                             err);
-    if (ok && strcmp(v->name, "chess") != 0)
-        ok = uci_set_option(p, "UCI_Variant", v->name, MATCH_START_TIMEOUT, err);
+    const char *uci_variant = profile_of(v)->uci_variant;
+    if (ok && uci_variant)
+        ok = uci_set_option(p, "UCI_Variant", uci_variant, MATCH_START_TIMEOUT, err);
     if (ok) ok = uci_ready(p, MATCH_START_TIMEOUT, err);
     if (!ok) uci_kill(p);
     return ok;

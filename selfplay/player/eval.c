@@ -3,6 +3,7 @@
 
 #include "eval_params.h"
 #include "sets8.h"
+#include "../profile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,12 @@ static void eval_init_extras(EvalParams *ep, const Variant *v) {
  * words unpack exactly while each sum fits 32 bits (eval_linear_psq). */
 static uint64_t eval_pack(int mg, int eg) {
     return (uint64_t)(int64_t)mg + ((uint64_t)(int64_t)eg << 32);
+}
+
+/* The profile's fit, when its tables are the size of v's. */
+const EvalTuned *eval_tuned_find(const Variant *v) {
+    const EvalTuned *t = profile_of(v)->tuned;
+    return t && t->npt == v->npt && t->nsq == v->width * v->height ? t : NULL;
 }
 
 void eval_piece_values(const Variant *v, int value[MAX_PT]) {

@@ -10,8 +10,6 @@
  * 0.11018 -> 0.10924; target 1.0 * sigmoid(K * search score / 400) + 0.0 * game result. */
 #include "eval_params.h"
 
-#include <string.h>
-
 static const int16_t chess_value[7] = {
     0, 90, 282, 288, 427, 934, 0,
 };
@@ -136,17 +134,9 @@ static const int16_t switching_psq_eg[448] = {
     8,   4,   -8,  -16, -18, -21, -24, -24, -21, -18, -16,
 };
 
-const EvalTuned eval_tuned[] = {
-    {"chess", 6, 64, 14, chess_value, NULL, chess_psq, chess_value_eg, chess_psq_eg},
-    {"switching", 6, 64, 14, switching_value, NULL, switching_psq, switching_value_eg,
-     switching_psq_eg},
-    {NULL, 0, 0, 0, NULL, NULL, NULL, NULL, NULL},
-};
-
-/* The entry of v's name whose table sizes match v. */
-const EvalTuned *eval_tuned_find(const Variant *v) {
-    for (const EvalTuned *t = eval_tuned; t->variant; t++)
-        if (strcmp(t->variant, v->name) == 0 && t->npt == v->npt && t->nsq == v->width * v->height)
-            return t;
-    return NULL;
-}
+/* Each variant's fit, named as selfplay/profile.c (the variant's profile) refers to it. */
+const EvalTuned eval_tuned_chess = {
+    "chess", 6, 64, 14, chess_value, NULL, chess_psq, chess_value_eg, chess_psq_eg};
+const EvalTuned eval_tuned_switching = {
+    "switching",     6, 64, 14, switching_value, NULL, switching_psq, switching_value_eg,
+    switching_psq_eg};

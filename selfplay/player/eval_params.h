@@ -1,6 +1,7 @@
-/* eval_params.h - evaluation parameters fitted to self-play games by scripts/tune_eval.py
- * (Texel method), which writes eval_params.c. A variant without an entry keeps the
- * built-in heuristic of eval.c. */
+/* eval_params.h - evaluation parameters fitted to self-play games by
+ * scripts/data/tune_eval.py (Texel method), which writes eval_params.c. A variant's profile
+ * (selfplay/profile.c) names its fit; a variant without one keeps the built-in heuristic of
+ * eval.c. */
 #ifndef CHESSVAR_SELFPLAY_EVAL_PARAMS_H
 #define CHESSVAR_SELFPLAY_EVAL_PARAMS_H
 
@@ -8,7 +9,7 @@
 
 /* The fitted tables of one variant, centipawns. */
 typedef struct EvalTuned {
-    const char *variant;  /* variant name; NULL ends the list */
+    const char *variant;  /* the variant it was fitted for (provenance) */
     int npt, nsq;         /* piece types and board squares the tables were fitted for */
     int tempo;            /* bonus of the side to move */
     const int16_t *value; /* [npt + 1] material per type (royals 0) */
@@ -20,10 +21,12 @@ typedef struct EvalTuned {
     const int16_t *psq_eg;
 } EvalTuned;
 
-/* Every fitted variant, ended by an entry with variant NULL. */
-extern const EvalTuned eval_tuned[];
+/* The fits that matches kept (eval_params.c), one per variant: name one more here when
+ * write-c generates it, and give it to the variant's profile. */
+extern const EvalTuned eval_tuned_chess, eval_tuned_switching;
 
-/* The fitted tables of v, or NULL when v has none (or they do not fit its board). */
+/* The fitted tables of v (its profile's), or NULL when v has none or they do not fit its
+ * board. */
 const EvalTuned *eval_tuned_find(const Variant *v);
 
 #endif

@@ -7,9 +7,8 @@
 #include <string.h>
 #include <xxhash.h>
 
-#ifndef CHESSVAR_NETS_DIR
-#define CHESSVAR_NETS_DIR "selfplay/nets"
-#endif
+#include "../profile.h"
+#include "nets_builtin.h"
 
 bool evaluator_init(Evaluator *e, const Variant *v, const Network *net) {
     memset(e, 0, sizeof *e);
@@ -35,8 +34,8 @@ void evaluator_net_refresh(Evaluator *e, const Position *pos, int ply) {
 }
 
 /* Brings the accumulator of ply up to date from the deepest current one at or above it,
- * applying the DirtyPiece of each move in between (the undo records of the line, on pos's
- * stack), or from scratch when none is current; then the network's output. */
+ * applying the DirtyPiece pushed for each ply in between, or from scratch when none is
+ * current; then the network's output. */
 int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
     if (ply >= EVALUATOR_PLIES) { /* beyond the line's state: a one-off accumulator */
         NnueAcc *tmp = aligned_alloc(_Alignof(NnueAcc), sizeof *tmp);
@@ -48,12 +47,11 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
     }
     int j = ply;
     while (j > 0 && !e->acc_ok[j]) j--;
-    if (!e->acc_ok[j] || ply - j > pos->ply) {
+    if (!e->acc_ok[j]) {
         evaluator_net_refresh(e, pos, ply);
     } else {
         for (int k = j + 1; k <= ply; k++) {
-            const Undo *u = &pos->stack[pos->ply - (ply - k) - 1];
-            nnue_update(e->net, &e->acc[k - 1], &e->acc[k], &u->dirty);
+            nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k]);
             e->acc_ok[k] = true;
         }
     }
@@ -73,45 +71,50 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
     return nnue_evaluate(e->net, &e->acc[ply], pos);
 }
 
-/* The variants whose shipped network (CHESSVAR_NETS_DIR, the repository's selfplay/nets/)
- * is their default evaluation, as {variant, file}: those whose net beat the classical
- * evaluation beyond its 95% interval at equal time (selfplay/nets/<variant>.json). The
- * others play with the classical evaluation unless --eval (UCI: EvalFile) names a file;
- * --eval classical keeps the classical one everywhere. */
-static const char *const default_networks[][2] = {
-    {"chess", CHESSVAR_NETS_DIR "/chess.nnue"},           /* +190 [+155, +229], 20 ms */
-    {"superchess", CHESSVAR_NETS_DIR "/superchess.nnue"}, /* +170 [+133, +210], 20 ms */
-    {"supremo", CHESSVAR_NETS_DIR "/supremo.nnue"},       /* +282 [+240, +332], 20 ms */
-    {"switching", CHESSVAR_NETS_DIR "/switching.nnue"},   /* +198 [+161, +239], 20 ms */
-    {NULL, NULL}};
-
-const char *evaluator_default_file(const Variant *v) {
-    for (int i = 0; default_networks[i][0]; i++)
-        if (strcmp(default_networks[i][0], v->name) == 0) return default_networks[i][1];
-    return NULL;
-}
+const char *evaluator_default_net(const Variant *v) { return profile_of(v)->net; }
 
 bool evaluator_load(const char *spec, const Variant *v, Network **net, CvError *err) {
     *net = NULL;
-    if (!spec) spec = evaluator_default_file(v);
-    if (!spec || strcmp(spec, "classical") == 0) return true;
+    if (!spec) {
+        const char *name = evaluator_default_net(v);
+        const uint8_t *buf;
+        size_t len;
+        if (!name) return true;
+        if (!nets_builtin(name, &buf, &len)) {
+            snprintf(err->msg, sizeof err->msg, "network %s: not built into this program", name);
+            return false;
+        }
+        *net = nnue_parse(buf, len, name, v, err);
+        return *net != NULL;
+    }
+    if (strcmp(spec, "classical") == 0) return true;
     *net = nnue_load(spec, v, err);
     return *net != NULL;
 }
 
-void evaluator_file_name(const char *path, char *buf, size_t n) {
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
+/* The XXH3-64 of a network's bytes, from the file at path or the built-in one named so. */
+static unsigned long long evaluator_net_hash(const char *path, bool builtin) {
+    const uint8_t *buf;
+    size_t len;
+    if (builtin)
+        return nets_builtin(path, &buf, &len) ? (unsigned long long)XXH3_64bits(buf, len) : 0;
     XXH3_state_t *st = XXH3_createState();
     XXH3_64bits_reset(st);
     FILE *f = fopen(path, "rb");
     unsigned char chunk[65536];
-    size_t len;
     while (f && (len = fread(chunk, 1, sizeof chunk, f)) > 0) XXH3_64bits_update(st, chunk, len);
     if (f) fclose(f);
     unsigned long long h = (unsigned long long)XXH3_64bits_digest(st);
     XXH3_freeState(st);
-    int k = snprintf(buf, n, "%.48s#%016llx", base, h);
+    return h;
+}
+
+void evaluator_name(const char *spec, const Variant *v, char *buf, size_t n) {
+    bool builtin = !spec;
+    const char *path = builtin ? evaluator_default_net(v) : spec;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    int k = snprintf(buf, n, "%.48s#%016llx", base, evaluator_net_hash(path, builtin));
     for (int i = 0; i < k && i < (int)n - 1; i++) /* it goes into JSON and PGN as is */
         if (buf[i] == '"' || buf[i] == '\\' || (unsigned char)buf[i] < 0x20 || buf[i] == ' ')
             buf[i] = '_';

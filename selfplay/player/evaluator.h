@@ -1,14 +1,15 @@
 /* evaluator.h - the static evaluation a search calls: the classical one (eval.h) or a
  * network (nnue.h), with the state each carries along the line being searched, one entry
  * per ply: the classical evaluation's packed piece-square sum (tapered tables), a
- * network's accumulators. Both follow the line from the DirtyPiece each make leaves in
- * its undo record, so neither knows how a variant makes its moves.
+ * network's accumulators. Both follow the line from the DirtyPiece of each move, pushed
+ * when the ply is entered, so neither knows how a variant makes its moves nor reads the
+ * position's undo stack.
  *
  * The search owns one Evaluator (one per thread):
  *
  *     evaluator_refresh(e, pos, 0);      // at the root of each iteration
  *     pos_make(pos, m);                  // (or pos_make_null)
- *     evaluator_enter(e, pos, ply);      // on entering every node below the root
+ *     evaluator_enter(e, pos, pos_last_dirty(pos), ply); // entering a node below the root
  *     int v = evaluator_evaluate(e, pos, ply);
  *
  * A network's accumulators are brought up to date only when a node is evaluated (many
@@ -36,6 +37,9 @@ typedef struct Evaluator {
     NnueAcc *acc;
     uint64_t acc_key[EVALUATOR_PLIES];
     bool acc_ok[EVALUATOR_PLIES];
+    /* What the move into each ply changed, pushed by evaluator_enter when the ply is
+     * entered (the move's undo record, which lives while the move stays made). */
+    const DirtyPiece *dirty[EVALUATOR_PLIES];
     /* Checking (tests): every network evaluation also refreshes from scratch and counts
      * where the two accumulators differ. */
     bool verify;
@@ -72,18 +76,20 @@ static inline void evaluator_refresh(Evaluator *e, const Position *pos, int ply)
 }
 
 /* On entering a node at ply > 0, right after the move that led to it (pos_make or
- * pos_make_null): the state of ply from the parent's and the move's DirtyPiece. Entering
- * the same position again is harmless. */
-static inline void evaluator_enter(Evaluator *e, const Position *pos, int ply) {
+ * pos_make_null), with that move's DirtyPiece: the state of ply from the parent's and the
+ * change (a network keeps the change for when the ply is evaluated). Entering the same
+ * position again is harmless. */
+static inline void evaluator_enter(Evaluator *e, const Position *pos, const DirtyPiece *d,
+                                   int ply) {
     if (ply <= 0 || ply >= EVALUATOR_PLIES) return;
     if (e->net) {
+        e->dirty[ply] = d;
         if (e->acc_key[ply] != pos->key) {
             e->acc_key[ply] = pos->key;
             e->acc_ok[ply] = false;
         }
     } else if (e->psq_carried) {
-        e->psq[ply] =
-            evaluator_psq_step(&e->classical, e->psq[ply - 1], &pos->stack[pos->ply - 1].dirty);
+        e->psq[ply] = evaluator_psq_step(&e->classical, e->psq[ply - 1], d);
     }
 }
 
@@ -95,19 +101,20 @@ static inline int evaluator_evaluate(Evaluator *e, const Position *pos, int ply)
     return eval_position_psq(&e->classical, pos, e->psq[ply]);
 }
 
-/* The network file variant v plays with unless told otherwise: NULL for the classical
- * evaluation. The one place that decides the default (see selfplay/nets/). */
-const char *evaluator_default_file(const Variant *v);
+/* The built-in network (a file name of selfplay/nets/, profile.h) variant v plays with
+ * unless told otherwise, or NULL for the classical evaluation. */
+const char *evaluator_default_net(const Variant *v);
 
-/* Loads the evaluation named by spec for variant v: "classical" (or NULL: the variant's
- * default) gives the classical evaluation (*net NULL), anything else is a network file.
- * False with err filled (one line naming the file and the problem) when it cannot be
- * loaded. */
+/* Loads the evaluation named by spec for variant v: NULL gives the variant's default (its
+ * built-in network, or the classical evaluation), "classical" the classical evaluation
+ * (*net NULL), anything else is a network file. False with err filled (one line naming
+ * the file and the problem) when it cannot be loaded. */
 bool evaluator_load(const char *spec, const Variant *v, Network **net, CvError *err);
 
-/* How a network file is named in player names and run configurations: its base name and
- * the XXH3-64 of its bytes ("chess.nnue#0123456789abcdef"), so a run resumed with another
- * file of the same name is told apart. */
-void evaluator_file_name(const char *path, char *buf, size_t n);
+/* How a network is named in player names and run configurations: the base name of the
+ * file spec (NULL: v's built-in default) and the XXH3-64 of its bytes
+ * ("chess.nnue#0123456789abcdef"), so a run resumed with another file of the same name is
+ * told apart. */
+void evaluator_name(const char *spec, const Variant *v, char *buf, size_t n);
 
 #endif

@@ -28,7 +28,7 @@ static int64_t search_now_ns(void) {
 /* Score of a stalemate for the side to move: the variant's per-mille score mapped so a
  * lost stalemate is worse than any material but better than being mated. */
 static int search_stalemate_score(const Position *pos) {
-    return (pos->var->stalemate_score - 500) * 40;
+    return (pos->var->stalemate_score - 500) * STALEMATE_CP_PER_MILLE;
 }
 
 /* Looks at the node budget, the clock and the external stop flag; raises s->stop when
@@ -84,7 +84,7 @@ static int search_max_gain(const Search *s, const Position *pos) {
  * a capture that cannot lift the score to alpha even with a margin is not searched. */
 static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply, int qdepth) {
     search_prefetch(s, pos);
-    evaluator_enter(&s->eval, pos, ply);
+    evaluator_enter(&s->eval, pos, pos_last_dirty(pos), ply);
     search_count(s);
     s->pvlen[ply] = 0;
     if (s->stop) return 0;
@@ -130,7 +130,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             int attacker = search_attacker_value(s, pos, m);
             if (s->see && victim < attacker && !pos_see_ge(pos, m, 0, s->see_value))
                 continue; /* loses material */
-            order[nkept] = victim * 16 - attacker / 16;
+            order[nkept] = search_mvv_lva(victim, attacker);
             list[nkept++] = m;
             search_prefetch_key(s, pos_key_after(pos, m));
         }
@@ -210,7 +210,7 @@ SEARCH_STEP bool search_probcut_cuts(Search *s, Position *pos, int depth, int pc
             return true;
         }
         if (score >= pc_beta) {
-            search_tt_store(s, pos->key, depth - 3, BOUND_LOWER, score, raw, m, ply);
+            search_tt_store(s, pos->key, depth - PC_STORE_LESS, BOUND_LOWER, score, raw, m, ply);
             *result = score;
             return true;
         }
@@ -279,7 +279,7 @@ SEARCH_STEP void search_quiet_cutoff(Search *s, const Position *pos, int ply, Mo
 static int search_node(Search *s, Position *pos, int depth, int alpha, int beta, int ply,
                        bool cut) {
     search_prefetch(s, pos);
-    evaluator_enter(&s->eval, pos, ply);
+    evaluator_enter(&s->eval, pos, pos_last_dirty(pos), ply);
     bool pvnode = beta - alpha > 1 && !s->nopv;
     s->pvlen[ply] = 0;
     if (ply > 0) {
@@ -378,18 +378,15 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         bool refutation = m == hash || (ply < SEARCH_MAX_PLY &&
                                         (m == s->killers[ply][0] || m == s->killers[ply][1]));
         /* Moves are pruned below the root out of check, once one kept the node from a mate. */
-        if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
-            search_late_move_prunes(depth, nquiet, late_count)) {
+        bool prunable = !check && ply > 0 && best > -SEARCH_MATE_BOUND;
+        if (quiet && !pvnode && prunable && search_late_move_prunes(depth, nquiet, late_count)) {
             if (search_rest_pruned(s, scored, order[i])) break;
             continue;
         }
         int history = quiet ? search_quiet_stat(s, pos, m, cont1, cont2) : 0;
-        if (quiet && !pvnode && !check && ply > 0 && best > -SEARCH_MATE_BOUND &&
-            search_history_prunes(depth, refutation, history))
+        if (quiet && !pvnode && prunable && search_history_prunes(depth, refutation, history))
             continue;
-        if (s->see && !check && ply > 0 && best > -SEARCH_MATE_BOUND && m != hash &&
-            search_see_prunes(s, pos, m, quiet, depth))
-            continue;
+        if (s->see && prunable && m != hash && search_see_prunes(s, pos, m, quiet, depth)) continue;
         bool fut = futile;
         if (quiet && !fut && !pvnode && !check && i > 0 && !refutation && depth > FUT_DEPTH)
             fut = search_futile_when_reduced(s, depth, i, ev, alpha);
@@ -653,6 +650,8 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim) {
                     if (j < n)
                         memmove(&s->root_done[1], &s->root_done[0], (size_t)j * sizeof *s->root);
                     s->root_done[0] = s->root[better];
+                    /* the answer changed: a client's last PV must lead with it */
+                    if (lim->info) search_report(s, pos, lim, d, 1);
                 }
             }
             break;

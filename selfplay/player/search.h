@@ -24,8 +24,10 @@
  *     SearchResult r = search_run(s, pos, &lim);      // r.best, r.pv[0..r.pvlen)
  *
  * `go infinite` is lim.stop with no other limit (depth is capped at SEARCH_MAX_DEPTH).
- * The info callback runs on the searching thread after every completed iteration (and
- * once more for a partial one when the budget ends it with a new best move). */
+ * The info callback runs on the searching thread after every completed iteration, and
+ * once more (the first line only, at the unfinished iteration's depth) when the budget
+ * ends an iteration that found a new best move, so the last PV reported starts with the
+ * move returned. */
 #ifndef CHESSVAR_SELFPLAY_SEARCH_H
 #define CHESSVAR_SELFPLAY_SEARCH_H
 
@@ -206,15 +208,17 @@ SearchResult search_run(Search *s, Position *pos, const SearchLimits *lim);
  * to 8x8, those with drops (Superchess), larger boards (Supremo). Enough for a real search
  * in every variant (about depth 6 on 8x8 without drops, 4-7 with Superchess drops, 3-4 on
  * 10x10; measured by scripts/search_speed.py into results/search_speed.json). */
-#define SEARCH_DEFAULT_NODES       4000
-#define SEARCH_DEFAULT_NODES_DROPS 6000
-#define SEARCH_DEFAULT_NODES_WIDE  20000
+#define SEARCH_DEFAULT_NODES        4000
+#define SEARCH_DEFAULT_NODES_DROPS  6000
+#define SEARCH_DEFAULT_NODES_WIDE   20000
+#define SEARCH_DEFAULT_TT_BITS      14 /* table bits on boards up to 8x8, */
+#define SEARCH_DEFAULT_TT_BITS_WIDE 16 /* on larger ones */
 /* The default self-play budget of variant v: one of the three above. */
 int64_t search_default_nodes(const Variant *v);
 /* Default self-play table size in bits for variant v: 14 on boards up to 8x8, 16 on larger
  * ones. A self-play table holds one game's recent searches (thousands of nodes each); a
- * small one stays in cache, and chess depth-6 self-play ran about 20% faster with 2^14
- * entries than with 2^16 (2^18 and 2^20 slower still). */
+ * small one stays in cache, and chess depth-6 self-play ran about 12% faster with 2^14
+ * entries than with 2^16 (2^18 and 2^20 slower still; selfplay/README.md). */
 int search_default_tt_bits(const Variant *v);
 /* Per mille of a sample of table slots written by the latest search_run (UCI hashfull). */
 int search_hashfull(const Search *s);

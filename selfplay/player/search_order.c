@@ -17,22 +17,23 @@ void search_score_moves(Search *s, const Position *pos, Move *list, int *sc, int
     for (int i = 0; i < n; i++) {
         Move m = list[i];
         if (m == hash) {
-            sc[i] = 1 << 30;
+            sc[i] = ORDER_HASH;
             continue;
         }
         int victim = search_victim_value(s, pos, m);
         if (victim > 0) {
             int attacker = search_attacker_value(s, pos, m);
-            int mvv = victim * 16 - attacker / 16;
+            int mvv = search_mvv_lva(victim, attacker);
             bool good = victim >= attacker ||
                         (s->see ? pos_see_ge(pos, m, 0, s->see_value) : !s->see_bound);
-            sc[i] = (good ? 1 << 26 : 1 << 22) + mvv + *search_capt_entry(s, pos, m) / 16;
+            sc[i] = (good ? ORDER_GOOD_CAPTURE : ORDER_BAD_CAPTURE) + mvv +
+                    *search_capt_entry(s, pos, m) / 16;
         } else if (MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP) {
-            sc[i] = (1 << 25) + s->value[MOVE_PROMO(m)];
+            sc[i] = ORDER_PROMOTION + s->value[MOVE_PROMO(m)];
         } else if (ply < SEARCH_MAX_PLY && (m == s->killers[ply][0] || m == s->killers[ply][1])) {
-            sc[i] = (1 << 24) + (m == s->killers[ply][0]);
+            sc[i] = ORDER_KILLER + (m == s->killers[ply][0]);
         } else if (m == counter) {
-            sc[i] = (1 << 23);
+            sc[i] = ORDER_COUNTER;
         } else {
             sc[i] = search_quiet_stat(s, pos, m, c1, c2);
         }

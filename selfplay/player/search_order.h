@@ -7,6 +7,20 @@
 
 #define HIST_MAX 16000 /* history entries stay within +-HIST_MAX */
 
+/* The tiers of move ordering, highest first: a move's score is its tier plus its rank
+ * within it (search_score_moves). Quiet moves below the killers and the counter-move are
+ * ranked by their history alone, which stays below ORDER_BAD_CAPTURE. */
+#define ORDER_HASH         (1 << 30) /* the hash move */
+#define ORDER_GOOD_CAPTURE (1 << 26) /* captures that cannot lose material */
+#define ORDER_PROMOTION    (1 << 25)
+#define ORDER_KILLER       (1 << 24)
+#define ORDER_COUNTER      (1 << 23) /* the counter-move of the move before */
+#define ORDER_BAD_CAPTURE  (1 << 22) /* the other captures */
+
+/* Rank of a capture among captures: most valuable victim first, then least valuable
+ * attacker (quiescence orders by it alone, the search adds capture history). */
+static inline int search_mvv_lva(int victim, int attacker) { return victim * 16 - attacker / 16; }
+
 /* Value of what m captures before it is made (0 if it captures nothing visible). */
 static inline int search_victim_value(const Search *s, const Position *pos, Move m) {
     int kind = MOVE_KIND(m);

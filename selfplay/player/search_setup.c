@@ -3,20 +3,12 @@
  * clearing between games, release, and the small queries beside them (default budget and
  * table size, hashfull, repetition). The search itself is in search.c. */
 #include "search.h"
+#include "search_steps.h"
 #include "search_tables.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Natural logarithm of x >= 1 by the atanh series (no libm; only for the LMR table). */
-static double search_ln(double x) {
-    double y = (x - 1) / (x + 1), y2 = y * y, term = y, sum = 0;
-    for (int k = 1; k < 200; k += 2) {
-        sum += term / k;
-        term *= y2;
-    }
-    return 2 * sum;
-}
 
 /* Sets the variant-dependent switches of the selective search (see README "How the player
  * searches"): null move off with fewer than two pieces besides royals and pawns where the
@@ -41,7 +33,7 @@ static void search_variant_setup(Search *s, const Variant *v) {
     for (int t = 1; t <= v->npt; t++)
         if (v->pieces[t].flags & PF_PAWN_PIECE) s->pawn_types |= 1u << t;
     for (int t = 1; t <= v->npt; t++)
-        s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? 20000 : s->value[t];
+        s->see_value[t] = v->pieces[t].flags & PF_ROYAL ? SEE_ROYAL : s->value[t];
     /* search_max_gain: the types worth something, dearest first (a stable order), the
      * promoting types, and what a promotion can add (the dearest value, at least 1). */
     s->ngain = 0;
@@ -57,11 +49,11 @@ static void search_variant_setup(Search *s, const Variant *v) {
         s->gain_type[i] = (uint8_t)t;
     }
     double ln[64];
-    for (int x = 1; x < 64; x++) ln[x] = search_ln(x);
+    for (int x = 1; x < 64; x++) ln[x] = log(x);
     for (int d = 0; d < 64; d++)
         for (int i = 0; i < 64; i++) {
-            double r = d && i ? 1.0 + ln[d] * ln[i] / 1.5 : 0;
-            s->lmr[d][i] = (int8_t)(r > 30 ? 30 : r);
+            double r = d && i ? LMR_BASE + ln[d] * ln[i] / LMR_DIV : 0;
+            s->lmr[d][i] = (int8_t)(r > LMR_MAX ? LMR_MAX : r);
         }
 }
 
@@ -138,7 +130,9 @@ int64_t search_default_nodes(const Variant *v) {
     return v->rules & RULE_DROPS ? SEARCH_DEFAULT_NODES_DROPS : SEARCH_DEFAULT_NODES;
 }
 
-int search_default_tt_bits(const Variant *v) { return v->width * v->height > 64 ? 16 : 14; }
+int search_default_tt_bits(const Variant *v) {
+    return v->width * v->height > 64 ? SEARCH_DEFAULT_TT_BITS_WIDE : SEARCH_DEFAULT_TT_BITS;
+}
 
 /* Per mille of the first 1000 slots (or all, if fewer) written by the current generation. */
 int search_hashfull(const Search *s) {

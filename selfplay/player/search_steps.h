@@ -38,6 +38,21 @@
 #define SEE_DEPTH    6     /* SEE pruning: at depths up to this, */
 #define SEE_QUIET    30    /* quiet moves losing more than this per ply squared, */
 #define SEE_CAPTURE  100   /* and captures losing more than this per ply */
+#define NEAR_DEPTH                                                                                 \
+    3                        /* a table entry at most this much shallower counts as nearly as      \
+                                deep (ProbCut's and the singular test's conditions) */
+#define PC_STORE_LESS  3     /* ProbCut's cut is stored this much shallower than the node */
+#define NULL_BASE_R    3     /* null move reduction: this many plies, */
+#define NULL_DEPTH_R   4     /* one more per this much depth, */
+#define NULL_EVAL_R    200   /* one more per this much evaluation above beta, */
+#define NULL_EVAL_RMAX 3     /* at most this many for the evaluation */
+#define LMR_BASE       1.0   /* late-move reduction of move i at depth d: LMR_BASE + */
+#define LMR_DIV        1.5   /* ln(d) ln(i) / LMR_DIV plies, */
+#define LMR_MAX        30    /* at most this many */
+#define SEE_ROYAL      20000 /* a royal piece's value in exchanges: more than any material */
+#define STALEMATE_CP_PER_MILLE                                                                     \
+    40 /* a stalemate's per-mille score to centipawns: a lost                                      \
+          stalemate (0) is -20000, below any material */
 
 /* The late-move reduction table's entry for the i-th move at depth (both capped at 63). */
 static inline int search_lmr(const Search *s, int depth, int i) {
@@ -52,7 +67,7 @@ static inline bool search_bound_settles(int bound, int score, int alpha, int bet
 
 /* Whether the side to move has enough pieces besides royals and pawns (hand pieces count)
  * for a null move: with fewer, zugzwang is likely and passing would lie. */
-static bool search_null_material(const Search *s, const Position *pos) {
+static inline bool search_null_material(const Search *s, const Position *pos) {
     const Variant *v = pos->var;
     int pieces = 0;
     for (int t = 1; t <= v->npt; t++) {
@@ -109,8 +124,8 @@ static inline bool search_null_move_allowed(const Search *s, const Position *pos
 /* The null move's reduction: 3 plies, one more per 4 of depth, and one more per 200 of
  * evaluation above beta (at most 3). */
 static inline int search_null_reduction(int depth, int ev, int beta) {
-    int above = (ev - beta) / 200;
-    return 3 + depth / 4 + (above < 3 ? above : 3);
+    int above = (ev - beta) / NULL_EVAL_R;
+    return NULL_BASE_R + depth / NULL_DEPTH_R + (above < NULL_EVAL_RMAX ? above : NULL_EVAL_RMAX);
 }
 
 /* Whether to try ProbCut for pc_beta: deep enough, an exact exchange test, pc_beta no mate
@@ -118,7 +133,7 @@ static inline int search_null_reduction(int depth, int ev, int beta) {
 static inline bool search_probcut_applies(const Search *s, int depth, int pc_beta, bool hit,
                                           int tt_depth, int tt_score) {
     return depth >= PC_DEPTH && s->see && pc_beta < SEARCH_MATE_BOUND &&
-           !(hit && tt_depth >= depth - 3 && tt_score < pc_beta);
+           !(hit && tt_depth >= depth - NEAR_DEPTH && tt_score < pc_beta);
 }
 
 /* Internal iterative reduction: a deep node without a hash move is searched a ply less. */
@@ -131,8 +146,8 @@ static inline bool search_iir_reduces(int depth, Move hash) {
 static inline bool search_singular_applies(int ply, int depth, Move hash, Move excl, int tt_bound,
                                            int tt_depth, int tt_score) {
     return ply > 0 && depth >= SE_DEPTH && hash != MOVE_NONE && excl == MOVE_NONE &&
-           (tt_bound & BOUND_LOWER) && tt_depth >= depth - 3 && tt_score > -SEARCH_MATE_BOUND &&
-           tt_score < SEARCH_MATE_BOUND;
+           (tt_bound & BOUND_LOWER) && tt_depth >= depth - NEAR_DEPTH &&
+           tt_score > -SEARCH_MATE_BOUND && tt_score < SEARCH_MATE_BOUND;
 }
 
 /* Puts the hash move first in list[0..n); its index there (-1: not in the list), so the
@@ -169,7 +184,7 @@ static inline bool search_late_move_prunes(int depth, int nquiet, int late_count
  * below 2^22) only such quiet moves remain where no move removes pieces it does not land
  * on (see_bound). */
 static inline bool search_rest_pruned(const Search *s, bool scored, int order_score) {
-    return s->see_bound && scored && order_score < (1 << 22);
+    return s->see_bound && scored && order_score < ORDER_BAD_CAPTURE;
 }
 
 /* History pruning: a shallow quiet move, neither the hash move nor a killer, whose history

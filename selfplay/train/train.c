@@ -49,6 +49,10 @@ static double train_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* More passes over the data than this draw a warning: a net that has seen each position
+ * this often learns them by heart (validation loss rising while training loss falls). */
+#define TRAIN_PASSES_WARN 20
+
 /* Whether the training position at stream index i (positions consumed before it) is seen
  * with its files mirrored (--mirror): a coin from the seed and the index, so the same
  * record is mirrored in some passes and not in others, the same way for any thread count
@@ -518,6 +522,15 @@ int train_run(const TrainOpts *o, CvError *err) {
             "2x%d, batch %d, %d threads%s\n",
             t.ds.var->name, (unsigned long long)t.ds.records, t.ds.nshards, t.nval, t.l.nfeat,
             o->hidden, o->batch, omp_get_max_threads(), loaded ? ", resumed" : "");
+    uint64_t train_records = t.ds.records > (uint64_t)t.nval ? t.ds.records - (uint64_t)t.nval : 1;
+    double passes = (double)o->positions / (double)train_records;
+    if (passes > TRAIN_PASSES_WARN)
+        fprintf(stderr,
+                "train %s: warning: %llu positions are about %.0f passes over the %llu training "
+                "records; the net will learn them by heart (over-fitting): give more data or "
+                "fewer --positions\n",
+                t.ds.var->name, (unsigned long long)o->positions, passes,
+                (unsigned long long)train_records);
     double start = train_now(), last_progress = start, last_ckpt = start;
     uint64_t start_consumed = t.consumed, log_from = t.consumed;
     double log_loss = 0;

@@ -1,0 +1,38 @@
+/* profile.c - the per-variant profile records of selfplay/ (profile.h). */
+#include "profile.h"
+
+#include <string.h>
+
+#include "player/eval_params.h"
+
+/* One record per registered variant. The networks' Elo over the classical evaluation at
+ * 20 ms a move, with their 95% intervals, are those of selfplay/nets/<variant>.json. */
+static const VariantProfile profiles[] = {
+    {.variant = "chess", /* net +190 [+155, +229] */
+     .net = "chess.nnue",
+     .tuned = &eval_tuned_chess,
+     .sfbin = true,
+     .uci_variant = NULL},
+    {.variant = "switching", /* net +198 [+161, +239] */
+     .net = "switching.nnue",
+     .tuned = &eval_tuned_switching,
+     .uci_variant = "switching"},
+    {.variant = "superchess", /* net +170 [+133, +210] */
+     .net = "superchess.nnue",
+     .uci_variant = "superchess"},
+    {.variant = "supremo", /* net +282 [+240, +332] */
+     .net = "supremo.nnue",
+     .uci_variant = "supremo"},
+    {.variant = "cannon10", .uci_variant = "cannon10"},
+};
+
+/* A variant without a record (tests/test_profile.c checks that every registered one has
+ * one): the classical evaluation, no fit, no sfbin, no UCI_Variant. */
+static const VariantProfile profile_none = {.variant = "(none)"};
+
+/* Found by the variant record's registry name: the one place selfplay/ reads it. */
+const VariantProfile *profile_of(const Variant *v) {
+    for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+        if (strcmp(profiles[i].variant, v->name) == 0) return &profiles[i];
+    return &profile_none;
+}
