@@ -29,4 +29,5 @@ echo "self-play: $GAMES chess games into $OUT (data, and the rules checked on ev
 echo
 echo "training data:   $OUT/data/ (shard-*.bin: selfplay/FORMAT.md; shard-*.pgn: the games)"
 echo "rule report:     $OUT/report.md (and report.json)"
-echo "load in Python:  python3 -c \"from scripts.data.read_dataset import load_dataset; d = load_dataset('$OUT/data'); print(len(d['score']), 'positions', d['board'].shape)\""
+echo "load in Python:  python3 -m scripts.data.read_dataset $OUT/data   (a summary; in a script:"
+echo "                 from scripts.data.read_dataset import load_dataset; d = load_dataset('$OUT/data'))"
