@@ -6,9 +6,24 @@
 
 #include "types.h"
 
+/* Inlined at every call even where the compiler would not: the perft kernels' generators
+ * are templates instantiated per side to move. */
+#define FORCE_INLINE inline __attribute__((always_inline))
+
 void bitboard_init(void);
 
 /* ---- 8x8 ---- */
+
+/* The first rank and the edge files. */
+#define RANK_1 0x00000000000000FFULL
+#define FILE_A 0x0101010101010101ULL
+#define FILE_H 0x8080808080808080ULL
+/* Sets without the edge files: what a step east (NOT_A, NOT_AB) or west (NOT_H, NOT_GH) of
+ * one or two files may land on. */
+#define NOT_A  0xFEFEFEFEFEFEFEFEULL
+#define NOT_H  0x7F7F7F7F7F7F7F7FULL
+#define NOT_AB 0xFCFCFCFCFCFCFCFCULL
+#define NOT_GH 0x3F3F3F3F3F3F3F3FULL
 
 static inline int bb_lsb(Bitboard b) { return __builtin_ctzll(b); }
 static inline int bb_popcount(Bitboard b) { return __builtin_popcountll(b); }
@@ -83,6 +98,10 @@ static inline int bb128_pop_lsb(Bitboard128 *b) {
     int s = bb128_lsb(*b);
     *b &= *b - 1;
     return s;
+}
+/* x shifted up by n squares, or down by -n. */
+static FORCE_INLINE Bitboard128 bb128_shift(Bitboard128 x, int n) {
+    return n >= 0 ? x << n : x >> -n;
 }
 
 /* Directions 0..7: E, W, N, S, NE, NW, SE, SW. Positive ones (index increases): E, N,

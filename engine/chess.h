@@ -9,11 +9,6 @@
 
 #define BB(p) ((p)->bb.b8)
 
-/* The first rank and the edge files of the 8x8 board. */
-#define RANK_1 0xFFULL
-#define FILE_A 0x0101010101010101ULL
-#define FILE_H 0x8080808080808080ULL
-
 /* Castling rights kept when a move touches a square (filled by chess_init). */
 extern uint8_t chess_castle_mask[64];
 

@@ -19,8 +19,6 @@
 #include "lines10.h"
 #include "supremo.h"
 
-#define FORCE_INLINE inline __attribute__((always_inline))
-
 /* The bitboards of a count: by type id (both colours) and by colour. */
 typedef struct CanBoard {
     u128 pc[CAN_CANNON + 1];
@@ -262,7 +260,6 @@ static FORCE_INLINE u128 legal_dests(const Node *N, int s, u128 dests) {
 }
 
 /* Shifts a square set n squares up (n > 0) or down. */
-static FORCE_INLINE u128 shift_by(u128 x, int n) { return n >= 0 ? x << n : x >> -n; }
 
 /* The pawn targets of side us: pushes onto empty squares and captures, for the pawns p;
  * each set comes from its pawns by a shift of the given amount. */
@@ -274,9 +271,9 @@ typedef struct PawnSets {
 static FORCE_INLINE PawnSets pawn_sets(const SupTables *T, const Node *N, u128 p, const int us) {
     PawnSets ps;
     ps.up = us == WHITE ? 10 : -10;
-    ps.push = shift_by(p, ps.up) & T->full & ~N->occ;
-    ps.left = shift_by(p & T->not_file_a, ps.up - 1) & N->opp;
-    ps.right = shift_by(p & T->not_file_j, ps.up + 1) & N->opp;
+    ps.push = bb128_shift(p, ps.up) & T->full & ~N->occ;
+    ps.left = bb128_shift(p & T->not_file_a, ps.up - 1) & N->opp;
+    ps.right = bb128_shift(p & T->not_file_j, ps.up + 1) & N->opp;
     return ps;
 }
 

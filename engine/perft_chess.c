@@ -16,8 +16,6 @@
 #include "bitboard.h"
 #include "variant.h"
 
-#define FORCE_INLINE inline __attribute__((always_inline))
-
 enum { FP = 0, FN, FB, FR, FQ, FK }; /* index of each type in FastBoard.pc: type - 1 */
 #define EP_NONE 64
 /* A side with at most this many pieces besides pawns and king is counted with a lookup
@@ -35,12 +33,9 @@ typedef struct FastBoard {
 static uint8_t castle_keep[64]; /* rights kept when a move touches the square */
 static Bitboard rook_rays[64], bishop_rays[64];
 
-#define RANK_1 0x00000000000000FFULL
 #define RANK_3 0x0000000000FF0000ULL
 #define RANK_6 0x0000FF0000000000ULL
 #define RANK_8 0xFF00000000000000ULL
-#define FILE_A 0x0101010101010101ULL
-#define FILE_H 0x8080808080808080ULL
 
 void perft_chess_init(void) {
     for (int s = 0; s < 64; s++) {
@@ -84,10 +79,6 @@ static FORCE_INLINE bool fb_attacked(const FastBoard *b, int sq, const int us, B
  * rotation; each lane's mask clears the squares a rotation wraps onto, so the rotated
  * occluded fill (Kogge-Stone) reads as the shifted one. */
 typedef __m512i V8;
-#define NOT_A   0xFEFEFEFEFEFEFEFEULL
-#define NOT_H   0x7F7F7F7F7F7F7F7FULL
-#define NOT_AB  0xFCFCFCFCFCFCFCFCULL
-#define NOT_GH  0x3F3F3F3F3F3F3F3FULL
 #define NOT_R1  0xFFFFFFFFFFFFFF00ULL
 #define NOT_R12 0xFFFFFFFFFFFF0000ULL
 #define NOT_R8  0x00FFFFFFFFFFFFFFULL
@@ -161,10 +152,6 @@ static FORCE_INLINE uint64_t fb_count_pieces(Bitboard n, Bitboard orth, Bitboard
  * popcounts of attacks & targets over the lanes is the number of moves, with no loop
  * over pieces and no branch. */
 typedef __m256i V4;
-#define NOT_A   0xFEFEFEFEFEFEFEFEULL
-#define NOT_H   0x7F7F7F7F7F7F7F7FULL
-#define NOT_AB  0xFCFCFCFCFCFCFCFCULL
-#define NOT_GH  0x3F3F3F3F3F3F3F3FULL
 
 /* Lane values (e0, e1, e2, e3). */
 static FORCE_INLINE V4 v4(uint64_t e0, uint64_t e1, uint64_t e2, uint64_t e3) {

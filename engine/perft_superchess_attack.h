@@ -7,11 +7,6 @@
 
 #include "superchess.h"
 
-#define FORCE_INLINE inline __attribute__((always_inline))
-
-#define FILE_A 0x0101010101010101ull
-#define FILE_H 0x8080808080808080ull
-
 /* The squares at which a side's Ambassador is immune: the corners of its last rank. */
 static const Bitboard embassy_sq[2] = {(1ull << 56) | (1ull << 63), (1ull << 0) | (1ull << 7)};
 /* A side's last rank (promotion) and first rank (L drops). */

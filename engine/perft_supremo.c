@@ -172,7 +172,6 @@ static FORCE_INLINE uint64_t count_pawns(const CountCtx *x, u128 dests, int back
 }
 
 /* Shifts a square set `n` squares up (n > 0) or down. */
-static FORCE_INLINE u128 shift_by(u128 x, int n) { return n >= 0 ? x << n : x >> -n; }
 
 /* Marks what may expose the King on k (not in check) in x->vac, x->fill and x->blast. */
 static void count_prepare(CountCtx *x) {
@@ -512,12 +511,12 @@ static FORCE_INLINE u128 pawn_dests(const Variant *v, const SupBoard *b, const i
     const int up = pawn_back(us, 0);
     const u128 start = p & ((u128)0x3FF << (10 * v->pawn_start_rank[us]));
     const u128 pa = p & T->not_file_a, pj = p & T->not_file_j;
-    const u128 fwd = shift_by(p, up), lw = shift_by(pa, up - 1), rt = shift_by(pj, up + 1);
+    const u128 fwd = bb128_shift(p, up), lw = bb128_shift(pa, up - 1), rt = bb128_shift(pj, up + 1);
     d[0] = fwd & empty;
-    d[1] = shift_by(d[0] & shift_by(start, up), up) & empty;
+    d[1] = bb128_shift(d[0] & bb128_shift(start, up), up) & empty;
     d[2] = lw & capt;
     d[3] = rt & capt;
-    return p | fwd | shift_by(start, 2 * up) | lw | rt;
+    return p | fwd | bb128_shift(start, 2 * up) | lw | rt;
 }
 
 /* Keeps in c side x->us's pawn moves on x->b (not in check) with x's sets, for the
@@ -534,7 +533,7 @@ static void pawn_keep(const Variant *v, const CountCtx *x, PieceCache *c) {
     c->pawn_safe = 0;
     c->pawn_any = false;
     for (int i = 0; i < 4; i++) {
-        u128 risky = d[i] & (x->fill | shift_by(pr, pawn_back(us, i))), safe = d[i] & ~risky;
+        u128 risky = d[i] & (x->fill | bb128_shift(pr, pawn_back(us, i))), safe = d[i] & ~risky;
         c->pawn_safe +=
             (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
         c->pawn_risky[i] = risky;
@@ -612,10 +611,10 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
         const u128 pr = b->pc[SUP_PAWN] & own & x.vac;
         u128 d[4];
         pawn_dests(v, b, us, empty, capt, d);
-        n += count_pawns(&x, d[0], pawn_back(us, 0), shift_by(pr, pawn_back(us, 0)), pz);
-        n += count_pawns(&x, d[1], pawn_back(us, 1), shift_by(pr, pawn_back(us, 1)), pz);
-        n += count_pawns(&x, d[2], pawn_back(us, 2), shift_by(pr, pawn_back(us, 2)), pz);
-        n += count_pawns(&x, d[3], pawn_back(us, 3), shift_by(pr, pawn_back(us, 3)), pz);
+        n += count_pawns(&x, d[0], pawn_back(us, 0), bb128_shift(pr, pawn_back(us, 0)), pz);
+        n += count_pawns(&x, d[1], pawn_back(us, 1), bb128_shift(pr, pawn_back(us, 1)), pz);
+        n += count_pawns(&x, d[2], pawn_back(us, 2), bb128_shift(pr, pawn_back(us, 2)), pz);
+        n += count_pawns(&x, d[3], pawn_back(us, 3), bb128_shift(pr, pawn_back(us, 3)), pz);
     }
     /* King steps, each tested, or kept from the cache where the move (a Terminator's or
      * Commando's if walker) changed nothing the test looked at. */

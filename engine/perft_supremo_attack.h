@@ -7,8 +7,6 @@
 #include "lines10.h"
 #include "supremo.h"
 
-#define FORCE_INLINE inline __attribute__((always_inline))
-
 /* The bitboards a count needs: by type id (both colours) and by colour. */
 typedef struct SupBoard {
     u128 pc[SUP_PROTECTOR + 1];
