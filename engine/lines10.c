@@ -55,7 +55,7 @@ static uint64_t line_walk(int pos, unsigned occ, int dir) {
 }
 
 uint16_t (*line10_fold_build(unsigned fields))[1024] {
-    fields &= 15;
+    fields &= LINE10_FIELDS;
     if (line10_fold[fields]) return line10_fold[fields];
     uint16_t(*f)[1024] = malloc(10 * sizeof *f);
     if (!f) return NULL;

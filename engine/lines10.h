@@ -30,6 +30,21 @@ typedef struct Line10 {
     uint8_t nlo;               /* how many of them are in the low half */
 } Line10;
 
+/* The fields of a line10_table entry as bits, for line10_fold_build's `fields`. */
+enum {
+    LINE10_SLIDE = 1u << 0,  /* the empty squares before the first piece */
+    LINE10_FIRST = 1u << 1,  /* the first piece */
+    LINE10_HOP = 1u << 2,    /* the screen: the empty squares beyond the first piece */
+    LINE10_SECOND = 1u << 3, /* the second piece */
+    LINE10_FIELDS = LINE10_SLIDE | LINE10_FIRST | LINE10_HOP | LINE10_SECOND
+};
+/* Line kinds as bits (bit k: kind k of Line10.kind): ranks and files, the diagonals. */
+enum {
+    LINE10_ORTH = 1u << 0 | 1u << 1,
+    LINE10_DIAG = 1u << 2 | 1u << 3,
+    LINE10_KINDS = LINE10_ORTH | LINE10_DIAG
+};
+
 extern Line10 line10[LINES10];
 extern uint8_t line10_id[4][100];  /* [kind][square] -> line */
 extern uint8_t line10_pos[4][100]; /* [kind][square] -> position along it */

@@ -50,11 +50,11 @@ static u128 near_lines[MAX_SQ];
 
 /* Builds the kernel's tables (from cannon10's init, after lines10_init). */
 bool cannon10_perft_init(const SupTables *T) {
-    fold_rider = (const uint16_t(*)[1024])line10_fold_build(1 | 2);
-    fold_cannon = (const uint16_t(*)[1024])line10_fold_build(1 | 8);
-    fold_first = (const uint16_t(*)[1024])line10_fold_build(2);
-    fold_second = (const uint16_t(*)[1024])line10_fold_build(8);
-    fold_all = (const uint16_t(*)[1024])line10_fold_build(15);
+    fold_rider = (const uint16_t(*)[1024])line10_fold_build(LINE10_SLIDE | LINE10_FIRST);
+    fold_cannon = (const uint16_t(*)[1024])line10_fold_build(LINE10_SLIDE | LINE10_SECOND);
+    fold_first = (const uint16_t(*)[1024])line10_fold_build(LINE10_FIRST);
+    fold_second = (const uint16_t(*)[1024])line10_fold_build(LINE10_SECOND);
+    fold_all = (const uint16_t(*)[1024])line10_fold_build(LINE10_FIELDS);
     if (!fold_rider || !fold_cannon || !fold_first || !fold_second || !fold_all) return false;
     for (int s = 0; s < MAX_SQ; s++) {
         orth_lines[s] = T->ray[0][s] | T->ray[1][s] | T->ray[4][s] | T->ray[5][s];

@@ -21,8 +21,8 @@
 
 /* Builds the counter's tables (from supremo_init, after lines10_init). */
 void supremo_perft_init(const SupTables *T) {
-    line_all = (const uint16_t(*)[1024])line10_fold_build(15);
-    line_hit = (const uint16_t(*)[1024])line10_fold_build(2 | 8);
+    line_all = (const uint16_t(*)[1024])line10_fold_build(LINE10_FIELDS);
+    line_hit = (const uint16_t(*)[1024])line10_fold_build(LINE10_FIRST | LINE10_SECOND);
     if (!line_all || !line_hit) {
         fprintf(stderr, "supremo: out of memory building tables\n");
         exit(1);
@@ -252,7 +252,8 @@ static void check_prepare(CountCtx *x) {
          (T->leap_cp[SUP_KNIGHT][them][k] & b->pc[SUP_KNIGHT])) &
         opp;
     u128 to = simple;
-    u128 lines = (lines_of(line_hit, k, occ, 3) & rq) | (lines_of(line_hit, k, occ, 12) & bq);
+    u128 lines = (lines_of(line_hit, k, occ, LINE10_ORTH) & rq) |
+                 (lines_of(line_hit, k, occ, LINE10_DIAG) & bq);
     simple |= lines;
     while (lines) {
         int a = bb128_pop_lsb(&lines);
@@ -386,9 +387,9 @@ static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int
     case SUP_ROOK:
     case SUP_QUEEN: {
         /* slides and hops; nothing beyond the second piece of a ray matters */
-        u128 all = t == SUP_BISHOP ? lines_of(line_all, s, occ, 12)
-                   : t == SUP_ROOK ? lines_of(line_all, s, occ, 3)
-                                   : lines_of(line_all, s, occ, 15);
+        u128 all = t == SUP_BISHOP ? lines_of(line_all, s, occ, LINE10_DIAG)
+                   : t == SUP_ROOK ? lines_of(line_all, s, occ, LINE10_ORTH)
+                                   : lines_of(line_all, s, occ, LINE10_KINDS);
         d = all & open;
         *dep = all;
         break;
@@ -558,7 +559,7 @@ static void king_keep(const CountCtx *x, PieceCache *c) {
         int s = bb128_pop_lsb(&t);
         c->king_tested |= sq_bit[s];
         if (move_safe(x, SUP_KING, x->k, s, NO_SQ, SUP_KING)) c->king_safe |= sq_bit[s];
-        u128 d = lines_of(line_all, s, occk, 15) | sq_bit[s] | T->kmask[s] | knight2[s] |
+        u128 d = lines_of(line_all, s, occk, LINE10_KINDS) | sq_bit[s] | T->kmask[s] | knight2[s] |
                  T->leap_cp[SUP_KNIGHT][by][s] | T->leap_from[SUP_PAWN][by][s];
         c->king_depw[s] = d | T->box[4][s];
         c->king_dep[s] = walkers & T->box[4][s] ? c->king_depw[s] : d;

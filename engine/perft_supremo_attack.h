@@ -46,7 +46,7 @@ static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
 #endif
 }
 
-/* Squares of a slide-and-hop piece on s along the lines of `kinds` (bit k: line kind k),
+/* Squares of a slide-and-hop piece on s along the lines of `kinds` (LINE10_ORTH, _DIAG, _KINDS),
  * as `table` folds them: line_all (every destination, any contents) or line_hit (the first
  * and second pieces only). */
 static FORCE_INLINE u128 lines_of(const uint16_t (*table)[1024], int s, u128 occ, const int kinds) {
@@ -183,8 +183,8 @@ static bool sb_attacked(const SupTables *T, const SupView *w, int k, int by) {
         return true;
     const u128 q = pc[SUP_QUEEN] & x, rq = (pc[SUP_ROOK] & x) | q;
     const u128 bq = (pc[SUP_BISHOP] & x) | q;
-    if ((T->lines[k] & (rq | bq)) &&
-        ((lines_of(line_hit, k, occ, 3) & rq) || (lines_of(line_hit, k, occ, 12) & bq)))
+    if ((T->lines[k] & (rq | bq)) && ((lines_of(line_hit, k, occ, LINE10_ORTH) & rq) ||
+                                      (lines_of(line_hit, k, occ, LINE10_DIAG) & bq)))
         return true;
     u128 n2 = pc[SUP_KNIGHT] & x & knight2[k];
     if (n2) {
@@ -207,9 +207,9 @@ static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, i
                ((knight2[k] & sq_bit[s]) &&
                 (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
                  ((T->full & ~occ) | capt)));
-    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, 12) & kb);
-    case SUP_ROOK: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, 3) & kb);
-    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, 15) & kb);
+    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, LINE10_DIAG) & kb);
+    case SUP_ROOK: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, LINE10_ORTH) & kb);
+    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, LINE10_KINDS) & kb);
     case SUP_TERMINATOR:
         return (T->box[3][k] & sq_bit[s]) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
     case SUP_COMMANDO: {
