@@ -20,6 +20,17 @@ static bool setup_opt_letters(const char *cmd, const char *opt, const char *val,
     return true;
 }
 
+/* Reports that variant v has no prelude, naming the variants that have one; returns 2. */
+static int setup_no_prelude(const char *cmd, const Variant *v) {
+    char names[256] = "";
+    size_t len = 0;
+    for (int i = 0; i < variant_count() && len < sizeof names; i++)
+        if (variant_at(i)->prelude)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                    variant_at(i)->name);
+    return cli_usage_error(cmd, "variant '%s' has no prelude (only %s)", v->name, names);
+}
+
 /* Entry point of `chessvar setup`; returns the exit status. */
 int cmd_setup(int argc, char **argv) {
     const char *cmd = "setup", *variant = "superchess", *prelude = NULL, *check = NULL;
@@ -60,18 +71,18 @@ int cmd_setup(int argc, char **argv) {
         .nopts = (int)(sizeof opts / sizeof opts[0])};
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
-    if (!cli_variant(cmd, variant)) return 2;
-    if (strcmp(variant, "superchess") != 0)
-        return cli_usage_error(cmd, "variant '%s' has no prelude (only superchess)", variant);
+    const Variant *var = cli_variant(cmd, variant);
+    if (!var) return 2;
+    if (!var->prelude) return setup_no_prelude(cmd, var);
     if (!prelude == !check)
         return cli_usage_error(cmd, "give exactly one of --prelude random and --check FEN");
     CvError err = {{0}};
     if (check) {
         Position *pos = malloc(sizeof *pos);
-        bool valid = pos && pos_from_fen(pos, variant_by_name(variant), check, &err);
+        bool valid = pos && pos_from_fen(pos, var, check, &err);
         free(pos);
         if (!valid) return cli_usage_error(cmd, "%s", err.msg);
-        if (!prelude_check(&pp, check, &err)) {
+        if (!prelude_check(var, &pp, check, &err)) {
             fprintf(stderr, "chessvar setup: not a prelude array: %s\n", err.msg);
             return 1;
         }
@@ -82,7 +93,7 @@ int cmd_setup(int argc, char **argv) {
         return cli_usage_error(cmd, "--prelude '%s' is not supported (only 'random')", prelude);
     for (long i = 0; i < count; i++) {
         char fen[256];
-        if (!prelude_random(&pp, (uint64_t)(seed + i), fen, sizeof fen, &err))
+        if (!prelude_random(var, &pp, (uint64_t)(seed + i), fen, sizeof fen, &err))
             return cli_usage_error(cmd, "%s", err.msg);
         printf("%s\n", fen);
     }

@@ -156,6 +156,9 @@ struct Variant {
      * king), so a search scales such scores towards the draw (chess; Switching's switches
      * are not known to leave these endings drawn). */
     bool pawnless_draws;
+    /* Its start arrays come from the Superchess prelude (rules section 2): prelude_random
+     * and prelude_check take it. */
+    bool prelude;
     const VariantOps *ops;
     const void *tables; /* attack tables built at the first lookup; read-only after */
 };
@@ -369,12 +372,14 @@ typedef struct PreludeParams {
 /* The defaults of the spec: pool E A W M F D G O + 2 H + 4 T, min 1, reserves L and X. */
 void prelude_defaults(PreludeParams *pp);
 
-/* Draws a random prelude from seed (deterministic) and writes its FEN into fen. Returns
- * false with err filled when the parameters are invalid or admit no array. */
-bool prelude_random(const PreludeParams *pp, uint64_t seed, char *fen, size_t n, CvError *err);
+/* Draws a random prelude array of variant v (one with v->prelude) from seed
+ * (deterministic) and writes its FEN into fen. Returns false with err filled when v has no
+ * prelude or the parameters are invalid or admit no array. */
+bool prelude_random(const Variant *v, const PreludeParams *pp, uint64_t seed, char *fen, size_t n,
+                    CvError *err);
 
-/* Whether fen is an array the prelude with these parameters can produce; err names the
- * first rule it breaks. */
-bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err);
+/* Whether fen is an array of variant v the prelude with these parameters can produce; err
+ * names the first rule it breaks (or that v has no prelude). */
+bool prelude_check(const Variant *v, const PreludeParams *pp, const char *fen, CvError *err);
 
 #endif

@@ -513,5 +513,6 @@ Variant variant_superchess =
         /* The pool types in notation order; X, a hand choice while held, comes after them. */
         .promo_types = {SC_Q, SC_R, SC_B, SC_N, SC_M, SC_F, SC_D, SC_G, SC_O, 0},
         .stalemate_score = 500,
+        .prelude = true,
         .ops = &superchess_ops,
 };

@@ -142,8 +142,9 @@ static bool prelude_draw_phase(const PreludeParams *pp, int wing, int pool[MAX_P
 }
 
 /* Draws random preludes until one completes and validates. */
-bool prelude_random(const PreludeParams *pp, uint64_t seed, char *fen, size_t n, CvError *err) {
-    const Variant *v = variant_by_name("superchess");
+bool prelude_random(const Variant *v, const PreludeParams *pp, uint64_t seed, char *fen, size_t n,
+                    CvError *err) {
+    if (!v->prelude) return prelude_fail(err, "variant '%s' has no prelude", v->name);
     int pool0[MAX_PT], res[MAX_PT];
     if (!prelude_counts(pp, v, pool0, res, err)) return false;
     uint64_t rng = seed;
@@ -247,8 +248,8 @@ static bool prelude_check_position(const PreludeParams *pp, const Variant *v, co
 
 /* Checks fen against the prelude: a mirrored array whose substitutions are eligible,
  * within the pool and the per-phase range, with the finish of step 6. */
-bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
-    const Variant *v = variant_by_name("superchess");
+bool prelude_check(const Variant *v, const PreludeParams *pp, const char *fen, CvError *err) {
+    if (!v->prelude) return prelude_fail(err, "variant '%s' has no prelude", v->name);
     Position *pos = malloc(sizeof *pos);
     if (!pos) return prelude_fail(err, "out of memory");
     CvError ferr;
@@ -260,8 +261,7 @@ bool prelude_check(const PreludeParams *pp, const char *fen, CvError *err) {
 
 /* A random prelude array with the default parameters: the random start of a game. */
 bool superchess_random_start(const Variant *v, uint64_t draw, char *fen, size_t n, CvError *err) {
-    (void)v;
     PreludeParams pp;
     prelude_defaults(&pp);
-    return prelude_random(&pp, draw, fen, n, err);
+    return prelude_random(v, &pp, draw, fen, n, err);
 }

@@ -194,7 +194,7 @@ Test(core, random_starts_follow_the_record) {
     int differ = 0;
     for (uint64_t draw = 0; draw < 8; draw++) {
         cr_assert(variant_random_start(sc, draw, fen, sizeof fen, &err), "%s", err.msg);
-        cr_assert(prelude_check(&pp, fen, &err), "%s: %s", fen, err.msg);
+        cr_assert(prelude_check(sc, &pp, fen, &err), "%s: %s", fen, err.msg);
         differ += strcmp(fen, sc->start_fen) != 0;
     }
     cr_assert_gt(differ, 0, "Superchess random starts are prelude arrays, not the default");

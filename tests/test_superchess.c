@@ -115,7 +115,7 @@ Test(superchess, fast_equals_reference_along_random_games) {
     for (uint64_t g = 0; g < 30; g++) {
         char fen[256];
         CvError err = {{0}};
-        cr_assert(prelude_random(&pp, 500 + g, fen, sizeof fen, &err), "%s", err.msg);
+        cr_assert(prelude_random(sc(), &pp, 500 + g, fen, sizeof fen, &err), "%s", err.msg);
         seen += compare_along_game(fen, 77 + g, 250);
     }
     cr_assert_gt(seen, 12000);
@@ -190,7 +190,7 @@ Test(superchess, lean_perft_equals_generic_perft) {
     for (uint64_t g = 0; g < 12; g++) {
         char fen[256];
         CvError err = {{0}};
-        cr_assert(prelude_random(&pp, 900 + g, fen, sizeof fen, &err), "%s", err.msg);
+        cr_assert(prelude_random(sc(), &pp, 900 + g, fen, sizeof fen, &err), "%s", err.msg);
         checked += compare_lean_along_game(fen, 55 + g, 160);
     }
     const char *suites[] = {"superchess.epd", "superchess_selfcheck.epd"};
@@ -443,17 +443,17 @@ Test(superchess, prelude_random_arrays_pass_the_checker) {
     char fen[256], again[256];
     CvError err = {{0}};
     for (uint64_t seed = 0; seed < 300; seed++) {
-        cr_assert(prelude_random(&pp, seed, fen, sizeof fen, &err), "seed %llu: %s",
+        cr_assert(prelude_random(sc(), &pp, seed, fen, sizeof fen, &err), "seed %llu: %s",
                   (unsigned long long)seed, err.msg);
-        cr_assert(prelude_random(&pp, seed, again, sizeof again, &err));
+        cr_assert(prelude_random(sc(), &pp, seed, again, sizeof again, &err));
         cr_assert_str_eq(fen, again, "the same seed gives the same array");
         tu_fen(p, sc(), fen);
-        cr_assert(prelude_check(&pp, fen, &err), "%s: %s", fen, err.msg);
+        cr_assert(prelude_check(sc(), &pp, fen, &err), "%s: %s", fen, err.msg);
     }
     /* with at most one substitution per phase exactly two squares per side change */
     pp.max = 1;
-    cr_assert(prelude_random(&pp, 5, fen, sizeof fen, &err), "%s", err.msg);
-    cr_assert(prelude_check(&pp, fen, &err), "%s: %s", fen, err.msg);
+    cr_assert(prelude_random(sc(), &pp, 5, fen, sizeof fen, &err), "%s", err.msg);
+    cr_assert(prelude_check(sc(), &pp, fen, &err), "%s: %s", fen, err.msg);
     free(p);
 }
 
@@ -462,18 +462,31 @@ static void expect_not_prelude(const char *fen, const char *what) {
     PreludeParams pp;
     prelude_defaults(&pp);
     CvError err = {{0}};
-    cr_assert_not(prelude_check(&pp, fen, &err), "accepted: %s", fen);
+    cr_assert_not(prelude_check(sc(), &pp, fen, &err), "accepted: %s", fen);
     cr_assert(strstr(err.msg, what), "for '%s' expected '%s' in: %s", fen, what, err.msg);
+}
+
+Test(superchess, prelude_belongs_to_the_variants_that_have_one) {
+    PreludeParams pp;
+    prelude_defaults(&pp);
+    CvError err = {{0}};
+    char fen[256];
+    const Variant *chess = variant_by_name("chess");
+    cr_assert(sc()->prelude && !chess->prelude);
+    cr_assert_not(prelude_random(chess, &pp, 1, fen, sizeof fen, &err));
+    cr_assert_str_eq(err.msg, "variant 'chess' has no prelude");
+    cr_assert_not(prelude_check(chess, &pp, chess->start_fen, &err));
+    cr_assert_str_eq(err.msg, "variant 'chess' has no prelude");
 }
 
 Test(superchess, prelude_checker_names_the_broken_rule) {
     PreludeParams pp;
     prelude_defaults(&pp);
     CvError err = {{0}};
-    cr_assert(prelude_check(&pp, variant_start(sc(), "p0"), &err), "P0: %s", err.msg);
-    cr_assert(prelude_check(&pp, variant_start(sc(), "p1"), &err), "P1: %s", err.msg);
+    cr_assert(prelude_check(sc(), &pp, variant_start(sc(), "p0"), &err), "P0: %s", err.msg);
+    cr_assert(prelude_check(sc(), &pp, variant_start(sc(), "p1"), &err), "P1: %s", err.msg);
     const char *good = "rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Ka,Kh,ka,kh - 0 1";
-    cr_assert(prelude_check(&pp, good, &err), "%s", err.msg);
+    cr_assert(prelude_check(sc(), &pp, good, &err), "%s", err.msg);
     expect_not_prelude("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[LXlx] w Ka,Kh,ka,kh - 0 1",
                        "White's phase (files e-h) makes 0 substitutions");
     expect_not_prelude("rnbqkgnr/ptppppph/8/8/8/8/PTPPPPPH/RNBQKGNR[LXlx] w Kh,ka,kh - 0 1",
@@ -555,7 +568,7 @@ Test(superchess, capture_generator_gives_exactly_the_removing_moves) {
         char fen[256];
         CvError err = {{0}};
         if (g % 3 == 2)
-            cr_assert(prelude_random(&pp, 700 + g, fen, sizeof fen, &err), "%s", err.msg);
+            cr_assert(prelude_random(sc(), &pp, 700 + g, fen, sizeof fen, &err), "%s", err.msg);
         else snprintf(fen, sizeof fen, "%s", variant_start(sc(), g % 3 ? "p1" : "p0"));
         tu_fen(p, sc(), fen);
         for (int ply = 0; ply < 150; ply++) {
