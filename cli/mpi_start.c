@@ -45,8 +45,6 @@ int cli_mpi_begin(void) {
 
 int cli_mpi_rank(void) { return g_rank; }
 
-int cli_mpi_size(void) { return g_size; }
-
 void cli_mpi_end(void) {
 #ifdef CHESSVAR_HAVE_MPI
     if (g_started) MPI_Finalize();

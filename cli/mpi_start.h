@@ -21,9 +21,6 @@ int cli_mpi_begin(void);
 /* This process's rank (0 before cli_mpi_begin or without MPI). */
 int cli_mpi_rank(void);
 
-/* The number of ranks (1 before cli_mpi_begin or without MPI). */
-int cli_mpi_size(void);
-
 /* Finalises MPI if cli_mpi_begin started it. */
 void cli_mpi_end(void);
 

@@ -45,9 +45,6 @@ const char *report_invariant_name(int inv) {
     return inv >= 0 && inv < INV_N ? invariant_names[inv] : "?";
 }
 
-/* Name of an event, as used in the JSON keys. */
-const char *report_event_name(int ev) { return ev >= 0 && ev < EV_N ? event_names[ev] : "?"; }
-
 /* Empties a report. */
 void report_init(Report *r) { memset(r, 0, sizeof *r); }
 

@@ -84,8 +84,6 @@ typedef struct Report {
 
 /* Name of an invariant, e.g. "unmake_restores". */
 const char *report_invariant_name(int inv);
-/* Name of an event, e.g. "switches". */
-const char *report_event_name(int ev);
 
 /* Empties r. */
 void report_init(Report *r);
