@@ -17,21 +17,25 @@ typedef struct CheckOptions {
 
 /* Parses the options; returns -1 to go on, else the exit status. */
 static int check_parse(int argc, char **argv, CheckOptions *o) {
-    *o = (CheckOptions){.games = 40, .seed = 1, .plies = 200, .sample = 1, .threads = 1};
+    *o = (CheckOptions){.json = "check_report.json",
+                        .games = 40,
+                        .seed = 1,
+                        .plies = 200,
+                        .sample = 1,
+                        .threads = 1};
     const CliOpt opts[] = {
         CLI_OPT_TEXT("--variant", "NAME", &o->variant, "one variant (default chess)"),
         CLI_OPT_FLAG("--all", &o->all, "every variant"),
-        CLI_OPT_LONG("--games", "N", 1, 1000000L, &o->games, "games per variant (default 40)"),
-        CLI_OPT_LONG("--seed", "S", 0, 2147483647L, &o->seed, "seed of the games (default 1)"),
+        CLI_OPT_LONG("--games", "N", 1, 1000000L, &o->games, "games per variant (default %v)"),
+        CLI_OPT_LONG("--seed", "S", 0, 2147483647L, &o->seed, "seed of the games (default %v)"),
         CLI_OPT_LONG("--plies", "N", 1, MAX_GAME_PLY - 2, &o->plies,
-                     "ply cap per game (default 200)"),
+                     "ply cap per game (default %v)"),
         CLI_OPT_LONG("--sample", "K", 1, 1000000L, &o->sample,
-                     "verify every K-th position only (default 1: all)"),
+                     "verify every K-th position only (1: all; default %v)"),
         CLI_OPT_TEXT("--fen", "FEN", &o->fen,
                      "start every game from FEN (default: the variant's start positions)"),
-        CLI_OPT_LONG("--threads", "N", 1, 1000000L, &o->threads, "worker threads (default 1)"),
-        CLI_OPT_TEXT("--json", "FILE", &o->json,
-                     "JSON report (default check_report.json in the current folder)"),
+        CLI_OPT_LONG("--threads", "N", 1, 1000000L, &o->threads, "worker threads (default %v)"),
+        CLI_OPT_TEXT("--json", "FILE", &o->json, "JSON report (default %v in the current folder)"),
         CLI_OPT_TEXT("--md", "FILE", &o->md, "Markdown summary (default: the JSON path with .md)"),
         CLI_OPT_FLAG("--quiet", &o->quiet, "no per-variant lines on stdout"),
     };
@@ -91,7 +95,7 @@ static bool check_variant(const CheckOptions *o, const Variant *v, Report *r) {
 
 /* Writes the JSON and the Markdown report; false (with a message) if a file cannot be written. */
 static bool check_write(const CheckOptions *o, const Report *r, double secs) {
-    const char *json = o->json ? o->json : "check_report.json";
+    const char *json = o->json;
     char md[1024], meta[512], intro[768], every[64] = "every visited position";
     if (o->sample > 1) snprintf(every, sizeof every, "one position in %ld", o->sample);
     if (o->md) snprintf(md, sizeof md, "%s", o->md);

@@ -85,11 +85,86 @@ static bool cli_store(const char *cmd, const CliOpt *o, const char *val) {
     return false;
 }
 
-int cli_parse(const CliSpec *spec, int argc, char **argv) {
+void cli_show_double(const char *opt, const void *dst, char *buf, size_t n) {
+    (void)opt;
+    snprintf(buf, n, "%.15g", *(const double *)dst);
+}
+
+void cli_show_u64(const char *opt, const void *dst, char *buf, size_t n) {
+    (void)opt;
+    snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)dst);
+}
+
+/* Longest default the help shows, with its terminating zero. */
+#define CLI_SHOWN 64
+
+/* Writes the value at option o's dst as its help's %v. */
+static void cli_show(const CliOpt *o, char *buf, size_t n) {
+    const char *text;
+    switch (o->kind) {
+    case CLI_FLAG: snprintf(buf, n, "%s", *(const bool *)o->dst ? "on" : "off"); return;
+    case CLI_TEXT:
+        text = *(const char *const *)o->dst;
+        snprintf(buf, n, "%s", text ? text : "none");
+        return;
+    case CLI_LONG: snprintf(buf, n, "%ld", *(const long *)o->dst); return;
+    case CLI_INT: snprintf(buf, n, "%d", *(const int *)o->dst); return;
+    case CLI_CALL:
+        if (o->show) o->show(o->name, o->dst, buf, n);
+        else snprintf(buf, n, "?");
+        return;
+    }
+}
+
+/* Widest option column of the help; wider options get their help on the next line. */
+#define CLI_HELP_COLUMN 20
+
+/* cli_help with the defaults shown[k] of each option k (NULL: the values at dst now). */
+static void cli_help_shown(FILE *f, const CliSpec *spec, const char (*shown)[CLI_SHOWN]) {
+    fputs(spec->usage, f);
+    int width = 0;
+    for (int k = 0; k < spec->nopts; k++) {
+        const CliOpt *o = &spec->opts[k];
+        int w = (int)strlen(o->name) + (o->arg ? 1 + (int)strlen(o->arg) : 0);
+        if (w > width && w <= CLI_HELP_COLUMN) width = w;
+    }
+    for (int k = 0; k < spec->nopts; k++) {
+        const CliOpt *o = &spec->opts[k];
+        char col[64], now[CLI_SHOWN];
+        snprintf(col, sizeof col, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        if ((int)strlen(col) > width) fprintf(f, "  %s\n  %-*s  ", col, width, "");
+        else fprintf(f, "  %-*s  ", width, col);
+        for (const char *h = o->help; *h; h++) {
+            if (h[0] == '%' && h[1] == 'v') {
+                if (!shown) cli_show(o, now, sizeof now);
+                fputs(shown ? shown[k] : now, f);
+                h++;
+                continue;
+            }
+            fputc(*h, f);
+            if (*h == '\n') fprintf(f, "  %-*s  ", width, "");
+        }
+        fputc('\n', f);
+    }
+    if (spec->epilogue) fputs(spec->epilogue, f);
+    if (spec->list_variants) {
+        fprintf(f, "variants:");
+        for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_name_at(i));
+        fprintf(f, "\n");
+    }
+}
+
+void cli_help(FILE *f, const CliSpec *spec) { cli_help_shown(f, spec, NULL); }
+
+static bool cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+
+/* cli_parse, printing the defaults shown (NULL: the values at dst then) on --help. */
+static int cli_parse_shown(const CliSpec *spec, int argc, char **argv,
+                           const char (*shown)[CLI_SHOWN]) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            cli_help(stdout, spec);
+        if (cli_is_help(a)) {
+            cli_help_shown(stdout, spec, shown);
             return 0;
         }
         const CliOpt *o = NULL;
@@ -112,33 +187,13 @@ int cli_parse(const CliSpec *spec, int argc, char **argv) {
     return -1;
 }
 
-/* Widest option column of the help; wider options get their help on the next line. */
-#define CLI_HELP_COLUMN 20
-
-void cli_help(FILE *f, const CliSpec *spec) {
-    fputs(spec->usage, f);
-    int width = 0;
-    for (int k = 0; k < spec->nopts; k++) {
-        const CliOpt *o = &spec->opts[k];
-        int w = (int)strlen(o->name) + (o->arg ? 1 + (int)strlen(o->arg) : 0);
-        if (w > width && w <= CLI_HELP_COLUMN) width = w;
-    }
-    for (int k = 0; k < spec->nopts; k++) {
-        const CliOpt *o = &spec->opts[k];
-        char col[64];
-        snprintf(col, sizeof col, "%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-        if ((int)strlen(col) > width) fprintf(f, "  %s\n  %-*s  ", col, width, "");
-        else fprintf(f, "  %-*s  ", width, col);
-        for (const char *h = o->help; *h; h++) {
-            fputc(*h, f);
-            if (*h == '\n') fprintf(f, "  %-*s  ", width, "");
-        }
-        fputc('\n', f);
-    }
-    if (spec->epilogue) fputs(spec->epilogue, f);
-    if (spec->list_variants) {
-        fprintf(f, "variants:");
-        for (int i = 0; i < variant_count(); i++) fprintf(f, " %s", variant_name_at(i));
-        fprintf(f, "\n");
-    }
+int cli_parse(const CliSpec *spec, int argc, char **argv) {
+    /* With --help on the line, the defaults are taken before any option is stored. */
+    char(*shown)[CLI_SHOWN] = NULL;
+    for (int i = 1; i < argc && !shown; i++)
+        if (cli_is_help(argv[i]) && (shown = calloc((size_t)spec->nopts + 1, sizeof *shown)))
+            for (int k = 0; k < spec->nopts; k++) cli_show(&spec->opts[k], shown[k], CLI_SHOWN);
+    int rc = cli_parse_shown(spec, argc, argv, (const char(*)[CLI_SHOWN])shown);
+    free(shown);
+    return rc;
 }

@@ -31,27 +31,45 @@ typedef enum CliOptKind {
 } CliOptKind;
 
 /* One option of a command: its name, its value's name and help (both for --help), what it
- * takes and where it goes. */
+ * takes and where it goes.
+ *
+ * A default lives in one place and the help reads it from there: "%v" in the help stands
+ * for the value at dst before parsing (the initialiser), written by the kind (a number, the
+ * text or "none", "on" or "off"; CLI_CALL by `show`). A default that a command works out
+ * after parsing is a named constant, spelled into the help with CLI_STR. */
 typedef struct CliOpt {
     const char *name; /* "--depth" */
     const char *arg;  /* "D" in the help; NULL for a flag */
-    const char *help; /* one or more lines ('\n' starts another, indented) */
+    const char *help; /* one or more lines ('\n' starts another, indented); %v: the default */
     CliOptKind kind;
     void *dst;
     long lo, hi;
     bool (*call)(const char *cmd, const char *opt, const char *val, void *dst);
+    /* CLI_CALL: writes the value at dst as the help's %v (NULL: its help has no %v) */
+    void (*show)(const char *opt, const void *dst, char *buf, size_t n);
 } CliOpt;
 
 #define CLI_OPT_FLAG(name, dst, help)                                                              \
-    { name, NULL, help, CLI_FLAG, dst, 0, 0, NULL }
+    { name, NULL, help, CLI_FLAG, dst, 0, 0, NULL, NULL }
 #define CLI_OPT_TEXT(name, arg, dst, help)                                                         \
-    { name, arg, help, CLI_TEXT, dst, 0, 0, NULL }
+    { name, arg, help, CLI_TEXT, dst, 0, 0, NULL, NULL }
 #define CLI_OPT_LONG(name, arg, lo, hi, dst, help)                                                 \
-    { name, arg, help, CLI_LONG, dst, lo, hi, NULL }
+    { name, arg, help, CLI_LONG, dst, lo, hi, NULL, NULL }
 #define CLI_OPT_INT(name, arg, lo, hi, dst, help)                                                  \
-    { name, arg, help, CLI_INT, dst, lo, hi, NULL }
+    { name, arg, help, CLI_INT, dst, lo, hi, NULL, NULL }
 #define CLI_OPT_CALL(name, arg, fn, dst, help)                                                     \
-    { name, arg, help, CLI_CALL, dst, 0, 0, fn }
+    { name, arg, help, CLI_CALL, dst, 0, 0, fn, NULL }
+/* A CLI_CALL option whose help shows its default (%v) with show. */
+#define CLI_OPT_CALL_SHOW(name, arg, fn, show, dst, help)                                          \
+    { name, arg, help, CLI_CALL, dst, 0, 0, fn, show }
+
+/* The text of a numeric constant's macro, for a default spelled into a help string. */
+#define CLI_STR_(x) #x
+#define CLI_STR(x)  CLI_STR_(x)
+
+/* Shows for CLI_OPT_CALL_SHOW: the double at dst (%.15g: 0.003, 1048576), the uint64_t. */
+void cli_show_double(const char *opt, const void *dst, char *buf, size_t n);
+void cli_show_u64(const char *opt, const void *dst, char *buf, size_t n);
 
 /* A command's options and help: usage lines first, then one line per option, then the
  * epilogue. */
@@ -69,7 +87,8 @@ typedef struct CliSpec {
  * help (--help, -h) on stdout, 2 after a one-line message on bad input. */
 int cli_parse(const CliSpec *spec, int argc, char **argv);
 
-/* Prints the usage, one line per option, the epilogue and (if asked) the variants. */
+/* Prints the usage, one line per option with its default (the value at its dst now), the
+ * epilogue and (if asked) the variants. */
 void cli_help(FILE *f, const CliSpec *spec);
 
 /* Prints "chessvar CMD: message" on stderr and returns 2 (bad input). */

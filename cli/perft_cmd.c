@@ -227,6 +227,11 @@ static bool parse_seconds(const char *cmd, const char *opt, const char *val, voi
     return true;
 }
 
+/* The depth without --depth: on 8x8, on 10x10, and on 10x10 with --all. */
+#define PERFT_DEPTH          5
+#define PERFT_DEPTH_WIDE     3
+#define PERFT_ALL_DEPTH_WIDE 4
+
 int cmd_perft(int argc, char **argv) {
     PerftOptions o = {.checkpoint_sync = PERFT_CKPT_SYNC_SECONDS};
     const char *vname = NULL;
@@ -240,23 +245,25 @@ int cmd_perft(int argc, char **argv) {
         CLI_OPT_FLAG("--divide", &o.divide, "one line per root move: move and its count"),
         CLI_OPT_LONG("--threads", "N", 1, 1024, &o.threads, "worker threads (default: all cores)"),
         CLI_OPT_LONG("--hash", "MB", 0, 1 << 20, &o.hash_mb,
-                     "shared transposition table of MB megabytes (default 0: none)"),
+                     "shared transposition table of MB megabytes (0: none; default %v)"),
         CLI_OPT_FLAG("--fingerprint", &o.fingerprint,
                      "also an order-independent 64-bit fingerprint of the leaf positions\n"
                      "(sum mod 2^64 of XXH3-64 of each leaf's Zobrist key; slower)"),
         CLI_OPT_FLAG("--json", &o.json, "one JSON object per result line"),
         CLI_OPT_FLAG("--quiet", &o.quiet, "no progress line on stderr"),
         CLI_OPT_FLAG("--all", &o.all,
-                     "every variant's start position (default depth 5, 4 on 10x10)"),
+                     "every variant's start position (default depth " CLI_STR(
+                         PERFT_DEPTH) ", " CLI_STR(PERFT_ALL_DEPTH_WIDE) " on 10x10)"),
         CLI_OPT_FLAG("--reference", &o.reference,
                      "count with the slow reference generator, serially (for checks)"),
         CLI_OPT_FLAG("--mpi", &o.mpi, "distribute over MPI ranks (automatic under mpirun/srun)"),
         CLI_OPT_TEXT("--checkpoint", "FILE", &o.checkpoint,
                      "record each finished work unit in FILE; rerunning the same\n"
                      "command with FILE counts only the units still missing"),
-        CLI_OPT_CALL("--checkpoint-sync", "SECONDS", parse_seconds, &o.checkpoint_sync,
-                     "time between two appends (and fsyncs) of finished units to FILE\n"
-                     "(default 0.25; 0: after every unit)"),
+        CLI_OPT_CALL_SHOW("--checkpoint-sync", "SECONDS", parse_seconds, cli_show_double,
+                          &o.checkpoint_sync,
+                          "time between two appends (and fsyncs) of finished units to FILE\n"
+                          "(default %v; 0: after every unit)"),
     };
     const CliSpec spec = {
         .cmd = "perft",
@@ -266,7 +273,8 @@ int cmd_perft(int argc, char **argv) {
             "                      [--threads N] [--hash MB] [--fingerprint] [--json] [--quiet]\n"
             "                      [--all] [--reference] [--mpi]\n"
             "                      [--checkpoint FILE [--checkpoint-sync SECONDS]]\n\n"
-            "Counts the leaves of the legal-move tree of depth D (default 5 on 8x8, 3 on 10x10).\n",
+            "Counts the leaves of the legal-move tree of depth D (default " CLI_STR(
+                PERFT_DEPTH) " on 8x8, " CLI_STR(PERFT_DEPTH_WIDE) " on 10x10).\n",
         .opts = opts,
         .nopts = (int)(sizeof opts / sizeof opts[0]),
         .list_variants = true};
@@ -296,13 +304,15 @@ int cmd_perft(int argc, char **argv) {
     if (o.all) {
         for (int i = 0; i < variant_count() && !status; i++) {
             const Variant *v = variant_at(i);
-            status = perft_one(&o, v, v->start_fen, depth_given ? o.depth : (v->width > 8 ? 4 : 5),
-                               ranks);
+            status = perft_one(
+                &o, v, v->start_fen,
+                depth_given ? o.depth : (v->width > 8 ? PERFT_ALL_DEPTH_WIDE : PERFT_DEPTH), ranks);
         }
     } else {
         const char *fen = o.fen ? o.fen : variant_start(variant, o.start);
-        status = perft_one(&o, variant, fen, depth_given ? o.depth : (variant->width > 8 ? 3 : 5),
-                           ranks);
+        status = perft_one(
+            &o, variant, fen,
+            depth_given ? o.depth : (variant->width > 8 ? PERFT_DEPTH_WIDE : PERFT_DEPTH), ranks);
     }
     cli_mpi_end();
     return status;

@@ -14,12 +14,13 @@
 #include "cli.h"
 #include "mpi_start.h"
 
-/* search.h's default budgets, spelled out for the --nodes help by the preprocessor. */
-#define NODES_TEXT_(n)   #n
-#define NODES_TEXT(n)    NODES_TEXT_(n)
-#define NODES_8X8_TEXT   NODES_TEXT(SEARCH_DEFAULT_NODES)
-#define NODES_DROPS_TEXT NODES_TEXT(SEARCH_DEFAULT_NODES_DROPS)
-#define NODES_WIDE_TEXT  NODES_TEXT(SEARCH_DEFAULT_NODES_WIDE)
+/* search.h's default budgets, spelled out for the --nodes help. */
+#define NODES_8X8_TEXT   CLI_STR(SEARCH_DEFAULT_NODES)
+#define NODES_DROPS_TEXT CLI_STR(SEARCH_DEFAULT_NODES_DROPS)
+#define NODES_WIDE_TEXT  CLI_STR(SEARCH_DEFAULT_NODES_WIDE)
+
+/* Games in a run without --games (with --positions: SELFPLAY_MAX_GAMES). */
+#define SELFPLAY_GAMES 100
 
 #define CMD    "selfplay"
 #define NSCORE SELFPLAY_NSCORE
@@ -141,6 +142,32 @@ static bool selfplay_opt_seconds(const char *cmd, const char *opt, const char *v
     return true;
 }
 
+/* --hash-bits B: 10 to 26. */
+static bool selfplay_opt_hash_bits(const char *cmd, const char *opt, const char *val, void *dst) {
+    long v;
+    if (!cli_int(cmd, opt, val, 10, 26, &v)) return false;
+    *(int *)dst = (int)v;
+    return true;
+}
+
+/* Shows --hash-bits' default: the variants' own (search_default_tt_bits) by board size,
+ * e.g. "14 on 8x8, 16 on 10x10". */
+static void selfplay_show_hash_bits(const char *opt, const void *dst, char *buf, size_t n) {
+    (void)opt;
+    (void)dst;
+    size_t len = 0;
+    buf[0] = 0;
+    for (int i = 0; i < variant_count() && len < n; i++) {
+        const Variant *v = variant_at(i);
+        bool seen = false; /* the size listed with an earlier variant */
+        for (int j = 0; j < i && !seen; j++)
+            seen = variant_at(j)->width == v->width && variant_at(j)->height == v->height;
+        if (!seen)
+            len += (size_t)snprintf(buf + len, n - len, "%s%d on %dx%d", len ? ", " : "",
+                                    search_default_tt_bits(v), v->width, v->height);
+    }
+}
+
 /* --opponent-option NAME=VALUE (repeatable). */
 static bool selfplay_opt_engine_option(const char *cmd, const char *opt, const char *val,
                                        void *dst) {
@@ -255,7 +282,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     memset(o, 0, sizeof *o);
     SelfplayPlan *p = &o->plan;
     GameConfig *g = &p->game;
-    *p = (SelfplayPlan){.games = 0, /* 100, or with --positions no limit */
+    *p = (SelfplayPlan){.games = 0, /* SELFPLAY_GAMES, or with --positions no limit */
                         .threads = omp_get_num_procs(),
                         .shard_games = 50,
                         .progress = 5,
@@ -278,7 +305,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_TEXT("--variant", "V", &o->variant,
                      "the variant (default chess; the list is below)"),
         CLI_OPT_LONG("--games", "N", 1, SELFPLAY_MAX_GAMES, &p->games,
-                     "games in the run (default 100; with --positions, the most to play)"),
+                     "games in the run (default " CLI_STR(
+                         SELFPLAY_GAMES) "; with --positions, the most to play)"),
         CLI_OPT_LONG("--positions", "N", 1, 1000000000000L, &p->positions,
                      "instead of a number of games: play until the shards written hold\n"
                      "N positions, then stop (the shard that reaches N is written whole,\n"
@@ -286,8 +314,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_TEXT("--out", "DIR", &p->out, "the run's folder (required)"),
         CLI_OPT_LONG("--threads", "T", 1, 1024, &p->threads,
                      "OpenMP worker threads (default: all cores)"),
-        CLI_OPT_CALL("--seed", "S", selfplay_opt_seed, &g->seed,
-                     "run seed; game g uses a stream derived from (S, g) (default 1)"),
+        CLI_OPT_CALL_SHOW("--seed", "S", selfplay_opt_seed, cli_show_u64, &g->seed,
+                          "run seed; game g uses a stream derived from (S, g) (default %v)"),
         CLI_OPT_CALL("--nodes", "N", selfplay_opt_budget, &g->player[0],
                      "budget per move of player A: N search nodes (default " NODES_8X8_TEXT
                      " on 8x8,\n" NODES_DROPS_TEXT " with drops (Superchess), " NODES_WIDE_TEXT
@@ -311,24 +339,25 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "(default: player A's budget)"),
         CLI_OPT_CALL("--opponent-option", "NAME=VALUE", selfplay_opt_engine_option, o,
                      "UCI option for the engine (repeatable)"),
-        CLI_OPT_CALL("--opponent-timeout", "S", selfplay_opt_seconds, &o->engine.timeout_s,
-                     "seconds a uci: opponent may take beyond its movetime before\n"
-                     "it loses the game (default 10; the whole wait without movetime)"),
+        CLI_OPT_CALL_SHOW("--opponent-timeout", "S", selfplay_opt_seconds, cli_show_double,
+                          &o->engine.timeout_s,
+                          "seconds a uci: opponent may take beyond its movetime before\n"
+                          "it loses the game (default %v; the whole wait without movetime)"),
         CLI_OPT_FLAG("--paired", &g->paired,
                      "games 2k, 2k+1 play one opening with colours swapped (default\n"
                      "with a uci: opponent)"),
         CLI_OPT_INT("--random-plies", "N", 0, 200, &g->random_plies,
-                    "uniformly random moves opening each game (default 4)"),
+                    "uniformly random moves opening each game (default %v)"),
         CLI_OPT_INT("--temperature", "CP", 0, 10000, &g->temperature,
-                    "sampling temperature in centipawns, 0 = best move (default 30)"),
+                    "sampling temperature in centipawns, 0 = best move (default %v)"),
         CLI_OPT_INT("--temp-margin", "CP", 0, 10000, &g->temp_margin,
-                    "candidates within CP of the best (default 40)"),
+                    "candidates within CP of the best (default %v)"),
         CLI_OPT_INT("--temp-plies", "N", 0, 2000, &g->temp_plies,
-                    "temperature applies to the first N plies (default 30)"),
+                    "temperature applies to the first N plies (default %v)"),
         CLI_OPT_INT("--temp-depth", "D", 0, 64, &g->temp_depth,
                     "the sampler draws from the scores of the iteration at depth D\n"
                     "(or the deepest shallower one); deeper iterations only look for\n"
-                    "the best move and the label (0 = every iteration; default 4)"),
+                    "the best move and the label (0 = every iteration; default %v)"),
         CLI_OPT_TEXT("--start", "FEN", &g->start_fen,
                      "play every game from FEN (default: the variant's start;\n"
                      "Superchess: a random prelude array or named start per game)"),
@@ -338,41 +367,42 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "line; # comments), drawn from (seed, game); paired games share it\n"
                      "(selfplay/books/ has one per variant; default: no book)"),
         CLI_OPT_INT("--ply-cap", "N", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, &g->ply_cap,
-                    "adjudicate a draw at N plies (default 600)"),
+                    "adjudicate a draw at N plies (default %v)"),
         CLI_OPT_CALL("--resign", "CP,PLIES", selfplay_opt_resign, g,
                      "a side resigns after PLIES own moves scored <= -CP (default off)"),
         CLI_OPT_CALL("--draw", "CP,PLIES,MIN", selfplay_opt_draw, g,
                      "draw after PLIES plies with |score| <= CP, from ply MIN (default off)"),
         CLI_OPT_TEXT("--format", "LIST", &o->formats,
                      "comma list of bin, jsonl, pgn, plain (Stockfish tools text),\n"
-                     "sfbin (Stockfish PackedSfenValue, chess only) (default bin)"),
+                     "sfbin (Stockfish PackedSfenValue, chess only) (default %v)"),
         CLI_OPT_INT("--write-min-ply", "N", 0, MAX_GAME_PLY, &p->filter.min_ply,
                     "leave the positions before ply N of each game out of the\n"
-                    "position files (bin, jsonl, plain, sfbin) (default 0)"),
+                    "position files (bin, jsonl, plain, sfbin) (default %v)"),
         CLI_OPT_INT("--eval-limit", "CP", 0, 100000, &p->filter.eval_limit,
                     "stop writing a game's positions at the first whose |score|\n"
-                    "exceeds CP; the game is still played out (default 0 = off)"),
+                    "exceeds CP; the game is still played out (0 = off; default %v)"),
         CLI_OPT_INT("--dedup-bits", "B", 0, 30, &p->filter.dedup_bits,
                     "write each position (Zobrist key) once per run, remembering up to\n"
                     "2^B keys (8 * 2^B bytes: B = 24 is 128 MB); the same data for any\n"
-                    "thread count and after --resume (default 0 = off)"),
+                    "thread count and after --resume (0 = off; default %v)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
-                     "games per shard file (default 50)"),
-        CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
-                    "transposition table of 2^B entries per player (default 14 on\n"
-                    "8x8, 16 on 10x10: a game's recent searches, kept in cache)"),
+                     "games per shard file (default %v)"),
+        CLI_OPT_CALL_SHOW("--hash-bits", "B", selfplay_opt_hash_bits, selfplay_show_hash_bits,
+                          &g->tt_bits,
+                          "transposition table of 2^B entries per player: a game's recent\n"
+                          "searches, kept in cache (default %v)"),
         CLI_OPT_FLAG("--resume", &p->resume,
                      "continue the run in DIR (same options) without losing or\n"
                      "repeating games"),
-        CLI_OPT_CALL("--progress", "SEC", selfplay_opt_seconds, &p->progress,
-                     "seconds between progress lines on stderr, 0 = none (default 5)"),
+        CLI_OPT_CALL_SHOW("--progress", "SEC", selfplay_opt_seconds, cli_show_double, &p->progress,
+                          "seconds between progress lines on stderr, 0 = none (default %v)"),
         CLI_OPT_FLAG("--json", &o->json, "print the summary as JSON"),
         CLI_OPT_TEXT("--report", "PATH", &p->report,
                      "rule-consistency report of the games played by this\n"
                      "invocation: PATH (JSON) and PATH with .md (Markdown)"),
         CLI_OPT_LONG("--check-every", "N", 0, 1000000, &p->check_every,
                      "in the report, verify every N-th position of each game\n"
-                     "(invariants of chessvar check; default 20, 0 = events only)"),
+                     "(invariants of chessvar check; default %v, 0 = events only)"),
     };
     const CliSpec spec = {
         .cmd = CMD,
@@ -385,7 +415,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
-    if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : 100;
+    if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : SELFPLAY_GAMES;
     if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
         return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
                                p->filter.dedup_bits);

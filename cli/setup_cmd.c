@@ -20,6 +20,13 @@ static bool setup_opt_letters(const char *cmd, const char *opt, const char *val,
     return true;
 }
 
+/* Shows the default of --pool or --reserves ('-' for no reserves). */
+static void setup_show_letters(const char *opt, const void *dst, char *buf, size_t n) {
+    const PreludeParams *pp = dst;
+    const char *letters = strcmp(opt, "--pool") == 0 ? pp->pool : pp->reserves;
+    snprintf(buf, n, "%s", *letters ? letters : "-");
+}
+
 /* Reports that variant v has no prelude, naming the variants that have one; returns 2. */
 static int setup_no_prelude(const char *cmd, const Variant *v) {
     char names[256] = "";
@@ -42,20 +49,20 @@ int cmd_setup(int argc, char **argv) {
         CLI_OPT_TEXT("--prelude", "random", &prelude,
                      "print K random prelude-legal arrays as FEN, one per line"),
         CLI_OPT_LONG("--seed", "N", 0, 2147483647L, &seed,
-                     "random seed (default 1); array i uses seed N + i"),
-        CLI_OPT_LONG("--count", "K", 1, 1000000, &count, "number of arrays (default 1)"),
+                     "random seed (default %v); array i uses seed N + i"),
+        CLI_OPT_LONG("--count", "K", 1, 1000000, &count, "number of arrays (default %v)"),
         CLI_OPT_TEXT("--check", "FEN", &check,
                      "exit 0 if FEN is an array the prelude can produce, else 1 with\n"
                      "the rule it breaks (2 if FEN itself is not valid)"),
-        CLI_OPT_CALL("--pool", "LETTERS", setup_opt_letters, &pp,
-                     "prelude pool per side (default EAWMFDGOHHTTTT)"),
+        CLI_OPT_CALL_SHOW("--pool", "LETTERS", setup_opt_letters, setup_show_letters, &pp,
+                          "prelude pool per side (default %v)"),
         CLI_OPT_INT("--min", "N", 0, 8, &pp.min,
-                    "fewest substitutions per choosing phase (default 1)"),
+                    "fewest substitutions per choosing phase (default %v)"),
         CLI_OPT_INT("--max", "N", 1, 8, &pp.max,
                     "most substitutions per choosing phase (default: what squares and\n"
                     "pool permit)"),
-        CLI_OPT_CALL("--reserves", "L", setup_opt_letters, &pp,
-                     "reserves for each side's hand (default LX; '-' for none)"),
+        CLI_OPT_CALL_SHOW("--reserves", "L", setup_opt_letters, setup_show_letters, &pp,
+                          "reserves for each side's hand (default %v; '-' for none)"),
     };
     const CliSpec spec = {
         .cmd = "setup",

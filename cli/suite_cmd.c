@@ -18,7 +18,7 @@ int cmd_suite(int argc, char **argv) {
                      "skip counts above N nodes"),
         CLI_OPT_LONG("--threads", "N", 1, 1024, &threads, "worker threads (default: all cores)"),
         CLI_OPT_LONG("--hash", "MB", 0, 1 << 20, &hash_mb,
-                     "shared transposition table (default 0: none)"),
+                     "shared transposition table (0: none; default %v)"),
         CLI_OPT_FLAG("--json", &json, "one JSON object per check and one summary object"),
     };
     const CliSpec spec = {
