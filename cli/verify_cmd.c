@@ -40,23 +40,43 @@ typedef struct VerifyResult {
     char note[256];
 } VerifyResult;
 
-/* Prints the usage of the subcommand. */
-static void verify_help(FILE *f) {
-    fprintf(f,
-            "usage: chessvar verify --engine \"CMD [ARGS]\" --depth D [options]\n"
-            "  --engine CMD       the other engine, run through /bin/sh\n"
-            "  --variant V        variant (default chess); UCI_Variant is set when not chess\n"
-            "  --fen FEN | --start NAME  position (default: the variant's start)\n"
-            "  --depth D          perft depth to compare\n"
-            "  --option NAME=VALUE  UCI option sent before UCI_Variant (repeatable);\n"
-            "                     --option UCI_Variant=NAME names the variant as the engine does\n"
-            "  --protocol uci|perftree  uci: `go perft` divides (default); perftree: the\n"
-            "                     engine is run as CMD depth \"fen\" \"moves\" for each divide\n"
-            "  --timeout S        seconds allowed for every answer (default 60)\n"
-            "  --json             one JSON object: agree, depth, fen, path, missing, extra,\n"
-            "                     engine_nodes, chessvar_nodes\n"
-            "Exit status: 0 every count agrees, 1 a disagreement (reported), 2 bad usage or an\n"
-            "engine that does not start, answer or speak the protocol (with its last lines).\n");
+/* --protocol uci|perftree. */
+static bool verify_opt_protocol(const char *cmd, const char *opt, const char *val, void *dst) {
+    if (strcmp(val, "uci") != 0 && strcmp(val, "perftree") != 0) {
+        cli_usage_error(cmd, "%s takes uci or perftree, got '%s'", opt, val);
+        return false;
+    }
+    *(bool *)dst = strcmp(val, "perftree") == 0;
+    return true;
+}
+
+/* Shows --protocol's default. */
+static void verify_show_protocol(const char *opt, const void *dst, char *buf, size_t n) {
+    (void)opt;
+    snprintf(buf, n, "%s", *(const bool *)dst ? "perftree" : "uci");
+}
+
+/* --option NAME=VALUE (repeatable). */
+static bool verify_opt_option(const char *cmd, const char *opt, const char *val, void *dst) {
+    VerifyOpts *o = dst;
+    if (!strchr(val, '=') || val[0] == '=') {
+        cli_usage_error(cmd, "%s needs NAME=VALUE, got '%s'", opt, val);
+        return false;
+    }
+    if (o->noptions == MAX_OPTIONS) {
+        cli_usage_error(cmd, "at most %d %s", MAX_OPTIONS, opt);
+        return false;
+    }
+    o->option[o->noptions++] = (char *)val;
+    return true;
+}
+
+/* --timeout S: whole seconds into a double. */
+static bool verify_opt_seconds(const char *cmd, const char *opt, const char *val, void *dst) {
+    long v;
+    if (!cli_int(cmd, opt, val, 1, 1000000, &v)) return false;
+    *(double *)dst = (double)v;
+    return true;
 }
 
 /* Parses argv; returns 0, or the exit status to return (help: -1). */
@@ -64,42 +84,37 @@ static int verify_parse(int argc, char **argv, VerifyOpts *o) {
     memset(o, 0, sizeof *o);
     o->timeout = 60;
     const char *variant = NULL;
-    long v;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            verify_help(stdout);
-            return -1;
-        }
-        if (strcmp(a, "--json") == 0) {
-            o->json = true;
-            continue;
-        }
-        if (!(val = cli_value(CMD, argc, argv, &i))) return 2;
-        if (strcmp(a, "--engine") == 0) o->engine = val;
-        else if (strcmp(a, "--variant") == 0) variant = val;
-        else if (strcmp(a, "--fen") == 0) o->fen = val;
-        else if (strcmp(a, "--start") == 0) o->start = val;
-        else if (strcmp(a, "--depth") == 0) {
-            if (!cli_int(CMD, a, val, 1, 20, &v)) return 2;
-            o->depth = (int)v;
-        } else if (strcmp(a, "--timeout") == 0) {
-            if (!cli_int(CMD, a, val, 1, 1000000, &v)) return 2;
-            o->timeout = (double)v;
-        } else if (strcmp(a, "--protocol") == 0) {
-            if (strcmp(val, "uci") != 0 && strcmp(val, "perftree") != 0)
-                return cli_usage_error(CMD, "--protocol takes uci or perftree, got '%s'", val);
-            o->perftree = strcmp(val, "perftree") == 0;
-        } else if (strcmp(a, "--option") == 0) {
-            if (!strchr(val, '=') || val[0] == '=')
-                return cli_usage_error(CMD, "--option needs NAME=VALUE, got '%s'", val);
-            if (o->noptions == MAX_OPTIONS)
-                return cli_usage_error(CMD, "at most %d --option", MAX_OPTIONS);
-            o->option[o->noptions++] = (char *)val;
-        } else
-            return cli_usage_error(CMD, "unknown option '%s' (chessvar verify --help lists them)",
-                                   a);
-    }
+    const CliOpt opts[] = {
+        CLI_OPT_TEXT("--engine", "CMD", &o->engine, "the other engine, run through /bin/sh"),
+        CLI_OPT_TEXT("--variant", "V", &variant,
+                     "variant (default chess); UCI_Variant is set when not chess"),
+        CLI_OPT_TEXT("--fen", "FEN", &o->fen, "position (default: the variant's start)"),
+        CLI_OPT_TEXT("--start", "NAME", &o->start, "a named start position instead of --fen"),
+        CLI_OPT_INT("--depth", "D", 1, 20, &o->depth, "perft depth to compare"),
+        CLI_OPT_CALL("--option", "NAME=VALUE", verify_opt_option, o,
+                     "UCI option sent before UCI_Variant (repeatable);\n"
+                     "--option UCI_Variant=NAME names the variant as the engine does"),
+        CLI_OPT_CALL_SHOW("--protocol", "uci|perftree", verify_opt_protocol, verify_show_protocol,
+                          &o->perftree,
+                          "uci: `go perft` divides; perftree: the engine is run as\n"
+                          "CMD depth \"fen\" \"moves\" for each divide (default %v)"),
+        CLI_OPT_CALL_SHOW("--timeout", "S", verify_opt_seconds, cli_show_double, &o->timeout,
+                          "seconds allowed for every answer (default %v)"),
+        CLI_OPT_FLAG("--json", &o->json,
+                     "one JSON object: agree, depth, fen, path, missing, extra,\n"
+                     "engine_nodes, chessvar_nodes"),
+    };
+    const CliSpec spec = {
+        .cmd = CMD,
+        .usage = "usage: chessvar verify --engine \"CMD [ARGS]\" --depth D [options]\n",
+        .epilogue =
+            "Exit status: 0 every count agrees, 1 a disagreement (reported), 2 bad usage or an\n"
+            "engine that does not start, answer or speak the protocol (with its last lines).\n",
+        .opts = opts,
+        .nopts = (int)(sizeof opts / sizeof opts[0])};
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == 0) return -1;
+    if (rc > 0) return rc;
     if (!(o->var = cli_variant(CMD, variant))) return 2;
     if (!o->engine) return cli_usage_error(CMD, "--engine \"CMD [ARGS]\" is required");
     if (!o->depth) return cli_usage_error(CMD, "--depth D is required");

@@ -81,6 +81,12 @@ Test(errors, cli_bad_input_exits_2_with_one_line) {
         "perft --fen 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra' --depth 2",
         "perft --variant chess --start nosuch",
         "nosuchcommand",
+        "verify --bogus",
+        "verify --engine x --depth 0",
+        "verify --engine x --depth 2 --protocol x",
+        "verify --engine x --depth 2 --option =x",
+        "verify --engine x",
+        "setup --variant chess --prelude random",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int o, e;
@@ -93,4 +99,42 @@ Test(errors, cli_bad_input_exits_2_with_one_line) {
     cr_assert_eq(run_cli("perft --depth 3", &o, &e), 0);
     cr_assert_eq(o, 1);
     cr_assert_eq(run_cli("--help", &o, &e), 0);
+}
+
+/* The help of `chessvar ARGS` (with --help among them) on stdout, read into buf. */
+static void help_of(const char *args, char *buf, size_t n) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s %s >" CHESSVAR_TEST_WORK "/cli_help.txt", CHESSVAR_BINARY, args);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "'%s' exited %d", args, st);
+    FILE *f = fopen(CHESSVAR_TEST_WORK "/cli_help.txt", "r");
+    cr_assert(f);
+    size_t len = fread(buf, 1, n - 1, f);
+    buf[len] = 0;
+    fclose(f);
+    remove(CHESSVAR_TEST_WORK "/cli_help.txt");
+}
+
+Test(errors, help_shows_each_default_from_its_initial_value) {
+    const char *cmds[] = {"perft", "suite", "setup",  "selfplay",
+                          "bench", "check", "verify", "train"};
+    static char help[32768];
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        help_of(args, help, sizeof help);
+        cr_assert(strstr(help, "usage: chessvar"), "%s: no usage", cmds[i]);
+        cr_assert_null(strstr(help, "%v"), "%s: a default left unwritten:\n%s", cmds[i], help);
+        cr_assert_null(strstr(help, "default ?"), "%s: a default without show:\n%s", cmds[i], help);
+    }
+    /* the defaults, not the values given before --help */
+    help_of("check --games 5 --help", help, sizeof help);
+    cr_assert(strstr(help, "games per variant (default 40)"), "%s", help);
+    help_of("train --lr 0.5 --shuffle 7 --help", help, sizeof help);
+    cr_assert(strstr(help, "Adam step size (default 0.003)"), "%s", help);
+    cr_assert(strstr(help, "shuffle buffer of N records (default 1048576)"), "%s", help);
+    help_of("selfplay --help", help, sizeof help);
+    cr_assert(strstr(help, "(default 14 on 8x8, 16 on 10x10)"), "%s", help);
+    help_of("verify --help", help, sizeof help);
+    cr_assert(strstr(help, "(default 60)") && strstr(help, "(default uci)"), "%s", help);
 }
