@@ -18,6 +18,9 @@
 #define NODES_8X8_TEXT   CLI_STR(SEARCH_DEFAULT_NODES)
 #define NODES_DROPS_TEXT CLI_STR(SEARCH_DEFAULT_NODES_DROPS)
 #define NODES_WIDE_TEXT  CLI_STR(SEARCH_DEFAULT_NODES_WIDE)
+/* and its default table sizes, for the --hash-bits help */
+#define TT_BITS_TEXT      CLI_STR(SEARCH_DEFAULT_TT_BITS)
+#define TT_BITS_WIDE_TEXT CLI_STR(SEARCH_DEFAULT_TT_BITS_WIDE)
 
 /* Games in a run without --games (with --positions: SELFPLAY_MAX_GAMES). */
 #define SELFPLAY_GAMES 100
@@ -140,32 +143,6 @@ static bool selfplay_opt_seconds(const char *cmd, const char *opt, const char *v
     if (!cli_int(cmd, opt, val, strcmp(opt, "--progress") == 0 ? 0 : 1, 100000, &v)) return false;
     *(double *)dst = (double)v;
     return true;
-}
-
-/* --hash-bits B: 10 to 26. */
-static bool selfplay_opt_hash_bits(const char *cmd, const char *opt, const char *val, void *dst) {
-    long v;
-    if (!cli_int(cmd, opt, val, 10, 26, &v)) return false;
-    *(int *)dst = (int)v;
-    return true;
-}
-
-/* Shows --hash-bits' default: the variants' own (search_default_tt_bits) by board size,
- * e.g. "14 on 8x8, 16 on 10x10". */
-static void selfplay_show_hash_bits(const char *opt, const void *dst, char *buf, size_t n) {
-    (void)opt;
-    (void)dst;
-    size_t len = 0;
-    buf[0] = 0;
-    for (int i = 0; i < variant_count() && len < n; i++) {
-        const Variant *v = variant_at(i);
-        bool seen = false; /* the size listed with an earlier variant */
-        for (int j = 0; j < i && !seen; j++)
-            seen = variant_at(j)->width == v->width && variant_at(j)->height == v->height;
-        if (!seen)
-            len += (size_t)snprintf(buf + len, n - len, "%s%d on %dx%d", len ? ", " : "",
-                                    search_default_tt_bits(v), v->width, v->height);
-    }
 }
 
 /* --opponent-option NAME=VALUE (repeatable). */
@@ -387,10 +364,10 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                     "thread count and after --resume (0 = off; default %v)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
                      "games per shard file (default %v)"),
-        CLI_OPT_CALL_SHOW("--hash-bits", "B", selfplay_opt_hash_bits, selfplay_show_hash_bits,
-                          &g->tt_bits,
-                          "transposition table of 2^B entries per player: a game's recent\n"
-                          "searches, kept in cache (default %v)"),
+        CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
+                    "transposition table of 2^B entries per player: a game's recent\n"
+                    "searches, kept in cache (default " TT_BITS_TEXT " on 8x8, " TT_BITS_WIDE_TEXT
+                    " on 10x10)"),
         CLI_OPT_FLAG("--resume", &p->resume,
                      "continue the run in DIR (same options) without losing or\n"
                      "repeating games"),
