@@ -230,14 +230,14 @@ static bool selfplay_set_formats(SelfplayOpts *o) {
         while (i < RECORD_NFORMATS && strcmp(t, record_format_name(i)) != 0) i++;
         if (i == RECORD_NFORMATS) {
             cli_usage_error(
-                CMD, "--format takes bin, jsonl, pgn, plain, sfbin (comma-separated), got '%s'", t);
+                CMD, "--format takes bin, jsonl, pgn, plain, sfbin, chain (comma-separated), got '%s'", t);
             return false;
         }
         o->plan.formats |= 1 << i;
     }
     if (!o->plan.formats) {
         cli_usage_error(CMD,
-                        "--format needs at least one of bin, jsonl, pgn, plain, sfbin, got '%s'",
+                        "--format needs at least one of bin, jsonl, pgn, plain, sfbin, chain, got '%s'",
                         o->formats);
         return false;
     }
@@ -345,7 +345,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "draw after PLIES plies with |score| <= CP, from ply MIN (default off)"),
         CLI_OPT_TEXT("--format", "LIST", &o->formats,
                      "comma list of bin, jsonl, pgn, plain (Stockfish tools text),\n"
-                     "sfbin (Stockfish PackedSfenValue, chess only) (default bin)"),
+                     "sfbin (Stockfish PackedSfenValue, chess only), chain (whole games,\n"
+                     "about 2 bytes a position; FORMAT.md) (default bin)"),
         CLI_OPT_INT("--write-min-ply", "N", 0, MAX_GAME_PLY, &p->filter.min_ply,
                     "leave the positions before ply N of each game out of the\n"
                     "position files (bin, jsonl, plain, sfbin) (default 0)"),

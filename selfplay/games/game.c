@@ -223,6 +223,7 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
     g->nply = 0;
     g->nodes = 0;
     g->reason[0] = 0;
+    g->ply0 = 0;
     if (gp->movetext) gp->movetext[0] = 0;
     g->a_is_white = (id & 1) == 0;
     if (!game_start(gp, cfg, &st.rng, g, err)) return false;

@@ -111,6 +111,9 @@ typedef struct Game {
     int64_t nodes;   /* search nodes spent */
     uint64_t hash;   /* XXH3 of the start and the moves: duplicate detection */
     char reason[96]; /* TERM_ENGINE: what the engine did wrong, else empty */
+    /* plies of the game before start_fen: 0 for a game played; a part of a game read back
+     * from a bin file whose positions skip plies starts later */
+    uint16_t ply0;
     GamePly ply[];
 } Game;
 
