@@ -267,6 +267,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                       .temp_margin = 40,
                       .temp_plies = 30,
                       .temp_depth = 4,
+                      .random_max_ply = 100,
+                      .random_multipv_diff = 100,
                       .ply_cap = 600,
                       .tt_bits = 0, /* 0: the variant's default (search_default_tt_bits) */
                       .random_start = true};
@@ -319,6 +321,19 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "with a uci: opponent)"),
         CLI_OPT_INT("--random-plies", "N", 0, 200, &g->random_plies,
                     "uniformly random moves opening each game (default 4)"),
+        CLI_OPT_INT("--random-moves", "N", 0, 1000, &g->random_moves,
+                    "N random moves anywhere: at N plies drawn per game between\n"
+                    "--random-min-ply and --random-max-ply (default 0 = none)"),
+        CLI_OPT_INT("--random-min-ply", "P", 0, MAX_GAME_PLY, &g->random_min_ply,
+                    "first ply a --random-moves move may fall on (default 0)"),
+        CLI_OPT_INT("--random-max-ply", "P", 0, MAX_GAME_PLY, &g->random_max_ply,
+                    "last ply a --random-moves move may fall on (default 100)"),
+        CLI_OPT_INT("--random-multipv", "N", 0, 256, &g->random_multipv,
+                    "a random move (opening or --random-moves) is drawn among the\n"
+                    "search's best N moves within --random-multipv-diff of the best,\n"
+                    "labelled by that search (default 0 = uniform over all moves)"),
+        CLI_OPT_INT("--random-multipv-diff", "CP", 0, 10000, &g->random_multipv_diff,
+                    "centipawns below the best a --random-multipv move may be (default 100)"),
         CLI_OPT_INT("--temperature", "CP", 0, 10000, &g->temperature,
                     "sampling temperature in centipawns, 0 = best move (default 30)"),
         CLI_OPT_INT("--temp-margin", "CP", 0, 10000, &g->temp_margin,
@@ -350,6 +365,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_INT("--write-min-ply", "N", 0, MAX_GAME_PLY, &p->filter.min_ply,
                     "leave the positions before ply N of each game out of the\n"
                     "position files (bin, jsonl, plain, sfbin) (default 0)"),
+        CLI_OPT_INT("--write-max-ply", "N", 0, MAX_GAME_PLY, &p->filter.max_ply,
+                    "leave the positions from ply N of each game on out of the\n"
+                    "position files (default 0 = off)"),
+        CLI_OPT_FLAG("--skip-draws", &p->filter.skip_draws,
+                     "leave every position of a drawn game out of the position files\n"
+                     "(default: draws kept)"),
         CLI_OPT_INT("--eval-limit", "CP", 0, 100000, &p->filter.eval_limit,
                     "stop writing a game's positions at the first whose |score|\n"
                     "exceeds CP; the game is still played out (default 0 = off)"),

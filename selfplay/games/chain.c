@@ -280,6 +280,8 @@ bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos,
         if (searched) prev_depth = p->depth;
         pos_make(pos, p->played);
     }
+    /* 16 bits of the last position's key: a replay under other rules ends elsewhere */
+    rc_direct(e, (uint32_t)(pos->key >> 48), 16);
     if (e->oom) snprintf(err->msg, sizeof err->msg, "out of memory");
     return !e->oom;
 }
@@ -475,8 +477,16 @@ bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8
         pos_make(pos, p->played);
         continue;
     illegal:
-        snprintf(err->msg, sizeof err->msg, "game %u ply %d: the coded move is not legal here",
+        snprintf(err->msg, sizeof err->msg,
+                 "game %u ply %d: the coded move is not legal here (written under other rules?)",
                  (unsigned)g->id, k + g->ply0);
+        return false;
+    }
+    if (rd_direct(d, 16) != (uint32_t)(pos->key >> 48)) {
+        snprintf(err->msg, sizeof err->msg,
+                 "game %u ply %d: the replay ends on another position than the one written "
+                 "(written under other rules?)",
+                 (unsigned)g->id, g->nply + g->ply0);
         return false;
     }
     return true;

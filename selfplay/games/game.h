@@ -73,6 +73,12 @@ typedef struct GameConfig {
     const struct Book *book;
     uint64_t seed;
     int random_plies; /* uniformly random moves at the start of each game */
+    /* random moves anywhere: random_moves plies drawn per game in [random_min_ply,
+     * random_max_ply] are played at random (0: none) */
+    int random_moves, random_min_ply, random_max_ply;
+    /* > 0: a random move (of the opening or of random_moves) is drawn uniformly among the
+     * search's best random_multipv moves within random_multipv_diff centipawns of the best */
+    int random_multipv, random_multipv_diff;
     int temperature;  /* centipawns; 0 = always the best move */
     int temp_margin;  /* candidate moves: within this many centipawns of the best */
     int temp_plies;   /* temperature applies while ply < temp_plies */
