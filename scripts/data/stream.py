@@ -198,6 +198,17 @@ def board_planes(board, npt):
     return planes
 
 
+def _torch_ready(v):
+    """v in a dtype torch takes: unsigned 16/32 bits widened, 64-bit keys as int64 bits."""
+    if v.dtype == np.uint16:
+        return v.astype(np.int32)
+    if v.dtype == np.uint32:
+        return v.astype(np.int64)
+    if v.dtype == np.uint64:
+        return np.ascontiguousarray(v).view(np.int64)
+    return np.ascontiguousarray(v)
+
+
 try:
     import torch.utils.data as _tud
 
@@ -212,7 +223,7 @@ try:
         def __iter__(self):
             import torch
             for b in iter_batches(*self.args):
-                yield {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in b.items()}
+                yield {k: torch.from_numpy(_torch_ready(v)) for k, v in b.items()}
 except ImportError:  # torch is optional
     ChainDataset = None
 
