@@ -139,7 +139,8 @@ static int data_convert(const DataOpts *o) {
             rc = cli_usage_error(CMD, "%s", err.msg);
             break;
         }
-        if (!record_formats_supported(sg.si.var, formats, &err)) rc = cli_usage_error(CMD, "%s", err.msg);
+        if (!record_formats_supported(sg.si.var, formats, &err))
+            rc = cli_usage_error(CMD, "%s", err.msg);
         else if (stream ? !record_write_stream(stdout, formats, &sg.si, sg.games, pos, &err)
                         : !record_write_shard(o->out, formats, &sg.si, sg.games, pos, &err))
             rc = cli_usage_error(CMD, "%s", err.msg);
@@ -402,7 +403,9 @@ static int data_rescore(const DataOpts *o) {
         data_list_free(&l);
         return cli_usage_error(CMD, "--eval: %s", err.msg);
     }
-    SearchLimits lim = {.nodes = o->depth ? 0 : o->nodes ? o->nodes : search_default_nodes(v),
+    SearchLimits lim = {.nodes = o->depth   ? 0
+                                 : o->nodes ? o->nodes
+                                            : search_default_nodes(v),
                         .depth = o->depth};
     int tt_bits = o->hash_bits ? o->hash_bits : search_default_tt_bits(v);
     int rc = data_rescore_config(o, v->name, (long)lim.nodes, formats) ? 0 : 2;
@@ -449,7 +452,8 @@ static int data_rescore(const DataOpts *o) {
         shard_games_free(&sg);
         double now = cli_now();
         if (o->progress > 0 && (now - last >= o->progress || i + 1 == l.n)) {
-            fprintf(stderr, "data rescore: %d/%d shards (%llu kept from before), %llu positions, "
+            fprintf(stderr,
+                    "data rescore: %d/%d shards (%llu kept from before), %llu positions, "
                     "%.0f positions/s, %.1f s\n",
                     i + 1, l.n, (unsigned long long)skipped, (unsigned long long)positions,
                     (double)positions / (now - t0), now - t0);
@@ -511,7 +515,8 @@ int cmd_data(int argc, char **argv) {
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &o.hash_bits,
                     "rescore: transposition table of 2^B entries per thread (default:\n"
                     "the variant's self-play size)"),
-        CLI_OPT_LONG("--repeat", "N", 1, 1000, &o.repeat, "speed: decode the data N times (default 1)"),
+        CLI_OPT_LONG("--repeat", "N", 1, 1000, &o.repeat,
+                     "speed: decode the data N times (default 1)"),
         CLI_OPT_CALL("--progress", "SEC", data_opt_seconds, &o.progress,
                      "seconds between progress lines on stderr, 0 = none (default 5)"),
     };
@@ -520,7 +525,8 @@ int cmd_data(int argc, char **argv) {
         .usage =
             "usage: chessvar data convert --in DIR --out DIR|- --to LIST [--from bin|chain]\n"
             "       chessvar data stats --in DIR [--from bin|chain]\n"
-            "       chessvar data rescore --in DIR --out DIR [--nodes N | --depth D] [--eval FILE]\n"
+            "       chessvar data rescore --in DIR --out DIR [--nodes N | --depth D] [--eval "
+            "FILE]\n"
             "       chessvar data speed --in DIR [--repeat N]\n"
             "convert: position files between formats (lossless where the target holds the\n"
             "fields: bin -> chain -> bin gives the same bytes); stats: one JSON summary;\n"
@@ -537,7 +543,8 @@ int cmd_data(int argc, char **argv) {
     if (o.from && strcmp(o.from, "bin") != 0 && strcmp(o.from, "chain") != 0)
         return cli_usage_error(CMD, "--from takes bin or chain, got '%s'", o.from);
     if (!o.sub)
-        return cli_usage_error(CMD, "needs convert, stats, rescore or speed (chessvar data --help)");
+        return cli_usage_error(CMD,
+                               "needs convert, stats, rescore or speed (chessvar data --help)");
     if (strcmp(o.sub, "convert") == 0) return data_convert(&o);
     if (strcmp(o.sub, "stats") == 0) return data_stats(&o);
     if (strcmp(o.sub, "rescore") == 0) return data_rescore(&o);

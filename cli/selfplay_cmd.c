@@ -230,15 +230,17 @@ static bool selfplay_set_formats(SelfplayOpts *o) {
         while (i < RECORD_NFORMATS && strcmp(t, record_format_name(i)) != 0) i++;
         if (i == RECORD_NFORMATS) {
             cli_usage_error(
-                CMD, "--format takes bin, jsonl, pgn, plain, sfbin, chain (comma-separated), got '%s'", t);
+                CMD,
+                "--format takes bin, jsonl, pgn, plain, sfbin, chain (comma-separated), got '%s'",
+                t);
             return false;
         }
         o->plan.formats |= 1 << i;
     }
     if (!o->plan.formats) {
-        cli_usage_error(CMD,
-                        "--format needs at least one of bin, jsonl, pgn, plain, sfbin, chain, got '%s'",
-                        o->formats);
+        cli_usage_error(
+            CMD, "--format needs at least one of bin, jsonl, pgn, plain, sfbin, chain, got '%s'",
+            o->formats);
         return false;
     }
     CvError err = {{0}};

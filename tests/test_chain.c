@@ -45,19 +45,19 @@ static void round_trip(char *v, char *opt, char *val, bool whole) {
     su_temp_dir(run, sizeof run);
     su_temp_dir(a, sizeof a);
     su_temp_dir(b, sizeof b);
-    cr_assert_eq(su_run(SU_SP("--variant", v, "--games", "3", "--nodes", "200", "--ply-cap", "160",
-                              "--format", "bin,chain,jsonl", "--out", run, "--threads", "2",
-                              opt, val)),
-                 0, "selfplay %s", v);
-    cr_assert_eq(su_run(SU_DATA("convert", "--in", run, "--from", "bin", "--to", "bin,chain", "--out",
-                                a, "--progress", "0")),
+    cr_assert_eq(
+        su_run(SU_SP("--variant", v, "--games", "3", "--nodes", "200", "--ply-cap", "160",
+                     "--format", "bin,chain,jsonl", "--out", run, "--threads", "2", opt, val)),
+        0, "selfplay %s", v);
+    cr_assert_eq(su_run(SU_DATA("convert", "--in", run, "--from", "bin", "--to", "bin,chain",
+                                "--out", a, "--progress", "0")),
                  0);
     cr_assert_eq(su_run(SU_DATA("convert", "--in", run, "--from", "chain", "--to", "bin,jsonl",
                                 "--out", b, "--progress", "0")),
                  0);
-    same_file(run, a, "shard-000000.bin");   /* bin -> games -> bin */
+    same_file(run, a, "shard-000000.bin");              /* bin -> games -> bin */
     if (whole) same_file(run, a, "shard-000000.chain"); /* bin -> chain, as self-play wrote it */
-    same_file(run, b, "shard-000000.bin");   /* chain -> bin */
+    same_file(run, b, "shard-000000.bin");              /* chain -> bin */
     same_file(run, b, "shard-000000.jsonl");
     /* the chain is a small fraction of the bin: at most 5 bytes a position of 104+ */
     cr_expect_lt(file_size(run, "shard-000000.chain") * 20, file_size(run, "shard-000000.bin"),
@@ -82,8 +82,18 @@ Test(chain, dedup_keeps_duplicates_in_the_chain_marked_not_for_training) {
 
 /* Runs `chessvar data convert` from dir's chains to bin in out, stderr to err_path. */
 static int convert_err(const char *dir, const char *out, const char *err_path, bool strict) {
-    char *const argv[] = {CHESSVAR_BINARY, "data", "convert", "--in", (char *)dir, "--to", "bin",
-                          "--out", (char *)out, "--progress", "0", strict ? "--strict" : NULL,
+    char *const argv[] = {CHESSVAR_BINARY,
+                          "data",
+                          "convert",
+                          "--in",
+                          (char *)dir,
+                          "--to",
+                          "bin",
+                          "--out",
+                          (char *)out,
+                          "--progress",
+                          "0",
+                          strict ? "--strict" : NULL,
                           NULL};
     return su_run_err(argv, err_path);
 }
@@ -108,7 +118,8 @@ Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_err
     cr_expect_eq(convert_err(run, out, errp, false), 0);
     long el = 0;
     char *e = su_slurp(errp, &el);
-    cr_expect(e && strstr(e, "shard-000001.chain: block 0 fails its checksum") && strstr(e, "skipped"),
+    cr_expect(e && strstr(e, "shard-000001.chain: block 0 fails its checksum") &&
+                  strstr(e, "skipped"),
               "message: %s", e ? e : "(none)");
     free(e);
     cr_expect_eq(convert_err(run, out, errp, true), 2, "strict reader goes on");
@@ -197,7 +208,8 @@ static int load(const char *dir, Pos **out) {
     return n;
 }
 
-#define GEN "--variant", "chess", "--nodes", "200", "--games", "6", "--seed", "1", "--format", "jsonl"
+#define GEN                                                                                        \
+    "--variant", "chess", "--nodes", "200", "--games", "6", "--seed", "1", "--format", "jsonl"
 
 Test(chain, random_moves_fall_in_their_ply_range_and_multipv_draws_among_the_best) {
     char a[512], b[512];
@@ -222,10 +234,10 @@ Test(chain, random_moves_fall_in_their_ply_range_and_multipv_draws_among_the_bes
                   per_game[g]);
     cr_expect_gt(longest, 40, "no game reached ply 40: the test shows nothing");
     free(p);
-    cr_assert_eq(su_run(SU_SP(GEN, "--random-moves", "3", "--random-min-ply", "20",
-                              "--random-max-ply", "40", "--random-multipv", "3",
-                              "--random-multipv-diff", "60", "--out", b)),
-                 0);
+    cr_assert_eq(
+        su_run(SU_SP(GEN, "--random-moves", "3", "--random-min-ply", "20", "--random-max-ply", "40",
+                     "--random-multipv", "3", "--random-multipv-diff", "60", "--out", b)),
+        0);
     n = load(b, &p);
     int drawn = 0, other = 0;
     for (int i = 0; i < n; i++) {

@@ -13,10 +13,10 @@
 #define PROB_SHIFT 4 /* adaptation rate: a model moves 1/16 of the way per bit */
 #define RC_TOP     (1u << 24)
 
-#define IDX_BITS   11 /* move indices below MAX_MOVES = 1024 + an escape */
-#define DEPTH_CTX  65 /* previous searched depth 0..63, and 64 for an unsearched ply */
-#define EXP_CTX    8  /* bucket of the previous score difference's size */
-#define EXP_MAX    18 /* size classes of a score difference (up to 2^17) */
+#define IDX_BITS  11 /* move indices below MAX_MOVES = 1024 + an escape */
+#define DEPTH_CTX 65 /* previous searched depth 0..63, and 64 for an unsearched ply */
+#define EXP_CTX   8  /* bucket of the previous score difference's size */
+#define EXP_MAX   18 /* size classes of a score difference (up to 2^17) */
 
 typedef uint16_t Prob;
 
@@ -119,9 +119,7 @@ static void rc_tree(ChainEnc *e, Prob *tree, uint32_t v, int n) {
 }
 
 /* Bits needed for the values 0 .. n-1. */
-static inline int chain_bits(uint32_t n) {
-    return n <= 1 ? 0 : 32 - __builtin_clz(n - 1);
-}
+static inline int chain_bits(uint32_t n) { return n <= 1 ? 0 : 32 - __builtin_clz(n - 1); }
 
 /* Codes index i among n values in the move-index tree of its bit length, leaving out the
  * bits the bound n forces (a 1 that would reach n). */
@@ -192,7 +190,9 @@ void chain_enc_free(ChainEnc *e) {
 }
 
 /* The five usual results by White's score per mille; 5 marks another value. */
-static int chain_wscore_code(int ws) { return ws % 250 == 0 && ws >= 0 && ws <= 1000 ? ws / 250 : 5; }
+static int chain_wscore_code(int ws) {
+    return ws % 250 == 0 && ws >= 0 && ws <= 1000 ? ws / 250 : 5;
+}
 
 /* Codes the game header: id, first ply, start, length, result and termination. */
 static void enc_header(ChainEnc *e, const Game *g) {
@@ -416,12 +416,11 @@ static bool rd_header(ChainDec *d, Game *g) {
     return ws <= 5 && g->nply >= 0 && g->nply < MAX_GAME_PLY;
 }
 
-bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
-                    int rsize, uint64_t *nrec, CvError *err) {
+bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec, int rsize,
+                    uint64_t *nrec, CvError *err) {
     ChainModel *m = d->m;
     if (!rd_header(d, g)) {
-        snprintf(err->msg, sizeof err->msg, "game %u: its header does not read",
-                 (unsigned)g->id);
+        snprintf(err->msg, sizeof err->msg, "game %u: its header does not read", (unsigned)g->id);
         return false;
     }
     if (!pos_from_fen(pos, v, g->start_fen, err)) return false;
@@ -464,7 +463,8 @@ bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)rd_score(d, pred, searched, &prev_class);
-        p->depth = (uint8_t)rd_tree(d, m->depth[searched ? (prev_depth < 63 ? prev_depth : 63) : 64], 8);
+        p->depth =
+            (uint8_t)rd_tree(d, m->depth[searched ? (prev_depth < 63 ? prev_depth : 63) : 64], 8);
         prev_unwritten = p->unwritten;
         prev_random = p->random;
         prev_score = p->score;

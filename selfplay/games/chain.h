@@ -10,8 +10,8 @@
 
 #define CHAIN_VERSION     1
 #define CHAIN_HEADER_SIZE 64
-#define CHAIN_BLOCK_HEAD  24     /* bytes before a block's payload */
-#define CHAIN_BLOCK_PLIES 16384  /* a block is closed after the game that reaches this */
+#define CHAIN_BLOCK_HEAD  24          /* bytes before a block's payload */
+#define CHAIN_BLOCK_PLIES 16384       /* a block is closed after the game that reaches this */
 #define CHAIN_MAX_PAYLOAD (64u << 20) /* a longer payload field marks a corrupt block */
 
 typedef struct ChainModel ChainModel;
@@ -54,8 +54,8 @@ bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t fi
  * at the game's last position). With rec non-NULL, also fills a record (record.h) of
  * rsize bytes for each written ply there and adds their number to *nrec. False with err
  * naming the game and ply when a move is not legal or the data ends early. */
-bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
-                    int rsize, uint64_t *nrec, CvError *err);
+bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec, int rsize,
+                    uint64_t *nrec, CvError *err);
 void chain_dec_free(ChainDec *d);
 
 #endif

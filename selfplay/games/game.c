@@ -145,8 +145,8 @@ static void game_move_random(GamePlayer *gp, int n, GameState *st, GamePly *gpl)
 /* A random move drawn among the search's best cfg->random_multipv root moves within
  * random_multipv_diff centipawns of the best (uniformly): the position is still labelled by
  * the search, and the ply is marked random. Returns the search's score. */
-static int game_move_multipv(GamePlayer *gp, const GameConfig *cfg, int who, Game *g,
-                             GameState *st, GamePly *gpl) {
+static int game_move_multipv(GamePlayer *gp, const GameConfig *cfg, int who, Game *g, GameState *st,
+                             GamePly *gpl) {
     SearchLimits lim = {.nodes = cfg->player[who].nodes,
                         .depth = cfg->player[who].depth,
                         .movetime_ms = cfg->player[who].movetime_ms,

@@ -79,11 +79,11 @@ typedef struct GameConfig {
     /* > 0: a random move (of the opening or of random_moves) is drawn uniformly among the
      * search's best random_multipv moves within random_multipv_diff centipawns of the best */
     int random_multipv, random_multipv_diff;
-    int temperature;  /* centipawns; 0 = always the best move */
-    int temp_margin;  /* candidate moves: within this many centipawns of the best */
-    int temp_plies;   /* temperature applies while ply < temp_plies */
-    int temp_depth;   /* the sampler's scores come from iterations up to this depth; deeper
-                         ones only find the best move and the label (0: every iteration) */
+    int temperature; /* centipawns; 0 = always the best move */
+    int temp_margin; /* candidate moves: within this many centipawns of the best */
+    int temp_plies;  /* temperature applies while ply < temp_plies */
+    int temp_depth;  /* the sampler's scores come from iterations up to this depth; deeper
+                        ones only find the best move and the label (0: every iteration) */
     int ply_cap;
     int resign_score, resign_plies;           /* 0: never resign */
     int draw_score, draw_plies, draw_min_ply; /* draw_plies 0: never adjudicate a draw */

@@ -25,9 +25,9 @@ int record_size(const Variant *v) {
 
 /* Command-line names and file extensions of the formats, by bit. */
 static const char *const record_names[RECORD_NFORMATS] = {"bin",   "jsonl", "pgn",
-                                                           "plain", "sfbin", "chain"};
+                                                          "plain", "sfbin", "chain"};
 static const char *const record_exts[RECORD_NFORMATS] = {"bin",   "jsonl",  "pgn",
-                                                          "plain", "sf.bin", "chain"};
+                                                         "plain", "sf.bin", "chain"};
 
 /* Name of format bit i. */
 const char *record_format_name(int i) { return record_names[i]; }
@@ -69,8 +69,7 @@ static void put64(uint8_t *p, uint64_t v) {
 }
 
 /* Fills one binary record for the position before ply k of game g. */
-void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos,
-                        bool check) {
+void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
     const Variant *v = pos->var;
     const GamePly *p = &g->ply[k];
     memset(r, 0, (size_t)rsize);
@@ -268,7 +267,8 @@ static const struct {
 bool record_write_stream(FILE *f, int format, const ShardInfo *si, Game *const *games,
                          Position *pos, CvError *err) {
     for (size_t i = 0; i < RECORD_NWRITERS; i++)
-        if (record_writers[i].flag == format) return record_writers[i].write(f, si, games, pos, err);
+        if (record_writers[i].flag == format)
+            return record_writers[i].write(f, si, games, pos, err);
     snprintf(err->msg, sizeof err->msg, "no writer for format %d", format);
     return false;
 }

@@ -42,9 +42,9 @@ typedef struct ShardInfo {
     const Variant *var;
     uint32_t shard;
     uint32_t first_game;
-    uint32_t games;        /* entries of the games array */
-    uint32_t header_games; /* games of the shard for file headers when they differ (parts of
-                              games read back from a bin file); 0: games */
+    uint32_t games;           /* entries of the games array */
+    uint32_t header_games;    /* games of the shard for file headers when they differ (parts of
+                                 games read back from a bin file); 0: games */
     char player_name[2][160]; /* player A, player B, for the PGN tags */
 } ShardInfo;
 

@@ -120,8 +120,7 @@ bool record_write_chain(FILE *f, const ShardInfo *si, Game *const *games, Positi
 
 /* ---------------------------------------------------------------- reading */
 
-bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *who,
-                     CvError *err) {
+bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *who, CvError *err) {
     memset(cf, 0, sizeof *cf);
     snprintf(cf->path, sizeof cf->path, "%s", path);
     cf->strict = strict;
@@ -142,15 +141,15 @@ bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *w
     memcpy(name, h + 40, 16);
     cf->var = variant_by_name(name);
     if (get16(h + 8) != CHAIN_VERSION || h[14] != 1 || get16(h + 12) != CHAIN_BLOCK_HEAD) {
-        snprintf(err->msg, sizeof err->msg, "%.200s: chain version %u codec %u, this program reads %d codec 1",
-                 path, get16(h + 8), h[14], CHAIN_VERSION);
+        snprintf(err->msg, sizeof err->msg,
+                 "%.200s: chain version %u codec %u, this program reads %d codec 1", path,
+                 get16(h + 8), h[14], CHAIN_VERSION);
         chain_file_close(cf);
         return false;
     }
-    if (!cf->var || h[16] != cf->var->width || h[17] != cf->var->height ||
-        h[18] != cf->var->npt) {
-        snprintf(err->msg, sizeof err->msg, "%.200s: unknown variant '%s' or a header that does not match it",
-                 path, name);
+    if (!cf->var || h[16] != cf->var->width || h[17] != cf->var->height || h[18] != cf->var->npt) {
+        snprintf(err->msg, sizeof err->msg,
+                 "%.200s: unknown variant '%s' or a header that does not match it", path, name);
         chain_file_close(cf);
         return false;
     }
@@ -187,8 +186,10 @@ int chain_file_block(ChainFile *cf, ChainBlock *b, CvError *err) {
         if (got == 0) return 0;
         uint32_t len = got == sizeof head ? get32(head) : 0;
         if (got < sizeof head || len > CHAIN_MAX_PAYLOAD) {
-            int r = chain_bad_block(cf, got < sizeof head ? "is truncated" :
-                                    "has a corrupt length: the rest of the file", err);
+            int r = chain_bad_block(
+                cf,
+                got < sizeof head ? "is truncated" : "has a corrupt length: the rest of the file",
+                err);
             fclose(cf->f);
             cf->f = NULL;
             return r;
@@ -249,13 +250,12 @@ static bool shard_games_add(ShardGames *sg, Game *g, uint32_t *cap) {
     return true;
 }
 
-bool chain_read_games(const char *path, bool strict, ShardGames *sg, Position *pos,
-                      CvError *err) {
+bool chain_read_games(const char *path, bool strict, ShardGames *sg, Position *pos, CvError *err) {
     memset(sg, 0, sizeof *sg);
     ChainFile cf;
     if (!chain_file_open(&cf, path, strict, "data", err)) return false;
-    sg->si = (ShardInfo){.var = cf.var, .shard = cf.shard, .first_game = cf.first_game,
-                         .header_games = cf.games};
+    sg->si = (ShardInfo){
+        .var = cf.var, .shard = cf.shard, .first_game = cf.first_game, .header_games = cf.games};
     Game *scratch = malloc(game_size(MAX_GAME_PLY));
     uint32_t cap = 0;
     bool ok = scratch != NULL;
@@ -282,7 +282,8 @@ bool chain_read_games(const char *path, bool strict, ShardGames *sg, Position *p
     if (r < 0) ok = false;
     if (ok && !scratch) snprintf(err->msg, sizeof err->msg, "out of memory");
     for (uint32_t i = 0; ok && i < sg->si.games; i++)
-        for (int k = 0; k < sg->games[i]->nply; k++) sg->positions += !sg->games[i]->ply[k].unwritten;
+        for (int k = 0; k < sg->games[i]->nply; k++)
+            sg->positions += !sg->games[i]->ply[k].unwritten;
     free(scratch);
     chain_file_close(&cf);
     if (!ok) shard_games_free(sg);
@@ -323,8 +324,8 @@ static bool bin_read_header(FILE *f, const char *path, ShardGames *sg, int *rsiz
     uint8_t h[RECORD_HEADER_SIZE];
     if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CVSPDATA", 8) != 0 ||
         XXH3_64bits(h, 56) != get64(h + 56) || get16(h + 8) != RECORD_VERSION) {
-        snprintf(err->msg, sizeof err->msg, "%.200s: not a version %d bin shard or a corrupt header",
-                 path, RECORD_VERSION);
+        snprintf(err->msg, sizeof err->msg,
+                 "%.200s: not a version %d bin shard or a corrupt header", path, RECORD_VERSION);
         return false;
     }
     char name[17] = {0};
@@ -332,11 +333,13 @@ static bool bin_read_header(FILE *f, const char *path, ShardGames *sg, int *rsiz
     const Variant *v = variant_by_name(name);
     *rsize = (int)get16(h + 12);
     if (!v || *rsize != record_size(v) || get16(h + 14) != RECORD_BLOCK_RECORDS) {
-        snprintf(err->msg, sizeof err->msg, "%.200s: unknown variant '%s' or a header that does not match it",
-                 path, name);
+        snprintf(err->msg, sizeof err->msg,
+                 "%.200s: unknown variant '%s' or a header that does not match it", path, name);
         return false;
     }
-    sg->si = (ShardInfo){.var = v, .shard = get32(h + 20), .first_game = get32(h + 24),
+    sg->si = (ShardInfo){.var = v,
+                         .shard = get32(h + 20),
+                         .first_game = get32(h + 24),
                          .header_games = get32(h + 28)};
     return true;
 }
@@ -355,8 +358,9 @@ static bool bin_fill_ply(Game *g, int k, const uint8_t *r, const Move *list, int
     p->unwritten = 0;
     for (int m = 0; m < n; m++)
         if (list[m] == p->played) return true;
-    snprintf(err->msg, sizeof err->msg, "%.200s: record %llu (game %u ply %u): the move played is not legal",
-             path, (unsigned long long)i, (unsigned)g->id, (unsigned)(g->ply0 + k));
+    snprintf(err->msg, sizeof err->msg,
+             "%.200s: record %llu (game %u ply %u): the move played is not legal", path,
+             (unsigned long long)i, (unsigned)g->id, (unsigned)(g->ply0 + k));
     return false;
 }
 
@@ -364,9 +368,8 @@ static bool bin_fill_ply(Game *g, int k, const uint8_t *r, const Move *list, int
  * next ply, the position the last move leads to), or starts an entry at it; pos is the
  * position before the last entry's last move. False with err when the record is not a
  * position this program reads back exactly. */
-static bool bin_take_record(ShardGames *sg, uint32_t *cap, const uint8_t *r, int rsize,
-                            uint64_t i, Position *pos, uint8_t *check, const char *path,
-                            CvError *err) {
+static bool bin_take_record(ShardGames *sg, uint32_t *cap, const uint8_t *r, int rsize, uint64_t i,
+                            Position *pos, uint8_t *check, const char *path, CvError *err) {
     const Variant *v = sg->si.var;
     Game *g = sg->si.games ? sg->games[sg->si.games - 1] : NULL;
     uint32_t id = get32(r), ply = get16(r + 4);
@@ -415,8 +418,7 @@ static bool bin_take_record(ShardGames *sg, uint32_t *cap, const uint8_t *r, int
     return true;
 }
 
-bool bin_read_games(const char *path, bool strict, ShardGames *sg, Position *pos,
-                    CvError *err) {
+bool bin_read_games(const char *path, bool strict, ShardGames *sg, Position *pos, CvError *err) {
     memset(sg, 0, sizeof *sg);
     FILE *f = fopen(path, "rb");
     int rsize = 0;
@@ -441,10 +443,12 @@ bool bin_read_games(const char *path, bool strict, ShardGames *sg, Position *pos
         size_t len = 8 + (size_t)n * (size_t)rsize;
         bool good = got == 8 && n >= 1 && n <= RECORD_BLOCK_RECORDS;
         if (good) good = fread(block + 8, 1, len, f) == len; /* the records and the sum */
-        if (good) good = get32(block + 4) == bindex && XXH3_64bits(block, len) == get64(block + len);
+        if (good)
+            good = get32(block + 4) == bindex && XXH3_64bits(block, len) == get64(block + len);
         if (!good) {
             if (strict) {
-                snprintf(err->msg, sizeof err->msg, "%.200s: block %u fails its checks", path, bindex);
+                snprintf(err->msg, sizeof err->msg, "%.200s: block %u fails its checks", path,
+                         bindex);
                 ok = false;
                 break;
             }

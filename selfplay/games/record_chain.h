@@ -16,9 +16,9 @@ typedef struct ChainFile {
     char path[1024];
     const Variant *var;
     uint32_t shard, first_game, games;
-    uint64_t positions;  /* positions written (plies not marked unwritten) */
-    uint32_t bindex;     /* index of the next block */
-    uint8_t *buf;        /* the current block */
+    uint64_t positions; /* positions written (plies not marked unwritten) */
+    uint32_t bindex;    /* index of the next block */
+    uint8_t *buf;       /* the current block */
     size_t cap;
     bool strict;         /* a bad block is an error, not skipped */
     const char *who;     /* the command, for messages ("train", "data") */
@@ -33,8 +33,7 @@ typedef struct ChainBlock {
 } ChainBlock;
 
 /* Opens path and checks its header; false with err naming the file and the problem. */
-bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *who,
-                     CvError *err);
+bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *who, CvError *err);
 /* Reads the next good block: 1, 0 at the end of the file, -1 with err (a strict reader
  * meeting a bad block, a read error). A bad block of a lenient reader is reported on
  * stderr ("WHO: FILE: block N ...") and skipped. */
@@ -53,13 +52,11 @@ typedef struct ShardGames {
 
 /* Reads a chain shard's games (bad blocks skipped with a message unless strict); pos is
  * scratch. False with err on a bad header, a read error or a game that does not replay. */
-bool chain_read_games(const char *path, bool strict, ShardGames *sg, Position *pos,
-                      CvError *err);
+bool chain_read_games(const char *path, bool strict, ShardGames *sg, Position *pos, CvError *err);
 /* Reads a bin shard back into games: each run of records of one game at consecutive plies,
  * each the position the move before leads to, is one entry (a whole game in a run that
  * wrote every position). False with err naming the file, the block or the record. */
-bool bin_read_games(const char *path, bool strict, ShardGames *sg, Position *pos,
-                    CvError *err);
+bool bin_read_games(const char *path, bool strict, ShardGames *sg, Position *pos, CvError *err);
 void shard_games_free(ShardGames *sg);
 
 #endif

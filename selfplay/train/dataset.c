@@ -270,7 +270,8 @@ static bool stream_block(DataStream *s) {
     if (s->oi < ds->nshards && ds->shards[s->order[s->oi]].chain && !s->f) {
         CvError err = {{0}};
         s->cf = malloc(sizeof *s->cf);
-        if (s->cf && !chain_file_open(s->cf, ds->shards[s->order[s->oi]].path, false, "train", &err)) {
+        if (s->cf &&
+            !chain_file_open(s->cf, ds->shards[s->order[s->oi]].path, false, "train", &err)) {
             fprintf(stderr, "train: %s, skipped\n", err.msg);
             free(s->cf);
             s->cf = NULL;

@@ -62,19 +62,19 @@ typedef struct DataStream {
     const DataSet *ds;
     DataFilter filter;
     uint64_t seed, rng;
-    bool loop;       /* endless (epochs) or one pass in file order */
-    int epoch;       /* completed passes over the shards */
-    int *order;      /* shard order of this epoch */
-    int oi;          /* index into order of the open shard */
-    FILE *f;         /* the open shard */
-    uint8_t *block;  /* the current block's records */
-    size_t block_cap;                  /* records block has room for */
-    struct ChainFile *cf;              /* the open shard when it is a chain */
-    struct Game *game;                 /* a chain's game being decoded */
-    Position *pos;                     /* its replay */
-    int bn, bi;      /* records in the block, next one */
-    uint32_t bindex; /* index of the next block in the shard */
-    uint8_t *buf;    /* shuffle buffer: cap records */
+    bool loop;            /* endless (epochs) or one pass in file order */
+    int epoch;            /* completed passes over the shards */
+    int *order;           /* shard order of this epoch */
+    int oi;               /* index into order of the open shard */
+    FILE *f;              /* the open shard */
+    uint8_t *block;       /* the current block's records */
+    size_t block_cap;     /* records block has room for */
+    struct ChainFile *cf; /* the open shard when it is a chain */
+    struct Game *game;    /* a chain's game being decoded */
+    Position *pos;        /* its replay */
+    int bn, bi;           /* records in the block, next one */
+    uint32_t bindex;      /* index of the next block in the shard */
+    uint8_t *buf;         /* shuffle buffer: cap records */
     size_t cap, fill;
     uint64_t kept, bad_blocks;
     uint64_t epoch_kept; /* records kept in this epoch so far */
