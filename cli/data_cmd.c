@@ -487,6 +487,74 @@ static bool data_opt_seconds(const char *cmd, const char *opt, const char *val, 
     return true;
 }
 
+/* Appends v to f as a LEB128 varint (7 bits a byte, low first). */
+static void data_varint(FILE *f, uint32_t v) {
+    while (v >= 0x80) {
+        fputc((int)(v & 0x7f) | 0x80, f);
+        v >>= 7;
+    }
+    fputc((int)v, f);
+}
+
+/* layout: the fields a chain holds in a plain byte layout on stdout, for measuring what a
+ * general-purpose compressor makes of them (scripts/measure/chain_data.py runs zstd on it).
+ * Per game: the start FEN and a NUL, varints of id, first ply, plies, White's score and
+ * termination; per ply: a flags byte (random, unwritten, searched, played == best), the
+ * best move's index among the legal moves (varint; 0xFFFF when not legal), the played
+ * move's index when it differs, the score as a zigzag varint of its difference from minus
+ * the previous ply's, and the depth byte. */
+static int data_layout(const DataOpts *o) {
+    if (!o->in) return cli_usage_error(CMD, "layout needs --in DIR");
+    ShardList l;
+    if (!data_list(o->in, o->from, &l)) return 2;
+    Position *pos = malloc(sizeof *pos);
+    Move list[MAX_MOVES];
+    int rc = 0;
+    for (int i = 0; i < l.n && pos && rc == 0; i++) {
+        ShardGames sg;
+        CvError err = {{0}};
+        if (!data_read(&l, i, o->strict, &sg, pos, &err)) {
+            rc = cli_usage_error(CMD, "%s", err.msg);
+            break;
+        }
+        for (uint32_t k = 0; k < sg.si.games; k++) {
+            const Game *g = sg.games[k];
+            fputs(g->start_fen, stdout);
+            fputc(0, stdout);
+            data_varint(stdout, g->id);
+            data_varint(stdout, g->ply0);
+            data_varint(stdout, (uint32_t)g->nply);
+            data_varint(stdout, (uint32_t)g->white_score);
+            data_varint(stdout, (uint32_t)g->termination);
+            pos_from_fen(pos, sg.si.var, g->start_fen, &err);
+            int prev = 0;
+            for (int p = 0; p < g->nply; p++) {
+                const GamePly *gp = &g->ply[p];
+                int n = pos_legal_moves(pos, list), bi = 0xFFFF, pi = 0;
+                for (int m = 0; m < n; m++) {
+                    if (list[m] == gp->best) bi = m;
+                    if (list[m] == gp->played) pi = m;
+                }
+                bool searched = gp->best != MOVE_NONE, same = gp->played == gp->best;
+                fputc((gp->random ? 1 : 0) | (gp->unwritten ? 2 : 0) | (searched ? 4 : 0) |
+                          (same ? 8 : 0),
+                      stdout);
+                if (searched) data_varint(stdout, (uint32_t)bi);
+                if (!same) data_varint(stdout, (uint32_t)pi);
+                int d = gp->score + prev;
+                data_varint(stdout, d >= 0 ? 2u * (uint32_t)d : 2u * (uint32_t)(-d) - 1);
+                fputc(gp->depth, stdout);
+                prev = gp->score;
+                pos_make(pos, gp->played);
+            }
+        }
+        shard_games_free(&sg);
+    }
+    free(pos);
+    data_list_free(&l);
+    return rc;
+}
+
 int cmd_data(int argc, char **argv) {
     DataOpts o = {.progress = 5, .threads = omp_get_num_procs(), .repeat = 1};
     const CliOpt opts[] = {
@@ -528,11 +596,13 @@ int cmd_data(int argc, char **argv) {
             "       chessvar data rescore --in DIR --out DIR [--nodes N | --depth D] [--eval "
             "FILE]\n"
             "       chessvar data speed --in DIR [--repeat N]\n"
+            "       chessvar data layout --in DIR > FILE\n"
             "convert: position files between formats (lossless where the target holds the\n"
             "fields: bin -> chain -> bin gives the same bytes); stats: one JSON summary;\n"
             "rescore: every written position searched again, the moves kept, the labels (best\n"
             "move, score, depth) replaced; shards done are kept on a rerun (resume); speed:\n"
-            "chain decoding into the trainer's records on one core.\n",
+            "chain decoding into the trainer's records on one core; layout: the chain's fields\n"
+            "in a plain byte layout on stdout, to measure a general compressor on them.\n",
         .epilogue = "MPI: not supported by rescore (one process, all its threads); split the "
                     "shards\nof a folder between machines by hand.\n",
         .opts = opts,
@@ -549,5 +619,7 @@ int cmd_data(int argc, char **argv) {
     if (strcmp(o.sub, "stats") == 0) return data_stats(&o);
     if (strcmp(o.sub, "rescore") == 0) return data_rescore(&o);
     if (strcmp(o.sub, "speed") == 0) return data_speed(&o);
-    return cli_usage_error(CMD, "unknown subcommand '%s' (convert, stats, rescore, speed)", o.sub);
+    if (strcmp(o.sub, "layout") == 0) return data_layout(&o);
+    return cli_usage_error(CMD, "unknown subcommand '%s' (convert, stats, rescore, speed, layout)",
+                           o.sub);
 }
