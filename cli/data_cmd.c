@@ -303,9 +303,11 @@ static int data_speed(const DataOpts *o) {
     double secs = cli_now() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (rc == 0)
         printf("{\"folder\": \"%s\", \"variant\": \"%s\", \"positions\": %llu, \"seconds\": %.3f, "
-               "\"cpu_seconds\": %.3f, \"positions_per_second\": %.0f, \"checksum\": %llu}\n",
+               "\"cpu_seconds\": %.3f, \"positions_per_second\": %.0f, "
+               "\"positions_per_cpu_second\": %.0f, \"checksum\": %llu}\n",
                o->in, nblk ? blk[0].v->name : "?", (unsigned long long)positions, secs, cpu,
-               secs > 0 ? (double)positions / secs : 0, (unsigned long long)check);
+               secs > 0 ? (double)positions / secs : 0, cpu > 0 ? (double)positions / cpu : 0,
+               (unsigned long long)check);
     for (int i = 0; i < nblk; i++) free(blk[i].p);
     free(blk);
     free(pos);

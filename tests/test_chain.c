@@ -291,3 +291,96 @@ Test(chain, write_max_ply_and_skip_draws_leave_out_exactly_their_positions) {
     su_remove_dir(capd);
     su_remove_dir(nodraw);
 }
+
+Test(chain, resume_rewrites_a_missing_chain_shard_the_same) {
+    char a[512], b[512], path[1024];
+    su_temp_dir(a, sizeof a);
+    su_temp_dir(b, sizeof b);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", a)),
+                 0);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", b)),
+                 0);
+    snprintf(path, sizeof path, "%s/shard-000001.chain", b); /* as if killed before it */
+    cr_assert_eq(remove(path), 0);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", b, "--resume")),
+                 0);
+    cr_expect_gt(su_same_dirs(a, b), 4);
+    su_remove_dir(a);
+    su_remove_dir(b);
+}
+
+/* The "move" values of every JSONL line of dir, in order, joined by spaces. */
+static char *moves_of(const char *dir, int *depth_two, int *lines) {
+    Pos *p;
+    int n = load(dir, &p);
+    char *s = calloc((size_t)n * 33 + 1, 1);
+    for (int i = 0; i < n; i++) {
+        strcat(s, p[i].move);
+        strcat(s, " ");
+    }
+    *lines = n;
+    *depth_two = 0;
+    char path[1024], line[2048];
+    for (int shard = 0;; shard++) {
+        snprintf(path, sizeof path, "%s/shard-%06d.jsonl", dir, shard);
+        FILE *f = fopen(path, "r");
+        if (!f) break;
+        while (fgets(line, sizeof line, f)) *depth_two += strstr(line, "\"depth\":2,") != NULL;
+        fclose(f);
+    }
+    free(p);
+    return s;
+}
+
+Test(chain, rescore_keeps_the_moves_relabels_every_position_and_resumes) {
+    char run[512], out[512], ja[512], jb[512], path[1024];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(out, sizeof out);
+    su_temp_dir(ja, sizeof ja);
+    su_temp_dir(jb, sizeof jb);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "300",
+                              "--shard-games", "2", "--format", "chain", "--out", run)),
+                 0);
+    cr_assert_eq(su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "2", "--threads",
+                                "2", "--progress", "0")),
+                 0);
+    cr_assert_eq(
+        su_run(SU_DATA("convert", "--in", run, "--to", "jsonl", "--out", ja, "--progress", "0")),
+        0);
+    cr_assert_eq(
+        su_run(SU_DATA("convert", "--in", out, "--to", "jsonl", "--out", jb, "--progress", "0")),
+        0);
+    int da, db, na, nb;
+    char *ma = moves_of(ja, &da, &na), *mb = moves_of(jb, &db, &nb);
+    cr_expect_str_eq(ma, mb, "rescore changed the moves played");
+    /* every position now has a depth-2 label (a mate found shallower is the exception) */
+    cr_expect_gt(db, nb * 9 / 10, "%d of %d positions labelled at depth 2", db, nb);
+    cr_expect_lt(da, na / 10, "the self-play labels were depth 2 already: the test shows nothing");
+    free(ma);
+    free(mb);
+    /* resume: a shard missing from the output is rescored again, the same */
+    snprintf(path, sizeof path, "%s/shard-000001.chain", out);
+    long len = 0;
+    char *before = su_slurp(path, &len);
+    cr_assert_eq(remove(path), 0);
+    cr_assert_eq(su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "2", "--threads",
+                                "1", "--progress", "0")),
+                 0);
+    long len2 = 0;
+    char *after = su_slurp(path, &len2);
+    cr_expect(after && len == len2 && memcmp(before, after, (size_t)len) == 0,
+              "the resumed shard differs");
+    free(before);
+    free(after);
+    /* other options into the same folder are refused */
+    cr_expect_eq(
+        su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "3", "--progress", "0")),
+        2);
+    su_remove_dir(run);
+    su_remove_dir(out);
+    su_remove_dir(ja);
+    su_remove_dir(jb);
+}

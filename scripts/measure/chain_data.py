@@ -5,13 +5,13 @@ default): bytes per position of chain and bin, and of the chain's fields in a pl
 layout (`chessvar data layout`) and of the bin shards compressed by zstd -19 (the general
 compressor the chain coder has to beat); chain decoding speed into the trainer's records
 (`chessvar data speed`, one core); trainer throughput on the same positions as chain and as
-bin (`chessvar train`, default network, one thread, alternating runs, positions per CPU
-second of the child); and `chessvar data rescore` positions per CPU second at 1,000 and
+bin (`chessvar train`, default network, one training thread beside its loader thread,
+alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
 10,000 nodes on a small sample (a 4-game chain run per variant). Writes JSON.
 
 usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
            [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
-           [--repeats 3]
+           [--repeats 3] [--shuffle 65536]
 """
 import argparse
 import json
@@ -68,6 +68,10 @@ def main():
     ap.add_argument("--variants", default="chess,switching,superchess,supremo")
     ap.add_argument("--train-positions", type=int, default=1000000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--shuffle", type=int, default=65536,
+                    help="the trainer's shuffle buffer: small beside --train-positions, so the "
+                         "buffer's first fill (every position read once more) weighs little, "
+                         "as in a long training run")
     args = ap.parse_args()
     cv = os.path.abspath(args.chessvar)
     os.makedirs(args.work, exist_ok=True)
@@ -83,7 +87,7 @@ def main():
         layout = os.path.join(args.work, v + ".layout")
         with open(layout, "wb") as f:
             subprocess.run([cv, "data", "layout", "--in", run], stdout=f, check=True)
-        row = {"variant": v, "run": " ".join(["chessvar"] + cmd_run[1:5] + cmd_run[6:8]),
+        row = {"variant": v, "run": f"chessvar selfplay --variant {v} --format bin,chain",
                "games": stats["games"], "positions": n,
                "chain_bytes_per_position": size_of(shards(run, "chain")) / n,
                "bin_bytes_per_position": size_of(shards(run, "bin")) / n,
@@ -92,6 +96,7 @@ def main():
                "bin_zstd19_bytes_per_position": zstd_size(shards(run, "bin"), args.work) / n}
         speed = json.loads(timed([cv, "data", "speed", "--in", run, "--repeat", "5"])[0])
         row["decode_positions_per_second"] = speed["positions_per_second"]
+        row["decode_positions_per_cpu_second"] = speed["positions_per_cpu_second"]
         # the trainer on the same positions: a folder of the bin shards, one of the chains
         folders = {}
         for ext in ("bin", "chain"):
@@ -101,15 +106,20 @@ def main():
             for p in shards(run, ext):
                 shutil.copy(p, d)
             folders[ext] = d
-        rates = {"bin": [], "chain": []}
+        rates, walls = {"bin": [], "chain": []}, {"bin": [], "chain": []}
         for _ in range(args.repeats):
             for ext in ("bin", "chain"):
                 net = os.path.join(args.work, "m.nnue")
                 _, wall, cpu = timed([cv, "train", "--data", folders[ext], "--out", net,
                                       "--positions", str(args.train_positions), "--threads", "1",
+                                      "--shuffle", str(args.shuffle),
                                       "--progress", "0"])
                 rates[ext].append(args.train_positions / cpu)
+                walls[ext].append(args.train_positions / wall)
         row["train_positions_per_cpu_second"] = {k: statistics.median(x) for k, x in rates.items()}
+        row["train_positions_per_second"] = {k: statistics.median(x) for k, x in walls.items()}
+        row["train_chain_over_bin_wall"] = (row["train_positions_per_second"]["chain"] /
+                                            row["train_positions_per_second"]["bin"])
         row["train_chain_over_bin"] = (row["train_positions_per_cpu_second"]["chain"] /
                                        row["train_positions_per_cpu_second"]["bin"])
         sample = os.path.join(args.work, v + "_sample")
@@ -130,6 +140,7 @@ def main():
     doc = {"what": "chain format: size, decode speed, trainer throughput, rescore speed",
            "command": "python3 -m scripts.measure.chain_data " + " ".join(sys.argv[1:]),
            "train_positions": args.train_positions, "repeats": args.repeats,
+           "shuffle": args.shuffle,
            "machine": machine_info(), "commit": git_state(ROOT)[0],
            "dirty": git_state(ROOT)[1], "rows": rows}
     with open(args.out, "w") as f:
