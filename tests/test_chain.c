@@ -341,8 +341,8 @@ Test(chain, rescore_keeps_the_moves_relabels_every_position_and_resumes) {
     su_temp_dir(out, sizeof out);
     su_temp_dir(ja, sizeof ja);
     su_temp_dir(jb, sizeof jb);
-    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "300",
-                              "--shard-games", "2", "--format", "chain", "--out", run)),
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "2", "--nodes", "3000",
+                              "--shard-games", "1", "--format", "chain", "--out", run)),
                  0);
     cr_assert_eq(su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "2", "--threads",
                                 "2", "--progress", "0")),
