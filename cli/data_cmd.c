@@ -110,10 +110,11 @@ static int data_formats(const char *list) {
     return bits;
 }
 
-/* Creates the output folder if it is missing; false after a message. */
+/* Creates the output folder and its missing parents; false after a message. */
 static bool data_mkdir(const char *dir) {
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) return true;
-    cli_usage_error(CMD, "cannot create %s: %s", dir, strerror(errno));
+    CvError err = {{0}};
+    if (file_make_dirs(dir, &err)) return true;
+    cli_usage_error(CMD, "%s", err.msg);
     return false;
 }
 
