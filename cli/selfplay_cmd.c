@@ -234,15 +234,17 @@ static bool selfplay_set_formats(SelfplayOpts *o) {
         while (i < RECORD_NFORMATS && strcmp(t, record_format_name(i)) != 0) i++;
         if (i == RECORD_NFORMATS) {
             cli_usage_error(
-                CMD, "--format takes bin, jsonl, pgn, plain, sfbin (comma-separated), got '%s'", t);
+                CMD,
+                "--format takes bin, jsonl, pgn, plain, sfbin, chain (comma-separated), got '%s'",
+                t);
             return false;
         }
         o->plan.formats |= 1 << i;
     }
     if (!o->plan.formats) {
-        cli_usage_error(CMD,
-                        "--format needs at least one of bin, jsonl, pgn, plain, sfbin, got '%s'",
-                        o->formats);
+        cli_usage_error(
+            CMD, "--format needs at least one of bin, jsonl, pgn, plain, sfbin, chain, got '%s'",
+            o->formats);
         return false;
     }
     CvError err = {{0}};
@@ -271,6 +273,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                       .temp_margin = 40,
                       .temp_plies = 30,
                       .temp_depth = 4,
+                      .random_max_ply = 100,
+                      .random_multipv_diff = 100,
                       .ply_cap = 600,
                       .tt_bits = 0, /* 0: the variant's default (search_default_tt_bits) */
                       .random_start = true};
@@ -325,6 +329,19 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "with a uci: opponent)"),
         CLI_OPT_INT("--random-plies", "N", 0, 200, &g->random_plies,
                     "uniformly random moves opening each game (default %v)"),
+        CLI_OPT_INT("--random-moves", "N", 0, 1000, &g->random_moves,
+                    "N random moves anywhere: at N plies drawn per game between\n"
+                    "--random-min-ply and --random-max-ply (0 = none; default %v)"),
+        CLI_OPT_INT("--random-min-ply", "P", 0, MAX_GAME_PLY, &g->random_min_ply,
+                    "first ply a --random-moves move may fall on (default %v)"),
+        CLI_OPT_INT("--random-max-ply", "P", 0, MAX_GAME_PLY, &g->random_max_ply,
+                    "last ply a --random-moves move may fall on (default %v)"),
+        CLI_OPT_INT("--random-multipv", "N", 0, 256, &g->random_multipv,
+                    "a random move (opening or --random-moves) is drawn among the\n"
+                    "search's best N moves within --random-multipv-diff of the best,\n"
+                    "labelled by that search (0 = uniform over all moves; default %v)"),
+        CLI_OPT_INT("--random-multipv-diff", "CP", 0, 10000, &g->random_multipv_diff,
+                    "centipawns below the best a --random-multipv move may be (default %v)"),
         CLI_OPT_INT("--temperature", "CP", 0, 10000, &g->temperature,
                     "sampling temperature in centipawns, 0 = best move (default %v)"),
         CLI_OPT_INT("--temp-margin", "CP", 0, 10000, &g->temp_margin,
@@ -351,10 +368,17 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "draw after PLIES plies with |score| <= CP, from ply MIN (default off)"),
         CLI_OPT_TEXT("--format", "LIST", &o->formats,
                      "comma list of bin, jsonl, pgn, plain (Stockfish tools text),\n"
-                     "sfbin (Stockfish PackedSfenValue, chess only) (default %v)"),
+                     "sfbin (Stockfish PackedSfenValue, chess only), chain (whole games,\n"
+                     "about 2 bytes a position; FORMAT.md) (default %v)"),
         CLI_OPT_INT("--write-min-ply", "N", 0, MAX_GAME_PLY, &p->filter.min_ply,
                     "leave the positions before ply N of each game out of the\n"
                     "position files (bin, jsonl, plain, sfbin) (default %v)"),
+        CLI_OPT_INT("--write-max-ply", "N", 0, MAX_GAME_PLY, &p->filter.max_ply,
+                    "leave the positions from ply N of each game on out of the\n"
+                    "position files (0 = off; default %v)"),
+        CLI_OPT_FLAG("--skip-draws", &p->filter.skip_draws,
+                     "leave every position of a drawn game out of the position files\n"
+                     "(default: draws kept)"),
         CLI_OPT_INT("--eval-limit", "CP", 0, 100000, &p->filter.eval_limit,
                     "stop writing a game's positions at the first whose |score|\n"
                     "exceeds CP; the game is still played out (0 = off; default %v)"),

@@ -44,6 +44,7 @@ PROMISES = {
     "bench": r"signature: nodes",
     "selfplay": r"positions",
     "train": r"train chess:",
+    "data": r"data convert: \d+/\d+ shards, \d+ positions",
     "check": r"chess",
     "setup": r"/",
     "verify": r"agree|match|OK|ok",

@@ -102,6 +102,9 @@ FILES = [
     ("search_vs_stockfish.json", "Nodes and CPU time to depth 8 and 10 beside Stockfish on "
      "50 middlegames", "python3 -m scripts.measure.search_vs_stockfish"),
     ("plot_search_vs_stockfish.png", "The same, per position", "python3 -m scripts.measure.search_vs_stockfish"),
+    ("chain_data.json", "Chain format per variant on the default self-play run: bytes per "
+     "position (chain, bin, zstd), decode speed, trainer throughput chain/bin, rescore speed",
+     "python3 -m scripts.measure.chain_data"),
     ("selfplay_strength.json", "Self-play player sanity: results against weaker settings",
      "python3 -m scripts.measure.selfplay_bench"),
     ("selfplay_throughput.json", "Self-play positions per second per variant, 1 and 2 threads",

@@ -53,7 +53,8 @@ uint32_t filter_game(Game *g, const FilterSpec *f, KeyTable *t, const Variant *v
         GamePly *p = &g->ply[k];
         int a = p->score < 0 ? -p->score : p->score;
         if (f->eval_limit > 0 && a > f->eval_limit) over = true;
-        p->unwritten = (uint8_t)(over || k < f->min_ply);
+        p->unwritten = (uint8_t)(over || k < f->min_ply || (f->max_ply > 0 && k >= f->max_ply) ||
+                                 (f->skip_draws && g->white_score == 500));
         if (replay) {
             if (!p->unwritten) {
                 if (keytable_add(t, pos->key)) *keys++ = pos->key;

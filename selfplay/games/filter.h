@@ -9,15 +9,18 @@
 
 /* What a run leaves out of its position files; all zero keeps every position. */
 typedef struct FilterSpec {
-    int min_ply;    /* positions before this ply of the game are left out */
-    int eval_limit; /* > 0: from the first position whose |score| exceeds it, the rest of
-                       the game is left out */
-    int dedup_bits; /* > 0: a key table of 2^dedup_bits keys drops repeated positions */
+    int min_ply;     /* positions before this ply of the game are left out */
+    int eval_limit;  /* > 0: from the first position whose |score| exceeds it, the rest of
+                        the game is left out */
+    int dedup_bits;  /* > 0: a key table of 2^dedup_bits keys drops repeated positions */
+    int max_ply;     /* > 0: positions from this ply of the game on are left out */
+    bool skip_draws; /* drawn games (White's score 500) leave all their positions out */
 } FilterSpec;
 
 /* True when the spec leaves nothing out. */
 static inline bool filter_keeps_all(const FilterSpec *f) {
-    return f->min_ply <= 0 && f->eval_limit <= 0 && f->dedup_bits <= 0;
+    return f->min_ply <= 0 && f->eval_limit <= 0 && f->dedup_bits <= 0 && f->max_ply <= 0 &&
+           !f->skip_draws;
 }
 
 #define KEYTABLE_WAYS 4 /* keys per bucket */

@@ -142,6 +142,47 @@ static void game_move_random(GamePlayer *gp, int n, GameState *st, GamePly *gpl)
     gpl->depth = 0;
 }
 
+/* A random move drawn among the search's best cfg->random_multipv root moves within
+ * random_multipv_diff centipawns of the best (uniformly): the position is still labelled by
+ * the search, and the ply is marked random. Returns the search's score. */
+static int game_move_multipv(GamePlayer *gp, const GameConfig *cfg, int who, Game *g, GameState *st,
+                             GamePly *gpl) {
+    SearchLimits lim = {.nodes = cfg->player[who].nodes,
+                        .depth = cfg->player[who].depth,
+                        .movetime_ms = cfg->player[who].movetime_ms,
+                        .margin = cfg->random_multipv_diff + 1,
+                        .margin_depth = cfg->temp_depth};
+    SearchResult r = search_run(gp->search[who], &gp->pos, &lim);
+    g->nodes += r.nodes;
+    gpl->best = r.best;
+    gpl->score = (int16_t)r.score;
+    gpl->depth = (uint8_t)r.depth;
+    gpl->random = 1;
+    int k = 0;
+    while (k < r.nsample && k < cfg->random_multipv &&
+           r.sample_score[k] >= r.sample_score[0] - cfg->random_multipv_diff)
+        k++;
+    gpl->played = k ? r.sample_move[game_rng_next(&st->rng) % (uint64_t)k] : r.best;
+    return r.score;
+}
+
+/* Marks the plies of a game's random moves anywhere: cfg->random_moves distinct plies drawn
+ * from the game's stream in [random_min_ply, random_max_ply] (all of them when the range
+ * is smaller). Draws nothing when the option is off, so games without it do not change. */
+static void game_random_plies(const GameConfig *cfg, GameState *st, uint8_t *mark) {
+    int lo = cfg->random_min_ply, hi = cfg->random_max_ply;
+    if (cfg->random_moves <= 0 || hi < lo) return;
+    if (hi >= MAX_GAME_PLY) hi = MAX_GAME_PLY - 1;
+    int span = hi - lo + 1, want = cfg->random_moves < span ? cfg->random_moves : span;
+    for (int got = 0; got < want;) {
+        int k = lo + (int)(game_rng_next(&st->rng) % (uint64_t)span);
+        if (!mark[k]) {
+            mark[k] = 1;
+            got++;
+        }
+    }
+}
+
 /* The move of UCI player `who`, with its engine's own score and depth as labels; false
  * when the engine crashed, hung or played an illegal move (the reason is in g). */
 static bool game_move_engine(GamePlayer *gp, const GameConfig *cfg, int who, Game *g, GameState *st,
@@ -223,6 +264,7 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
     g->nply = 0;
     g->nodes = 0;
     g->reason[0] = 0;
+    g->ply0 = 0;
     if (gp->movetext) gp->movetext[0] = 0;
     g->a_is_white = (id & 1) == 0;
     if (!game_start(gp, cfg, &st.rng, g, err)) return false;
@@ -231,6 +273,8 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
     Position *pos = &gp->pos;
     int cap = cfg->ply_cap + pos->ply;
     Move moves[MAX_GAME_PLY];
+    uint8_t random_at[MAX_GAME_PLY] = {0};
+    game_random_plies(cfg, &st, random_at);
     for (;;) {
         int n = pos_legal_moves(pos, gp->list);
         int white_score;
@@ -245,7 +289,10 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
         int kind = cfg->player[who].kind;
         GamePly *gpl = &g->ply[g->nply];
         gpl->legal = (uint16_t)n;
-        if (g->nply < cfg->random_plies || kind == PLAYER_RANDOM) {
+        bool random = g->nply < cfg->random_plies || random_at[g->nply];
+        if (random && cfg->random_multipv > 0 && kind == PLAYER_SEARCH) {
+            game_move_multipv(gp, cfg, who, g, &st, gpl);
+        } else if (random || kind == PLAYER_RANDOM) {
             game_move_random(gp, n, &st, gpl);
         } else if (kind == PLAYER_UCI) {
             if (!game_move_engine(gp, cfg, who, g, &st, gpl)) { /* the engine loses */

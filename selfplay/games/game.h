@@ -73,11 +73,17 @@ typedef struct GameConfig {
     const struct Book *book;
     uint64_t seed;
     int random_plies; /* uniformly random moves at the start of each game */
-    int temperature;  /* centipawns; 0 = always the best move */
-    int temp_margin;  /* candidate moves: within this many centipawns of the best */
-    int temp_plies;   /* temperature applies while ply < temp_plies */
-    int temp_depth;   /* the sampler's scores come from iterations up to this depth; deeper
-                         ones only find the best move and the label (0: every iteration) */
+    /* random moves anywhere: random_moves plies drawn per game in [random_min_ply,
+     * random_max_ply] are played at random (0: none) */
+    int random_moves, random_min_ply, random_max_ply;
+    /* > 0: a random move (of the opening or of random_moves) is drawn uniformly among the
+     * search's best random_multipv moves within random_multipv_diff centipawns of the best */
+    int random_multipv, random_multipv_diff;
+    int temperature; /* centipawns; 0 = always the best move */
+    int temp_margin; /* candidate moves: within this many centipawns of the best */
+    int temp_plies;  /* temperature applies while ply < temp_plies */
+    int temp_depth;  /* the sampler's scores come from iterations up to this depth; deeper
+                        ones only find the best move and the label (0: every iteration) */
     int ply_cap;
     int resign_score, resign_plies;           /* 0: never resign */
     int draw_score, draw_plies, draw_min_ply; /* draw_plies 0: never adjudicate a draw */
@@ -111,6 +117,9 @@ typedef struct Game {
     int64_t nodes;   /* search nodes spent */
     uint64_t hash;   /* XXH3 of the start and the moves: duplicate detection */
     char reason[96]; /* TERM_ENGINE: what the engine did wrong, else empty */
+    /* plies of the game before start_fen: 0 for a game played; a part of a game read back
+     * from a bin file whose positions skip plies starts later */
+    uint16_t ply0;
     GamePly ply[];
 } Game;
 

@@ -24,8 +24,10 @@ int record_size(const Variant *v) {
 }
 
 /* Command-line names and file extensions of the formats, by bit. */
-static const char *const record_names[RECORD_NFORMATS] = {"bin", "jsonl", "pgn", "plain", "sfbin"};
-static const char *const record_exts[RECORD_NFORMATS] = {"bin", "jsonl", "pgn", "plain", "sf.bin"};
+static const char *const record_names[RECORD_NFORMATS] = {"bin",   "jsonl", "pgn",
+                                                          "plain", "sfbin", "chain"};
+static const char *const record_exts[RECORD_NFORMATS] = {"bin",   "jsonl",  "pgn",
+                                                         "plain", "sf.bin", "chain"};
 
 /* Name of format bit i. */
 const char *record_format_name(int i) { return record_names[i]; }
@@ -67,13 +69,12 @@ static void put64(uint8_t *p, uint64_t v) {
 }
 
 /* Fills one binary record for the position before ply k of game g. */
-static void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos,
-                        bool check) {
+void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
     const Variant *v = pos->var;
     const GamePly *p = &g->ply[k];
     memset(r, 0, (size_t)rsize);
     put32(r + 0, g->id);
-    put16(r + 4, (uint32_t)k);
+    put16(r + 4, (uint32_t)(k + g->ply0));
     put16(r + 6, p->legal);
     put32(r + 8, p->played);
     put32(r + 12, p->best);
@@ -123,7 +124,7 @@ static void record_header(uint8_t *h, const ShardInfo *si, uint64_t records) {
     h[19] = (uint8_t)record_hold_types(v);
     put32(h + 20, si->shard);
     put32(h + 24, si->first_game);
-    put32(h + 28, si->games);
+    put32(h + 28, si->header_games ? si->header_games : si->games);
     put64(h + 32, records);
     snprintf((char *)h + 40, 16, "%s", v->name);
     put64(h + 56, XXH3_64bits(h, 56));
@@ -185,7 +186,7 @@ static bool record_write_jsonl(FILE *f, const ShardInfo *si, Game *const *games,
             move_to_str(pos, p->played, mv);
             if (p->best) move_to_str(pos, p->best, best);
             fprintf(f, "{\"game\":%u,\"ply\":%d,\"fen\":\"%s\",\"legal\":%u,\"move\":\"%s\",",
-                    (unsigned)g->id, k, fen, (unsigned)p->legal, mv);
+                    (unsigned)g->id, k + g->ply0, fen, (unsigned)p->legal, mv);
             if (p->best)
                 fprintf(f, "\"best\":\"%s\",\"score\":%d,\"depth\":%d,", best, p->score, p->depth);
             else fprintf(f, "\"best\":null,\"score\":null,\"depth\":null,");
@@ -249,25 +250,39 @@ static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, P
     return true;
 }
 
+/* The writer of each format, by bit. */
+typedef bool (*RecordWriter)(FILE *, const ShardInfo *, Game *const *, Position *, CvError *);
+static const struct {
+    int flag;
+    const char *ext;
+    RecordWriter write;
+} record_writers[] = {
+    {FORMAT_BIN, "bin", record_write_bin},        {FORMAT_JSONL, "jsonl", record_write_jsonl},
+    {FORMAT_PGN, "pgn", record_write_pgn},        {FORMAT_PLAIN, "plain", record_write_plain},
+    {FORMAT_SFBIN, "sf.bin", record_write_sfbin}, {FORMAT_CHAIN, "chain", record_write_chain},
+};
+#define RECORD_NWRITERS (sizeof record_writers / sizeof record_writers[0])
+
+/* Writes the shard in one format to f (a pipe: chessvar data convert --out -). */
+bool record_write_stream(FILE *f, int format, const ShardInfo *si, Game *const *games,
+                         Position *pos, CvError *err) {
+    for (size_t i = 0; i < RECORD_NWRITERS; i++)
+        if (record_writers[i].flag == format)
+            return record_writers[i].write(f, si, games, pos, err);
+    snprintf(err->msg, sizeof err->msg, "no writer for format %d", format);
+    return false;
+}
+
 /* Writes every requested format of one shard, each file committed atomically. */
 bool record_write_shard(const char *dir, int formats, const ShardInfo *si, Game *const *games,
                         Position *pos, CvError *err) {
-    static const struct {
-        int flag;
-        const char *ext;
-        bool (*write)(FILE *, const ShardInfo *, Game *const *, Position *, CvError *);
-    } writers[] = {
-        {FORMAT_BIN, "bin", record_write_bin},        {FORMAT_JSONL, "jsonl", record_write_jsonl},
-        {FORMAT_PGN, "pgn", record_write_pgn},        {FORMAT_PLAIN, "plain", record_write_plain},
-        {FORMAT_SFBIN, "sf.bin", record_write_sfbin},
-    };
-    for (size_t i = 0; i < sizeof writers / sizeof writers[0]; i++) {
-        if (!(formats & writers[i].flag)) continue;
+    for (size_t i = 0; i < RECORD_NWRITERS; i++) {
+        if (!(formats & record_writers[i].flag)) continue;
         char path[1024], tmp[1100];
-        record_shard_name(path, sizeof path, dir, si->shard, writers[i].ext);
+        record_shard_name(path, sizeof path, dir, si->shard, record_writers[i].ext);
         FILE *f = file_open_tmp(path, tmp, sizeof tmp, err);
         if (!f) return false;
-        if (!writers[i].write(f, si, games, pos, err)) {
+        if (!record_writers[i].write(f, si, games, pos, err)) {
             fclose(f);
             remove(tmp);
             return false;

@@ -15,8 +15,15 @@
 
 /* Output formats; bit i is the format named record_format_name(i), written to shard files
  * with extension record_format_ext(i). */
-enum { FORMAT_BIN = 1, FORMAT_JSONL = 2, FORMAT_PGN = 4, FORMAT_PLAIN = 8, FORMAT_SFBIN = 16 };
-#define RECORD_NFORMATS 5
+enum {
+    FORMAT_BIN = 1,
+    FORMAT_JSONL = 2,
+    FORMAT_PGN = 4,
+    FORMAT_PLAIN = 8,
+    FORMAT_SFBIN = 16,
+    FORMAT_CHAIN = 32
+};
+#define RECORD_NFORMATS 6
 
 /* Name of format bit i on the command line and in run.json ("bin", ..., "sfbin"). */
 const char *record_format_name(int i);
@@ -35,7 +42,9 @@ typedef struct ShardInfo {
     const Variant *var;
     uint32_t shard;
     uint32_t first_game;
-    uint32_t games;
+    uint32_t games;           /* entries of the games array */
+    uint32_t header_games;    /* games of the shard for file headers when they differ (parts of
+                                 games read back from a bin file); 0: games */
     char player_name[2][160]; /* player A, player B, for the PGN tags */
 } ShardInfo;
 
@@ -50,12 +59,24 @@ static inline int record_result_for(int white_score, int side) {
     return side == WHITE ? white_score : 1000 - white_score;
 }
 
+/* Fills the rsize-byte record of the position pos before ply k of game g (check: the side
+ * to move is in check). */
+void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check);
+
 /* Stockfish training formats (record_sf.c): the plain text format for every variant and
  * 40-byte PackedSfenValue records for orthodox chess; the games in game-id order. */
 bool record_write_plain(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
                         CvError *err);
 bool record_write_sfbin(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
                         CvError *err);
+
+/* Chain shard (games/record_chain.c): header, then blocks of whole games. */
+bool record_write_chain(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
+                        CvError *err);
+
+/* Writes the shard in one format (one FORMAT_* bit) to an open stream, such as stdout. */
+bool record_write_stream(FILE *f, int format, const ShardInfo *si, Game *const *games,
+                         Position *pos, CvError *err);
 
 /* File name of a shard in one format, e.g. "shard-000012.bin" ("json": its statistics). */
 void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext);

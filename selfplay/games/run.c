@@ -121,7 +121,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     pthread_mutex_unlock(&run->lock_slots);
     ShardStats *s = &sh->st;
     s->hashes = calloc(last - first, sizeof *s->hashes);
-    ShardInfo si = {o->game.var, shard, first, last - first, {"", ""}};
+    ShardInfo si = {o->game.var, shard, first, last - first, 0, {"", ""}};
     selfplay_player_name(&o->game.player[0], si.player_name[0], sizeof si.player_name[0]);
     selfplay_player_name(&o->game.player[1], si.player_name[1], sizeof si.player_name[1]);
     CvError err = {{0}};

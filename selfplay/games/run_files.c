@@ -48,6 +48,16 @@ void selfplay_config_json(const SelfplayPlan *o, int nranks, char *buf, size_t n
                       o->filter.min_ply, o->filter.eval_limit, o->filter.dedup_bits, o->positions);
     if (o->filter.dedup_bits > 0)
         k += snprintf(buf + k, n - (size_t)k, ",\"dedup_ranks\":%d", nranks);
+    /* the generator options of chain-format days, each only when given */
+    if (o->filter.max_ply > 0)
+        k += snprintf(buf + k, n - (size_t)k, ",\"write_max_ply\":%d", o->filter.max_ply);
+    if (o->filter.skip_draws) k += snprintf(buf + k, n - (size_t)k, ",\"skip_draws\":true");
+    if (g->random_moves > 0)
+        k += snprintf(buf + k, n - (size_t)k, ",\"random_moves\":[%d,%d,%d]", g->random_moves,
+                      g->random_min_ply, g->random_max_ply);
+    if (g->random_multipv > 0)
+        k += snprintf(buf + k, n - (size_t)k, ",\"random_multipv\":[%d,%d]", g->random_multipv,
+                      g->random_multipv_diff);
     if (g->book) /* its content decides the games; the name is for the reader */
         k += snprintf(buf + k, n - (size_t)k,
                       ",\"book\":\"%s\",\"book_positions\":%d,\"book_xxh3\":\"%016llx\"",

@@ -9,18 +9,46 @@
 #include <xxhash.h>
 
 #include "../games/record.h"
+#include "../games/record_chain.h"
 
 static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
 static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
-/* Whether name is "shard-NNNNNN.bin" (not the ".sf.bin" Stockfish records). */
-static bool dataset_is_shard(const char *name) {
-    size_t n = strlen(name);
-    if (n < 11 || strncmp(name, "shard-", 6) != 0 || strcmp(name + n - 4, ".bin") != 0)
+/* Whether name is "shard-NNNNNN.bin" (not the ".sf.bin" Stockfish records), or with chain
+ * "shard-NNNNNN.chain". */
+static bool dataset_is_shard(const char *name, bool chain) {
+    return record_is_shard_name(name, chain ? "chain" : "bin");
+}
+
+/* Whether the folder holds chain shards (which the trainer then reads instead of bin). */
+static bool dataset_has_chains(DIR *d) {
+    bool any = false;
+    for (struct dirent *e; (e = readdir(d)) && !any;) any = dataset_is_shard(e->d_name, true);
+    rewinddir(d);
+    return any;
+}
+
+/* Reads a chain shard's header into the set's shape, as dataset_header does for bin. */
+static bool dataset_chain_header(DataSet *ds, DataShard *sh, bool first, CvError *err) {
+    ChainFile cf;
+    if (!chain_file_open(&cf, sh->path, false, "train", err)) return false;
+    const Variant *v = cf.var;
+    sh->records = cf.positions;
+    chain_file_close(&cf);
+    if (first) {
+        ds->var = v;
+        ds->width = v->width;
+        ds->height = v->height;
+        ds->nsq = v->width * v->height;
+        ds->npt = v->npt;
+        ds->hld = record_hold_types(v);
+        ds->rsize = record_size(v);
+    } else if (v != ds->var) {
+        snprintf(err->msg, sizeof err->msg, "%s: variant %s, the other shards are %s", sh->path,
+                 v->name, ds->var->name);
         return false;
-    for (size_t i = 6; i < n - 4; i++)
-        if (name[i] < '0' || name[i] > '9') return false;
+    }
     return true;
 }
 
@@ -30,6 +58,7 @@ static int dataset_cmp_path(const void *a, const void *b) {
 
 /* Reads and checks the header of one shard; fills the set's shape from the first. */
 static bool dataset_header(DataSet *ds, DataShard *sh, bool first, CvError *err) {
+    if (sh->chain) return dataset_chain_header(ds, sh, first, err);
     FILE *f = fopen(sh->path, "rb");
     uint8_t h[RECORD_HEADER_SIZE];
     bool ok = f && fread(h, 1, sizeof h, f) == sizeof h;
@@ -89,8 +118,9 @@ bool dataset_open(DataSet *ds, const char *dirs, CvError *err) {
             goto fail;
         }
         int before = ds->nshards;
+        bool chain = dataset_has_chains(d);
         for (struct dirent *e; (e = readdir(d));) {
-            if (!dataset_is_shard(e->d_name)) continue;
+            if (!dataset_is_shard(e->d_name, chain)) continue;
             if (ds->nshards == cap) {
                 cap = cap ? cap * 2 : 64;
                 ds->shards = realloc(ds->shards, (size_t)cap * sizeof *ds->shards);
@@ -98,13 +128,13 @@ bool dataset_open(DataSet *ds, const char *dirs, CvError *err) {
             size_t n = strlen(dir) + strlen(e->d_name) + 2;
             char *p = malloc(n);
             snprintf(p, n, "%s/%s", dir, e->d_name);
-            ds->shards[ds->nshards++] = (DataShard){p, 0};
+            ds->shards[ds->nshards++] = (DataShard){p, 0, chain};
         }
         closedir(d);
         if (ds->nshards == before) {
             snprintf(err->msg, sizeof err->msg,
-                     "%s: no shard-*.bin files (a run made with "
-                     "--format bin)",
+                     "%s: no shard-*.bin or shard-*.chain files (a run made with "
+                     "--format bin or chain)",
                      dir);
             goto fail;
         }
@@ -188,15 +218,73 @@ static void stream_order(DataStream *s) {
     }
 }
 
+/* Decodes the next good block of the open chain shard into s->block: 1, or 0 at the end
+ * of the shard. A bad block, or one whose replay meets an illegal move, is reported on
+ * stderr naming the file, the block (and the game and ply) and skipped. */
+static int stream_chain_block(DataStream *s) {
+    const DataSet *ds = s->ds;
+    ChainBlock b;
+    CvError err = {{0}};
+    for (;;) {
+        uint64_t bad = s->cf->bad_blocks;
+        int r = chain_file_block(s->cf, &b, &err);
+        s->bad_blocks += s->cf->bad_blocks - bad;
+        if (r <= 0) return 0;
+        if (b.positions > s->block_cap) {
+            uint8_t *p = realloc(s->block, (size_t)b.positions * (size_t)ds->rsize + 16);
+            if (!p) return 0;
+            s->block = p;
+            s->block_cap = b.positions;
+        }
+        ChainDec d; /* records go where a bin block's do: after an 8-byte head */
+        uint64_t n = 0;
+        bool ok = chain_dec_init(&d, b.payload, b.len, b.first_id);
+        for (uint32_t k = 0; ok && k < b.games; k++)
+            ok = chain_dec_game(&d, ds->var, s->game, s->pos, s->block + 8, ds->rsize, &n, &err) &&
+                 n <= s->block_cap;
+        chain_dec_free(&d);
+        if (!ok) {
+            fprintf(stderr, "train: %s: block %u: %s, skipped\n", s->cf->path, b.index,
+                    err.msg[0] ? err.msg : "more positions than its head says");
+            s->bad_blocks++;
+            continue;
+        }
+        s->bn = (int)n;
+        s->bi = 0;
+        if (n) return 1;
+    }
+}
+
 /* Loads the next good block into s->block: true, or false at the end of the pass. Blocks
  * that fail their checksum and shards that cannot be read are reported on stderr and
  * skipped. */
 static bool stream_block(DataStream *s) {
     const DataSet *ds = s->ds;
+    if (s->cf) {
+        if (stream_chain_block(s)) return true;
+        chain_file_close(s->cf);
+        free(s->cf);
+        s->cf = NULL;
+        s->oi++;
+    }
+    if (s->oi < ds->nshards && ds->shards[s->order[s->oi]].chain && !s->f) {
+        CvError err = {{0}};
+        s->cf = malloc(sizeof *s->cf);
+        if (s->cf &&
+            !chain_file_open(s->cf, ds->shards[s->order[s->oi]].path, false, "train", &err)) {
+            fprintf(stderr, "train: %s, skipped\n", err.msg);
+            free(s->cf);
+            s->cf = NULL;
+            s->oi++;
+            s->bad_blocks++;
+        }
+        return stream_block(s);
+    }
     size_t full = 8 + (size_t)RECORD_BLOCK_RECORDS * (size_t)ds->rsize + 8;
     for (;;) {
         if (!s->f) {
             if (s->oi >= ds->nshards) return false;
+            if (ds->shards[s->order[s->oi]].chain) return stream_block(s);
             const char *path = ds->shards[s->order[s->oi]].path;
             s->f = fopen(path, "rb");
             if (!s->f || fseek(s->f, RECORD_HEADER_SIZE, SEEK_SET) != 0) {
@@ -272,8 +360,11 @@ bool stream_init(DataStream *s, const DataSet *ds, const DataFilter *f, bool loo
     s->cap = loop ? cap : 0;
     s->order = malloc((size_t)ds->nshards * sizeof *s->order);
     s->block = malloc(16 + (size_t)RECORD_BLOCK_RECORDS * (size_t)ds->rsize);
+    s->block_cap = RECORD_BLOCK_RECORDS;
+    s->game = malloc(game_size(MAX_GAME_PLY));
+    s->pos = malloc(sizeof *s->pos);
     s->buf = s->cap ? malloc(s->cap * (size_t)ds->rsize) : NULL;
-    if (!s->order || !s->block || (s->cap && !s->buf)) {
+    if (!s->order || !s->block || !s->game || !s->pos || (s->cap && !s->buf)) {
         snprintf(err->msg, sizeof err->msg, "out of memory for a shuffle buffer of %zu records",
                  s->cap);
         stream_free(s);
@@ -304,6 +395,10 @@ int stream_next(DataStream *s, uint8_t *rec, CvError *err) {
 
 void stream_free(DataStream *s) {
     if (s->f) fclose(s->f);
+    if (s->cf) chain_file_close(s->cf);
+    free(s->cf);
+    free(s->game);
+    free(s->pos);
     free(s->order);
     free(s->block);
     free(s->buf);

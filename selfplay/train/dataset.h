@@ -24,6 +24,7 @@ enum {
 typedef struct DataShard {
     char *path;
     uint64_t records;
+    bool chain; /* a chain shard (decoded into records as it is read), else bin */
 } DataShard;
 
 /* The shards of the folders, all of one variant and record size. */
@@ -35,7 +36,8 @@ typedef struct DataSet {
     uint64_t records;
 } DataSet;
 
-/* Opens every shard-*.bin of the comma-separated folders and checks their headers agree.
+/* Opens every shard-*.chain of the comma-separated folders (or, in a folder without
+ * any, every shard-*.bin) and checks their headers agree.
  * False with err naming the folder or file and the problem. */
 bool dataset_open(DataSet *ds, const char *dirs, CvError *err);
 void dataset_close(DataSet *ds);
@@ -60,15 +62,19 @@ typedef struct DataStream {
     const DataSet *ds;
     DataFilter filter;
     uint64_t seed, rng;
-    bool loop;       /* endless (epochs) or one pass in file order */
-    int epoch;       /* completed passes over the shards */
-    int *order;      /* shard order of this epoch */
-    int oi;          /* index into order of the open shard */
-    FILE *f;         /* the open shard */
-    uint8_t *block;  /* the current block */
-    int bn, bi;      /* records in the block, next one */
-    uint32_t bindex; /* index of the next block in the shard */
-    uint8_t *buf;    /* shuffle buffer: cap records */
+    bool loop;            /* endless (epochs) or one pass in file order */
+    int epoch;            /* completed passes over the shards */
+    int *order;           /* shard order of this epoch */
+    int oi;               /* index into order of the open shard */
+    FILE *f;              /* the open shard */
+    uint8_t *block;       /* the current block's records */
+    size_t block_cap;     /* records block has room for */
+    struct ChainFile *cf; /* the open shard when it is a chain */
+    struct Game *game;    /* a chain's game being decoded */
+    Position *pos;        /* its replay */
+    int bn, bi;           /* records in the block, next one */
+    uint32_t bindex;      /* index of the next block in the shard */
+    uint8_t *buf;         /* shuffle buffer: cap records */
     size_t cap, fill;
     uint64_t kept, bad_blocks;
     uint64_t epoch_kept; /* records kept in this epoch so far */

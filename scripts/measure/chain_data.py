@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Measures the chain format (selfplay/FORMAT.md) on the default self-play run of each
+variant (`chessvar selfplay --variant V --format bin,chain`, every other option at its
+default): bytes per position of chain and bin, and of the chain's fields in a plain byte
+layout (`chessvar data layout`) and of the bin shards compressed by zstd -19 (the general
+compressor the chain coder has to beat); chain decoding speed into the trainer's records
+(`chessvar data speed`, one core); trainer throughput on the same positions as chain and as
+bin (`chessvar train`, default network, one training thread beside its loader thread,
+alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
+10,000 nodes on a small sample (a 4-game chain run per variant). Writes JSON.
+
+usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
+           [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
+           [--repeats 3] [--shuffle 65536]
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+from scripts.common import ROOT
+from scripts.common.measure_env import git_state, machine_info
+
+
+def timed(cmd):
+    """Runs cmd; returns (stdout, wall seconds, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode:
+        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return r.stdout, wall, cpu
+
+
+def size_of(paths):
+    return sum(os.path.getsize(p) for p in paths)
+
+
+def shards(d, ext):
+    return sorted(os.path.join(d, n) for n in os.listdir(d)
+                  if n.startswith("shard-") and n.endswith("." + ext) and not n.endswith(".sf.bin"))
+
+
+def zstd_size(paths, work):
+    """Bytes of the files compressed by zstd -19, each on its own."""
+    total = 0
+    for p in paths:
+        out = os.path.join(work, "z.zst")
+        subprocess.run(["zstd", "-q", "-19", "-f", p, "-o", out], check=True)
+        total += os.path.getsize(out)
+    return total
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("chessvar")
+    ap.add_argument("out")
+    ap.add_argument("--work", default="chain_data_work")
+    ap.add_argument("--runs", help="folder of existing default runs (one subfolder per variant)")
+    ap.add_argument("--variants", default="chess,switching,superchess,supremo")
+    ap.add_argument("--train-positions", type=int, default=1000000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--shuffle", type=int, default=65536,
+                    help="the trainer's shuffle buffer: small beside --train-positions, so the "
+                         "buffer's first fill (every position read once more) weighs little, "
+                         "as in a long training run")
+    args = ap.parse_args()
+    cv = os.path.abspath(args.chessvar)
+    os.makedirs(args.work, exist_ok=True)
+    rows = []
+    for v in args.variants.split(","):
+        run = os.path.join(args.runs or args.work, v)
+        cmd_run = [cv, "selfplay", "--variant", v, "--out", run, "--format", "bin,chain",
+                   "--progress", "0"]
+        if not os.path.isdir(run):
+            timed(cmd_run)
+        stats = json.loads(timed([cv, "data", "stats", "--in", run])[0])
+        n = stats["positions"]
+        layout = os.path.join(args.work, v + ".layout")
+        with open(layout, "wb") as f:
+            subprocess.run([cv, "data", "layout", "--in", run], stdout=f, check=True)
+        row = {"variant": v, "run": f"chessvar selfplay --variant {v} --format bin,chain",
+               "games": stats["games"], "positions": n,
+               "chain_bytes_per_position": size_of(shards(run, "chain")) / n,
+               "bin_bytes_per_position": size_of(shards(run, "bin")) / n,
+               "layout_bytes_per_position": os.path.getsize(layout) / n,
+               "layout_zstd19_bytes_per_position": zstd_size([layout], args.work) / n,
+               "bin_zstd19_bytes_per_position": zstd_size(shards(run, "bin"), args.work) / n}
+        speed = json.loads(timed([cv, "data", "speed", "--in", run, "--repeat", "5"])[0])
+        row["decode_positions_per_second"] = speed["positions_per_second"]
+        row["decode_positions_per_cpu_second"] = speed["positions_per_cpu_second"]
+        # the trainer on the same positions: a folder of the bin shards, one of the chains
+        folders = {}
+        for ext in ("bin", "chain"):
+            d = os.path.join(args.work, f"{v}_{ext}")
+            shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(d)
+            for p in shards(run, ext):
+                shutil.copy(p, d)
+            folders[ext] = d
+        rates, walls = {"bin": [], "chain": []}, {"bin": [], "chain": []}
+        for _ in range(args.repeats):
+            for ext in ("bin", "chain"):
+                net = os.path.join(args.work, "m.nnue")
+                _, wall, cpu = timed([cv, "train", "--data", folders[ext], "--out", net,
+                                      "--positions", str(args.train_positions), "--threads", "1",
+                                      "--shuffle", str(args.shuffle),
+                                      "--progress", "0"])
+                rates[ext].append(args.train_positions / cpu)
+                walls[ext].append(args.train_positions / wall)
+        row["train_positions_per_cpu_second"] = {k: statistics.median(x) for k, x in rates.items()}
+        row["train_positions_per_second"] = {k: statistics.median(x) for k, x in walls.items()}
+        row["train_chain_over_bin_wall"] = (row["train_positions_per_second"]["chain"] /
+                                            row["train_positions_per_second"]["bin"])
+        row["train_chain_over_bin"] = (row["train_positions_per_cpu_second"]["chain"] /
+                                       row["train_positions_per_cpu_second"]["bin"])
+        sample = os.path.join(args.work, v + "_sample")
+        if not os.path.isdir(sample):
+            timed([cv, "selfplay", "--variant", v, "--games", "4", "--seed", "9", "--out", sample,
+                   "--format", "chain", "--progress", "0"])
+        row["rescore"] = []
+        for nodes in (1000, 10000):
+            dst = os.path.join(args.work, f"{v}_rescored_{nodes}")
+            shutil.rmtree(dst, ignore_errors=True)
+            out = json.loads(timed([cv, "data", "rescore", "--in", sample, "--out", dst,
+                                    "--nodes", str(nodes), "--progress", "0"])[0])
+            row["rescore"].append({"nodes": nodes, "positions": out["positions"],
+                                   "threads": out["threads"],
+                                   "positions_per_cpu_second": out["positions_per_cpu_second"]})
+        print(json.dumps(row), file=sys.stderr)
+        rows.append(row)
+    doc = {"what": "chain format: size, decode speed, trainer throughput, rescore speed",
+           "command": "python3 -m scripts.measure.chain_data " + " ".join(sys.argv[1:]),
+           "train_positions": args.train_positions, "repeats": args.repeats,
+           "shuffle": args.shuffle,
+           "machine": machine_info(), "commit": git_state(ROOT)[0],
+           "dirty": git_state(ROOT)[1], "rows": rows}
+    with open(args.out, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+/* chain.h - the chain codec of self-play games (FORMAT.md, "Chain shard"): each game as
+ * its start position and, per ply, the move as its index among the legal moves in the
+ * generator's order, the best move where it differs, the score as a difference from the
+ * previous ply's, the depth and the flags, all coded by an adaptive binary range coder
+ * whose models start afresh in every block, so each block decodes on its own. */
+#ifndef CHESSVAR_SELFPLAY_CHAIN_H
+#define CHESSVAR_SELFPLAY_CHAIN_H
+
+#include "game.h"
+
+#define CHAIN_VERSION     1
+#define CHAIN_HEADER_SIZE 64
+#define CHAIN_BLOCK_HEAD  24          /* bytes before a block's payload */
+#define CHAIN_BLOCK_PLIES 16384       /* a block is closed after the game that reaches this */
+#define CHAIN_MAX_PAYLOAD (64u << 20) /* a longer payload field marks a corrupt block */
+
+typedef struct ChainModel ChainModel;
+
+/* Encoder of one block: the range coder's state, its output and its models. */
+typedef struct ChainEnc {
+    uint64_t low;
+    uint32_t range;
+    uint8_t cache;
+    uint64_t cache_size;
+    uint8_t *out;
+    size_t len, cap;
+    bool oom;
+    ChainModel *m;
+    uint32_t prev_id; /* id of the game before (the block's first game id - 1 at the start) */
+    char prev_fen[256];
+} ChainEnc;
+
+/* Decoder of one block. */
+typedef struct ChainDec {
+    uint32_t range, code;
+    const uint8_t *in, *end;
+    ChainModel *m;
+    uint32_t prev_id;
+    char prev_fen[256];
+} ChainDec;
+
+/* Starts a block whose first game has id first_id; false if out of memory. */
+bool chain_enc_init(ChainEnc *e, uint32_t first_id);
+/* Codes game g (its plies replayed on pos, scratch); false with err naming the game and
+ * the ply when a move played is not legal there or the start does not read. */
+bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos, CvError *err);
+/* Ends the block: flushes the coder; the payload is e->out[0..e->len). */
+void chain_enc_finish(ChainEnc *e);
+void chain_enc_free(ChainEnc *e);
+
+/* Starts decoding a block's payload; false if out of memory. */
+bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id);
+/* Decodes the next game into g (room for MAX_GAME_PLY plies), replaying it on pos (left
+ * at the game's last position). With rec non-NULL, also fills a record (record.h) of
+ * rsize bytes for each written ply there and adds their number to *nrec. False with err
+ * naming the game and ply when a move is not legal or the data ends early. */
+bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec, int rsize,
+                    uint64_t *nrec, CvError *err);
+void chain_dec_free(ChainDec *d);
+
+#endif

@@ -1,0 +1,386 @@
+/* test_chain.c - the chain format and `chessvar data`: bin -> chain -> bin gives the same
+ * bytes on runs of every variant, a corrupt or truncated block is skipped with a message
+ * naming the file and the block (an error when strict), a replay under other rules is an
+ * error naming the game, and the generator options of selfplay (random moves anywhere,
+ * random multi-PV, --write-max-ply, --skip-draws) do what their help says, each checked
+ * against the JSONL of a run. */
+#define _XOPEN_SOURCE 700
+#include <xxhash.h>
+
+#include "../engine/chessvar.h"
+#include "selfplay_util.h"
+
+TestSuite(chain, .init = engine_init, .timeout = 300);
+
+#define SU_DATA(...) ((char *const[]){CHESSVAR_BINARY, "data", __VA_ARGS__, NULL})
+
+/* Asserts that dir_a/name and dir_b/name hold the same bytes. */
+static void same_file(const char *dir_a, const char *dir_b, const char *name) {
+    char pa[1024], pb[1024];
+    snprintf(pa, sizeof pa, "%s/%s", dir_a, name);
+    snprintf(pb, sizeof pb, "%s/%s", dir_b, name);
+    long la = 0, lb = 0;
+    char *a = su_slurp(pa, &la), *b = su_slurp(pb, &lb);
+    cr_assert(a && b, "%s or %s missing", pa, pb);
+    cr_expect(la == lb && memcmp(a, b, (size_t)la) == 0, "%s and %s differ (%ld, %ld bytes)", pa,
+              pb, la, lb);
+    free(a);
+    free(b);
+}
+
+/* Size of a file in bytes. */
+static long file_size(const char *dir, const char *name) {
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    struct stat st;
+    cr_assert_eq(stat(p, &st), 0, "%s", p);
+    return (long)st.st_size;
+}
+
+/* One short run of variant v in bin and chain (and JSONL) with one more option, then both
+ * conversions back; whole: every position is written, so the bin converts to the chain
+ * self-play wrote. */
+static void round_trip(char *v, char *opt, char *val, bool whole) {
+    char run[512], a[512], b[512];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(a, sizeof a);
+    su_temp_dir(b, sizeof b);
+    cr_assert_eq(
+        su_run(SU_SP("--variant", v, "--games", "3", "--nodes", "200", "--ply-cap", "160",
+                     "--format", "bin,chain,jsonl", "--out", run, "--threads", "2", opt, val)),
+        0, "selfplay %s", v);
+    cr_assert_eq(su_run(SU_DATA("convert", "--in", run, "--from", "bin", "--to", "bin,chain",
+                                "--out", a, "--progress", "0")),
+                 0);
+    cr_assert_eq(su_run(SU_DATA("convert", "--in", run, "--from", "chain", "--to", "bin,jsonl",
+                                "--out", b, "--progress", "0")),
+                 0);
+    same_file(run, a, "shard-000000.bin");              /* bin -> games -> bin */
+    if (whole) same_file(run, a, "shard-000000.chain"); /* bin -> chain, as self-play wrote it */
+    same_file(run, b, "shard-000000.bin");              /* chain -> bin */
+    same_file(run, b, "shard-000000.jsonl");
+    /* the chain is a small fraction of the bin: at most 5 bytes a position of 104+ */
+    cr_expect_lt(file_size(run, "shard-000000.chain") * 20, file_size(run, "shard-000000.bin"),
+                 "%s: chain %ld bytes, bin %ld", v, file_size(run, "shard-000000.chain"),
+                 file_size(run, "shard-000000.bin"));
+    su_remove_dir(run);
+    su_remove_dir(a);
+    su_remove_dir(b);
+}
+
+Test(chain, bin_chain_bin_is_byte_identical_in_every_variant) {
+    round_trip("chess", "--seed", "5", true);
+    round_trip("switching", "--seed", "5", true);
+    round_trip("superchess", "--seed", "5", true);
+    round_trip("supremo", "--seed", "5", true);
+}
+
+Test(chain, dedup_keeps_duplicates_in_the_chain_marked_not_for_training) {
+    /* written positions skip plies: the bin reads back as parts of games */
+    round_trip("chess", "--dedup-bits", "8", false);
+}
+
+/* Runs `chessvar data convert` from dir's chains to bin in out, stderr to err_path. */
+static int convert_err(const char *dir, const char *out, const char *err_path, bool strict) {
+    char *const argv[] = {CHESSVAR_BINARY,
+                          "data",
+                          "convert",
+                          "--in",
+                          (char *)dir,
+                          "--to",
+                          "bin",
+                          "--out",
+                          (char *)out,
+                          "--progress",
+                          "0",
+                          strict ? "--strict" : NULL,
+                          NULL};
+    return su_run_err(argv, err_path);
+}
+
+Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_error) {
+    char run[512], out[512], errp[600];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(out, sizeof out);
+    snprintf(errp, sizeof errp, "%s/err.txt", out);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", run)),
+                 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/shard-000001.chain", run);
+    long len = 0;
+    char *buf = su_slurp(path, &len);
+    cr_assert(buf && len > 200);
+    buf[100] ^= 0x10; /* inside block 0's payload */
+    FILE *f = fopen(path, "wb");
+    fwrite(buf, 1, (size_t)len, f);
+    fclose(f);
+    cr_expect_eq(convert_err(run, out, errp, false), 0);
+    long el = 0;
+    char *e = su_slurp(errp, &el);
+    cr_expect(e && strstr(e, "shard-000001.chain: block 0 fails its checksum") &&
+                  strstr(e, "skipped"),
+              "message: %s", e ? e : "(none)");
+    free(e);
+    cr_expect_eq(convert_err(run, out, errp, true), 2, "strict reader goes on");
+    e = su_slurp(errp, &el);
+    cr_expect(e && strstr(e, "shard-000001.chain: block 0"), "message: %s", e ? e : "(none)");
+    free(e);
+    /* truncated: the file ends inside the block */
+    f = fopen(path, "wb");
+    buf[100] ^= 0x10;
+    fwrite(buf, 1, (size_t)len - 5, f);
+    fclose(f);
+    cr_expect_eq(convert_err(run, out, errp, false), 0);
+    e = su_slurp(errp, &el);
+    cr_expect(e && strstr(e, "shard-000001.chain: block 0 is truncated"), "message: %s",
+              e ? e : "(none)");
+    free(e);
+    free(buf);
+    su_remove_dir(run);
+    su_remove_dir(out);
+}
+
+Test(chain, a_replay_under_other_rules_is_an_error_naming_the_game) {
+    char run[512], out[512], errp[600];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(out, sizeof out);
+    snprintf(errp, sizeof errp, "%s/err.txt", out);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "2", "--nodes", "200",
+                              "--fixed-start", "--format", "chain", "--out", run)),
+                 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/shard-000000.chain", run);
+    long len = 0;
+    uint8_t *buf = (uint8_t *)su_slurp(path, &len);
+    /* the same header, variant switching: a valid file whose moves mean other moves */
+    memset(buf + 40, 0, 16);
+    memcpy(buf + 40, "switching", 9);
+    uint64_t h = XXH3_64bits(buf, 56);
+    for (int i = 0; i < 8; i++) buf[56 + i] = (uint8_t)(h >> (8 * i));
+    FILE *f = fopen(path, "wb");
+    fwrite(buf, 1, (size_t)len, f);
+    fclose(f);
+    free(buf);
+    cr_expect_eq(convert_err(run, out, errp, false), 2);
+    long el = 0;
+    char *e = su_slurp(errp, &el);
+    cr_expect(e && strstr(e, "shard-000000.chain: block 0: game 0 ply ") &&
+                  strstr(e, "other rules"),
+              "message: %s", e ? e : "(none)");
+    free(e);
+    su_remove_dir(run);
+    su_remove_dir(out);
+}
+
+/* ---------------------------------------------------------------- generator options */
+
+/* One JSONL position's fields the option tests read. */
+typedef struct Pos {
+    unsigned game;
+    int ply, result;
+    bool random, searched;
+    char move[32], best[32];
+} Pos;
+
+/* Reads every JSONL shard of dir; returns the count. */
+static int load(const char *dir, Pos **out) {
+    int n = 0, cap = 4096;
+    Pos *p = malloc((size_t)cap * sizeof *p);
+    char line[2048];
+    for (int shard = 0;; shard++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/shard-%06d.jsonl", dir, shard);
+        FILE *f = fopen(path, "r");
+        if (!f) break;
+        while (fgets(line, sizeof line, f)) {
+            if (n == cap) p = realloc(p, (size_t)(cap *= 2) * sizeof *p);
+            Pos *x = &p[n++];
+            cr_assert_eq(sscanf(line, "{\"game\":%u,\"ply\":%d", &x->game, &x->ply), 2);
+            cr_assert_eq(sscanf(strstr(line, "\"move\":"), "\"move\":\"%31[^\"]", x->move), 1);
+            x->searched = sscanf(strstr(line, "\"best\":"), "\"best\":\"%31[^\"]", x->best) == 1;
+            x->random = strstr(line, "\"random\":true") != NULL;
+            cr_assert_eq(sscanf(strstr(line, "\"result\":"), "\"result\":%d", &x->result), 1);
+        }
+        fclose(f);
+    }
+    *out = p;
+    return n;
+}
+
+#define GEN                                                                                        \
+    "--variant", "chess", "--nodes", "200", "--games", "6", "--seed", "1", "--format", "jsonl"
+
+Test(chain, random_moves_fall_in_their_ply_range_and_multipv_draws_among_the_best) {
+    char a[512], b[512];
+    su_temp_dir(a, sizeof a);
+    su_temp_dir(b, sizeof b);
+    cr_assert_eq(su_run(SU_SP(GEN, "--random-moves", "3", "--random-min-ply", "20",
+                              "--random-max-ply", "40", "--out", a)),
+                 0);
+    Pos *p;
+    int n = load(a, &p), per_game[6] = {0}, last[6] = {0}, longest = 0;
+    for (int i = 0; i < n; i++) {
+        if (p[i].ply > longest) longest = p[i].ply;
+        if (p[i].ply > last[p[i].game]) last[p[i].game] = p[i].ply;
+        if (!p[i].random || p[i].ply < 4) continue; /* the 4 opening plies are random too */
+        cr_expect(p[i].ply >= 20 && p[i].ply <= 40, "game %u: random move at ply %d", p[i].game,
+                  p[i].ply);
+        cr_expect(!p[i].searched, "a uniform random move has no label");
+        per_game[p[i].game]++;
+    }
+    for (int g = 0; g < 6; g++) /* a game over before ply 40 may miss some */
+        cr_expect(last[g] > 40 ? per_game[g] == 3 : per_game[g] <= 3, "game %d: %d random moves", g,
+                  per_game[g]);
+    cr_expect_gt(longest, 40, "no game reached ply 40: the test shows nothing");
+    free(p);
+    cr_assert_eq(
+        su_run(SU_SP(GEN, "--random-moves", "3", "--random-min-ply", "20", "--random-max-ply", "40",
+                     "--random-multipv", "3", "--random-multipv-diff", "60", "--out", b)),
+        0);
+    n = load(b, &p);
+    int drawn = 0, other = 0;
+    for (int i = 0; i < n; i++) {
+        if (!p[i].random) continue;
+        drawn++;
+        cr_expect(p[i].searched, "game %u ply %d: a multi-PV move is labelled by its search",
+                  p[i].game, p[i].ply);
+        other += p[i].searched && strcmp(p[i].move, p[i].best) != 0;
+    }
+    cr_expect_gt(drawn, 0);
+    cr_expect_gt(other, 0, "every multi-PV draw was the best move: no draw among several");
+    cr_expect_lt(other, drawn, "no multi-PV draw was the best move");
+    free(p);
+    su_remove_dir(a);
+    su_remove_dir(b);
+}
+
+Test(chain, write_max_ply_and_skip_draws_leave_out_exactly_their_positions) {
+    char all[512], capd[512], nodraw[512];
+    su_temp_dir(all, sizeof all);
+    su_temp_dir(capd, sizeof capd);
+    su_temp_dir(nodraw, sizeof nodraw);
+    cr_assert_eq(su_run(SU_SP(GEN, "--out", all)), 0);
+    cr_assert_eq(su_run(SU_SP(GEN, "--write-max-ply", "30", "--out", capd)), 0);
+    cr_assert_eq(su_run(SU_SP(GEN, "--skip-draws", "--out", nodraw)), 0);
+    Pos *a, *c, *d;
+    int na = load(all, &a), nc = load(capd, &c), nd = load(nodraw, &d);
+    int k = 0, m = 0, draws = 0;
+    for (int i = 0; i < na; i++) {
+        if (a[i].ply < 30) {
+            cr_assert_lt(k, nc);
+            cr_expect(c[k].game == a[i].game && c[k].ply == a[i].ply);
+            k++;
+        }
+        if (a[i].result == 500) {
+            draws++;
+            continue;
+        }
+        cr_assert_lt(m, nd);
+        cr_expect(d[m].game == a[i].game && d[m].ply == a[i].ply);
+        m++;
+    }
+    cr_expect_eq(k, nc, "--write-max-ply 30: %d positions expected, %d written", k, nc);
+    cr_expect_eq(m, nd, "--skip-draws: %d positions expected, %d written", m, nd);
+    cr_expect_gt(draws, 0, "no drawn game: the test shows nothing");
+    cr_expect_lt(nc, na);
+    free(a);
+    free(c);
+    free(d);
+    su_remove_dir(all);
+    su_remove_dir(capd);
+    su_remove_dir(nodraw);
+}
+
+Test(chain, resume_rewrites_a_missing_chain_shard_the_same) {
+    char a[512], b[512], path[1024];
+    su_temp_dir(a, sizeof a);
+    su_temp_dir(b, sizeof b);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", a)),
+                 0);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", b)),
+                 0);
+    snprintf(path, sizeof path, "%s/shard-000001.chain", b); /* as if killed before it */
+    cr_assert_eq(remove(path), 0);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
+                              "--shard-games", "2", "--format", "chain", "--out", b, "--resume")),
+                 0);
+    cr_expect_gt(su_same_dirs(a, b), 4);
+    su_remove_dir(a);
+    su_remove_dir(b);
+}
+
+/* The "move" values of every JSONL line of dir, in order, joined by spaces. */
+static char *moves_of(const char *dir, int *depth_two, int *lines) {
+    Pos *p;
+    int n = load(dir, &p);
+    char *s = calloc((size_t)n * 33 + 1, 1);
+    for (int i = 0; i < n; i++) {
+        strcat(s, p[i].move);
+        strcat(s, " ");
+    }
+    *lines = n;
+    *depth_two = 0;
+    char path[1024], line[2048];
+    for (int shard = 0;; shard++) {
+        snprintf(path, sizeof path, "%s/shard-%06d.jsonl", dir, shard);
+        FILE *f = fopen(path, "r");
+        if (!f) break;
+        while (fgets(line, sizeof line, f)) *depth_two += strstr(line, "\"depth\":2,") != NULL;
+        fclose(f);
+    }
+    free(p);
+    return s;
+}
+
+Test(chain, rescore_keeps_the_moves_relabels_every_position_and_resumes) {
+    char run[512], out[512], ja[512], jb[512], path[1024];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(out, sizeof out);
+    su_temp_dir(ja, sizeof ja);
+    su_temp_dir(jb, sizeof jb);
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "2", "--nodes", "3000",
+                              "--shard-games", "1", "--format", "chain", "--out", run)),
+                 0);
+    cr_assert_eq(su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "2", "--threads",
+                                "2", "--progress", "0")),
+                 0);
+    cr_assert_eq(
+        su_run(SU_DATA("convert", "--in", run, "--to", "jsonl", "--out", ja, "--progress", "0")),
+        0);
+    cr_assert_eq(
+        su_run(SU_DATA("convert", "--in", out, "--to", "jsonl", "--out", jb, "--progress", "0")),
+        0);
+    int da, db, na, nb;
+    char *ma = moves_of(ja, &da, &na), *mb = moves_of(jb, &db, &nb);
+    cr_expect_str_eq(ma, mb, "rescore changed the moves played");
+    /* every position now has a depth-2 label (a mate found shallower is the exception) */
+    cr_expect_gt(db, nb * 9 / 10, "%d of %d positions labelled at depth 2", db, nb);
+    cr_expect_lt(da, na / 10, "the self-play labels were depth 2 already: the test shows nothing");
+    free(ma);
+    free(mb);
+    /* resume: a shard missing from the output is rescored again, the same */
+    snprintf(path, sizeof path, "%s/shard-000001.chain", out);
+    long len = 0;
+    char *before = su_slurp(path, &len);
+    cr_assert_eq(remove(path), 0);
+    cr_assert_eq(su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "2", "--threads",
+                                "1", "--progress", "0")),
+                 0);
+    long len2 = 0;
+    char *after = su_slurp(path, &len2);
+    cr_expect(after && len == len2 && memcmp(before, after, (size_t)len) == 0,
+              "the resumed shard differs");
+    free(before);
+    free(after);
+    /* other options into the same folder are refused */
+    cr_expect_eq(
+        su_run(SU_DATA("rescore", "--in", run, "--out", out, "--depth", "3", "--progress", "0")),
+        2);
+    su_remove_dir(run);
+    su_remove_dir(out);
+    su_remove_dir(ja);
+    su_remove_dir(jb);
+}
