@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
         {"setup", cmd_setup, "Superchess start arrays: random prelude setups and prelude checks"},
         {"train", cmd_train,
          "train an evaluation network on self-play data; evaluate FENs with one"},
+        {"sprt", cmd_sprt, "SPRT of game-pair counts (LLR, decision, Elo); simulated SPRTs"},
     };
     const int n = (int)(sizeof cmds / sizeof cmds[0]);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
