@@ -49,8 +49,10 @@ static bool sprt_opt_pairs(const char *cmd, const char *opt, const char *val, vo
         s = end + 1;
     }
     if (*s || (k != SPRT_NPENTA && k != SPRT_NCLASS)) {
-        cli_usage_error(cmd, "%s needs 5 counts LL,LD+DL,LW+DD+WL,DW+WD,WW (or 9 quarter-point "
-                        "classes), got '%s'", opt, val);
+        cli_usage_error(cmd,
+                        "%s needs 5 counts LL,LD+DL,LW+DD+WL,DW+WD,WW (or 9 quarter-point "
+                        "classes), got '%s'",
+                        opt, val);
         return false;
     }
     if (k == SPRT_NPENTA) sprt_from_pentanomial(v, o->cls);
@@ -124,8 +126,8 @@ static int sprt_print_simulation(const SprtOpts *o) {
     if (!n) return cli_usage_error(CMD, "out of memory for %ld runs", o->runs);
     long h1, undecided;
     double sum;
-    sprt_simulate(&o->spec, p, (uint64_t)o->seed, o->runs, (uint64_t)o->max_pairs, &h1,
-                  &undecided, &sum, n);
+    sprt_simulate(&o->spec, p, (uint64_t)o->seed, o->runs, (uint64_t)o->max_pairs, &h1, &undecided,
+                  &sum, n);
     qsort(n, (size_t)o->runs, sizeof *n, sprt_cmp_u64);
     double mean_games = 2.0 * sum / (double)o->runs;
     unsigned long long med = 2 * n[o->runs / 2], p90 = 2 * n[(o->runs * 9) / 10];
@@ -137,14 +139,14 @@ static int sprt_print_simulation(const SprtOpts *o) {
                "\"undecided\":%ld,\"mean_games\":%.2f,\"median_games\":%llu,\"p90_games\":%llu}\n",
                o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta,
                o->spec.normalized ? "normalized" : "logistic", o->sim_elo, o->draws, p[0], p[1],
-               p[2], p[3], p[4], o->runs, o->seed, o->max_pairs, h1, h0, undecided, mean_games,
-               med, p90);
+               p[2], p[3], p[4], o->runs, o->seed, o->max_pairs, h1, h0, undecided, mean_games, med,
+               p90);
     else
         printf("SPRT [%g, %g] alpha %g beta %g at %+g Elo, %.0f%% draws: %ld runs, H1 %ld "
                "(%.2f%%), H0 %ld (%.2f%%), undecided %ld; games mean %.1f, median %llu, "
                "90th percentile %llu\n",
-               o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta, o->sim_elo,
-               100 * o->draws, o->runs, h1, 100.0 * (double)h1 / (double)o->runs, h0,
+               o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta, o->sim_elo, 100 * o->draws,
+               o->runs, h1, 100.0 * (double)h1 / (double)o->runs, h0,
                100.0 * (double)h0 / (double)o->runs, undecided, mean_games, med, p90);
     free(n);
     return 0;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SPRT_EPSILON   1e-3 /* pairs given to an empty pentanomial class */
-#define SPRT_Z95       1.959963984540054
+#define SPRT_EPSILON    1e-3 /* pairs given to an empty pentanomial class */
+#define SPRT_Z95        1.959963984540054
 #define SPRT_NELO_PER_T (800.0 / 2.302585092994046) /* nElo of t = 1: 800 / ln 10 */
 
 /* A distribution over pair mean scores: n values a[i] with probabilities p[i]. */
