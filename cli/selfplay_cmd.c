@@ -35,6 +35,8 @@ typedef struct SelfplayOpts {
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine; /* --opponent uci:CMD */
     Book *opening_book;   /* --book, read and checked */
+    SprtSpec sprt;        /* --sprt, when have_sprt */
+    bool have_sprt;
 } SelfplayOpts;
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
@@ -163,6 +165,18 @@ static bool selfplay_opt_engine_option(const char *cmd, const char *opt, const c
     return true;
 }
 
+/* --sprt elo0,elo1[,alpha,beta]. */
+static bool selfplay_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
+    SelfplayOpts *o = dst;
+    char err[160];
+    if (!sprt_parse(val, &o->sprt, err, sizeof err)) {
+        cli_usage_error(cmd, "%s %s", opt, err);
+        return false;
+    }
+    o->have_sprt = true;
+    return true;
+}
+
 /* Sets player B from --opponent and --opponent-budget; false after a message. */
 static bool selfplay_set_opponent(SelfplayOpts *o) {
     GameConfig *g = &o->plan.game;
@@ -257,7 +271,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     GameConfig *g = &p->game;
     *p = (SelfplayPlan){.games = 0, /* 100, or with --positions no limit */
                         .threads = omp_get_num_procs(),
-                        .shard_games = 50,
+                        .shard_games = 0, /* 50, or 10 with --sprt */
                         .progress = 5,
                         .progress_out = stderr,
                         .check_every = 20};
@@ -357,7 +371,15 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                     "2^B keys (8 * 2^B bytes: B = 24 is 128 MB); the same data for any\n"
                     "thread count and after --resume (default 0 = off)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
-                     "games per shard file (default 50)"),
+                     "games per shard file (default 50; 10 with --sprt, which decides\n"
+                     "on complete shards; even with --sprt)"),
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", selfplay_opt_sprt, o,
+                     "a match that stops itself: the GSPRT of player A's game pairs\n"
+                     "(pentanomial) between H0 Elo = ELO0 and H1 Elo = ELO1 (alpha,\n"
+                     "beta default 0.05); stops at a decision, --games being the most\n"
+                     "to play (default then 20000); implies --paired"),
+        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.normalized,
+                     "--sprt ELO0, ELO1 and the estimates are normalized Elo"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
                     "transposition table of 2^B entries per player (default 14 on\n"
                     "8x8, 16 on 10x10: a game's recent searches, kept in cache)"),
@@ -385,6 +407,19 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
+    if (o->sprt.normalized && !o->have_sprt)
+        return cli_usage_error(CMD, "--sprt-normalized needs --sprt");
+    if (o->have_sprt) {
+        if (p->positions > 0 || p->filter.dedup_bits > 0)
+            return cli_usage_error(CMD, "--sprt excludes --positions and --dedup-bits");
+        if (p->shard_games % 2)
+            return cli_usage_error(CMD, "--sprt needs an even --shard-games (whole pairs), got %ld",
+                                   p->shard_games);
+        g->paired = true;
+        p->sprt = &o->sprt;
+        if (!p->games) p->games = 20000;
+    }
+    if (!p->shard_games) p->shard_games = o->have_sprt ? 10 : 50;
     if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : 100;
     if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
         return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
@@ -450,6 +485,55 @@ static void selfplay_summary_figures(const SelfplayOpts *op, const SelfplayTotal
     selfplay_player_name(&op->plan.game.player[1], f->b, sizeof f->b);
 }
 
+/* Paired runs: the pair counts and the Elo interval from their variance, and the SPRT's
+ * state with --sprt, as members of the JSON summary (each followed by a comma). */
+static void selfplay_summary_pairs_json(const SelfplayOpts *op, const SelfplayTotals *t) {
+    uint64_t q[SPRT_NPENTA];
+    const uint64_t *c = t->a_pairs;
+    sprt_pentanomial(c, q);
+    double elo, lo, hi;
+    sprt_elo(c, false, &elo, &lo, &hi);
+    printf("\"pentanomial\":[%llu,%llu,%llu,%llu,%llu],\"pair_classes\":[",
+           (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
+           (unsigned long long)q[3], (unsigned long long)q[4]);
+    for (int k = 0; k < SPRT_NCLASS; k++) printf("%s%llu", k ? "," : "", (unsigned long long)c[k]);
+    printf("],\"elo_pairs\":%.1f,\"elo_pairs_95\":[%.1f,%.1f],", elo, lo, hi);
+    if (!op->plan.sprt) return;
+    const SprtSpec *s = op->plan.sprt;
+    SprtStatus st = sprt_status(s, c);
+    printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
+           "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
+           "\"stopped\":%s,\"elo\":%.1f,\"elo_95\":[%.1f,%.1f]},",
+           s->elo0, s->elo1, s->alpha, s->beta, s->normalized ? "normalized" : "logistic",
+           (unsigned long long)st.pairs, st.llr, st.lower, st.upper,
+           st.decision == SPRT_H1   ? "H1"
+           : st.decision == SPRT_H0 ? "H0"
+                                    : "none",
+           t->sprt_stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+}
+
+/* Paired runs: the pair counts, the Elo interval from them and the SPRT as text lines. */
+static void selfplay_summary_pairs_text(const SelfplayOpts *op, const SelfplayTotals *t) {
+    uint64_t q[SPRT_NPENTA];
+    sprt_pentanomial(t->a_pairs, q);
+    double elo, lo, hi;
+    sprt_elo(t->a_pairs, false, &elo, &lo, &hi);
+    printf("pairs (A's points): LL %llu, LD %llu, LW+DD %llu, DW %llu, WW %llu; Elo %+.0f, 95%% "
+           "interval from the pairs [%+.0f, %+.0f]\n",
+           (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
+           (unsigned long long)q[3], (unsigned long long)q[4], elo, lo, hi);
+    if (!op->plan.sprt) return;
+    SprtStatus st = sprt_status(op->plan.sprt, t->a_pairs);
+    printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
+           op->plan.sprt->elo0, op->plan.sprt->elo1,
+           op->plan.sprt->normalized ? "normalized" : "logistic", op->plan.sprt->alpha,
+           op->plan.sprt->beta, st.llr, st.lower, st.upper,
+           st.decision == SPRT_H1   ? "H1 accepted"
+           : st.decision == SPRT_H0 ? "H0 accepted"
+                                    : "no decision",
+           t->sprt_stopped ? " (the match stopped there)" : " (--games reached)");
+}
+
 /* The summary as one line of JSON. */
 static void selfplay_summary_json(const SelfplayOpts *op, const SelfplayTotals *t, int nranks,
                                   const SummaryFigures *f) {
@@ -472,6 +556,7 @@ static void selfplay_summary_json(const SelfplayOpts *op, const SelfplayTotals *
            f->elo.elo_lo, f->elo.elo_hi, t->restarts);
     printf("\"duplicates\":%llu,\"duplicate_rate\":%.4f,", (unsigned long long)t->duplicates,
            (double)t->duplicates / f->games);
+    if (o->game.paired) selfplay_summary_pairs_json(op, t);
     printf("\"white_score_counts\":{");
     for (int k = 0; k < NSCORE; k++) /* by White's score in per mille */
         printf("%s\"%d\":%llu", k ? "," : "", 250 * k, (unsigned long long)t->by_score[k]);
@@ -498,6 +583,7 @@ static void selfplay_summary_text(const SelfplayOpts *op, const SelfplayTotals *
            "[%+.0f, %+.0f]\n",
            f->a, f->b, 100.0 * f->a_score, f->a_wins, t->a_by_score[2], f->a_losses, f->elo.elo,
            f->elo.elo_lo, f->elo.elo_hi);
+    if (o->game.paired) selfplay_summary_pairs_text(op, t);
     if (t->restarts)
         printf("engine restarts: %ld (failures are in the termination counts)\n", t->restarts);
     printf("termination:");

@@ -89,9 +89,45 @@ static void selfplay_progress(SelfplayRun *run, bool force) {
                 eta);
         return;
     }
+    if (run->o->sprt) { /* the test's state instead of an ETA: it ends when it decides */
+        pthread_mutex_lock(&run->lock_manifest);
+        SprtStatus st = sprt_status(run->o->sprt, run->sprt_pairs);
+        uint64_t q[SPRT_NPENTA];
+        sprt_pentanomial(run->sprt_pairs, q);
+        pthread_mutex_unlock(&run->lock_manifest);
+        fprintf(run->o->progress_out,
+                "selfplay %s: %ld/%ld games, LLR %.2f [%.2f, %.2f], pairs LL %llu LD %llu "
+                "DD+WL %llu WD %llu WW %llu, Elo %+.1f [%+.1f, %+.1f]\n",
+                run->o->game.var->name, g, run->games_todo, st.llr, st.lower, st.upper,
+                (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
+                (unsigned long long)q[3], (unsigned long long)q[4], st.elo, st.elo_lo, st.elo_hi);
+        return;
+    }
     fprintf(run->o->progress_out,
             "selfplay %s: %ld/%ld games, %ld positions, %.0f positions/s, ETA %.0f s\n",
             run->o->game.var->name, g, run->games_todo, p, rate, eta);
+}
+
+/* Counts the shard's game pairs (games 2k, 2k+1 of one opening, both in the shard) by
+ * player A's points in quarters: the classes of the SPRT. */
+static void selfplay_count_pairs(ShardStats *s, Game **games, uint32_t first, uint32_t n) {
+    for (uint32_t i = first % 2; i + 1 < n; i += 2) {
+        const Game *x = games[i], *y = games[i + 1];
+        int ax = x->a_is_white ? x->white_score : 1000 - x->white_score;
+        int ay = y->a_is_white ? y->white_score : 1000 - y->white_score;
+        s->a_pairs[(ax + ay) / 250]++;
+    }
+}
+
+/* --sprt: adds a complete shard's pairs to the test and stops the run once it decides
+ * (caller holds lock_manifest). */
+static void selfplay_sprt_add(SelfplayRun *run, const ShardStats *s) {
+    if (!run->o->sprt) return;
+    for (int k = 0; k < SPRT_NCLASS; k++) run->sprt_pairs[k] += s->a_pairs[k];
+    if (sprt_status(run->o->sprt, run->sprt_pairs).decision != SPRT_CONTINUE) {
+        run->sprt_stopped = true;
+        atomic_store(&run->stop, 1);
+    }
 }
 
 /* Adds a finished game to its shard's statistics; only the thread that finished the
@@ -137,6 +173,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
         s->positions += w;
         if (table) nkeys += w;
     }
+    if (ok && o->game.paired) selfplay_count_pairs(s, games, first, last - first);
     char path[1024];
     record_shard_name(path, sizeof path, o->out, shard, "keys");
     ok = ok && record_write_shard(o->out, o->formats, &si, games, &gp->pos, &err) &&
@@ -150,6 +187,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
         s->done = true;
         run->written += s->positions; /* ordered runs only read it, under lock_write */
         if (o->positions > 0 && run->written >= (uint64_t)o->positions) atomic_store(&run->stop, 1);
+        selfplay_sprt_add(run, s);
         double now = run_now();
         if (run->nranks == 1 && now - run->last_manifest >= MANIFEST_SECONDS) {
             ok = selfplay_write_manifest(run, &err);
@@ -342,7 +380,9 @@ static bool selfplay_resume(SelfplayRun *run) {
             snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
             return false;
         }
-        if (!selfplay_load_stats(run, i) && run->ordered) break;
+        bool loaded = selfplay_load_stats(run, i);
+        if (loaded) selfplay_sprt_add(run, &selfplay_shard(run, i)->st);
+        if (!loaded && run->ordered) break;
     }
     if (!run->ordered) return true;
     uint32_t i = run->shard_lo;
@@ -396,6 +436,7 @@ void selfplay_run_totals(const SelfplayRun *run, SelfplayTotals *t) {
         const ShardStats *s = &selfplay_shard(run, i)->st;
         if (!s->done) continue;
         for (int k = 0; k < SELFPLAY_NSCORE; k++) t->a_by_score[k] += s->a_by_score[k];
+        for (int k = 0; k < SPRT_NCLASS; k++) t->a_pairs[k] += s->a_pairs[k];
         t->games += s->games;
         t->positions += s->positions;
         t->plies += s->plies;
@@ -417,6 +458,7 @@ void selfplay_run_totals(const SelfplayRun *run, SelfplayTotals *t) {
     t->nodes_now = run->sums[1];
     t->games_now = run->sums[2];
     t->restarts = (long)atomic_load(&run->restarts);
+    t->sprt_stopped = run->sprt_stopped;
     t->seconds = run->secs;
     t->report_failures = run->report_failures;
     t->replays_rejected = (long)atomic_load(&run->replays_rejected);

@@ -10,6 +10,7 @@
 
 #include "filter.h"
 #include "game.h"
+#include "match/sprt.h"
 
 #define SELFPLAY_MAX_GAMES 2000000000L /* game ids fit the data files' 32 bits */
 #define SELFPLAY_NSCORE    5 /* White's (or player A's) score per mille: 0, 250, 500, 750, 1000 */
@@ -22,10 +23,11 @@ typedef struct SelfplayPlan {
     int formats;                      /* FORMAT_* bits (record.h) */
     const char *out;                  /* the run's folder */
     bool resume;                      /* continue the run in out */
-    const char *report; /* rule-consistency report (JSON path; Markdown beside it), or NULL */
-    long check_every;   /* verify every n-th position of each game in the report (0: none) */
-    FilterSpec filter;  /* positions left out of the position files */
-    double progress;    /* seconds between progress lines on progress_out; 0 = none */
+    const char *report;   /* rule-consistency report (JSON path; Markdown beside it), or NULL */
+    long check_every;     /* verify every n-th position of each game in the report (0: none) */
+    FilterSpec filter;    /* positions left out of the position files */
+    double progress;      /* seconds between progress lines on progress_out; 0 = none */
+    const SprtSpec *sprt; /* non-NULL (paired games, even shard_games): stop at a decision */
     FILE *progress_out;
 } SelfplayPlan;
 
@@ -45,6 +47,8 @@ typedef struct SelfplayTotals {
     uint64_t by_score[SELFPLAY_NSCORE];                  /* games by White's score */
     uint64_t term[TERM_COUNT];                           /* games by termination */
     uint32_t a_by_score[SELFPLAY_NSCORE];
+    uint64_t a_pairs[SPRT_NCLASS];            /* paired runs: pairs by player A's points (sprt.h) */
+    bool sprt_stopped;                        /* --sprt: the run stopped at a decision */
     int64_t a_score;                          /* player A's score per mille, summed */
     long games_now, positions_now, nodes_now; /* this invocation, all ranks */
     long restarts;                            /* restarts of uci: opponents (this rank) */
