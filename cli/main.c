@@ -35,6 +35,8 @@ int main(int argc, char **argv) {
         {"setup", cmd_setup, "Superchess start arrays: random prelude setups and prelude checks"},
         {"train", cmd_train,
          "train an evaluation network on self-play data; evaluate FENs with one"},
+        {"match", cmd_match,
+         "match two UCI engines (or one and chessvar) in any variant; SPRT; PGN"},
         {"sprt", cmd_sprt, "SPRT of game-pair counts (LLR, decision, Elo); simulated SPRTs"},
     };
     const int n = (int)(sizeof cmds / sizeof cmds[0]);

@@ -9,6 +9,7 @@
 
 #include "../selfplay/games/book.h"
 #include "../selfplay/match/match.h"
+#include "../selfplay/match/sprt.h"
 #include "../selfplay/games/record.h"
 #include "../selfplay/games/run.h"
 #include "cli.h"
@@ -33,9 +34,10 @@ typedef struct SelfplayOpts {
     Network *net[2];                  /* the networks loaded for them */
     char eval_name[2][96];
     char option_text[UCI_MAX_OPTIONS][128];
-    UciEngineSpec engine; /* --opponent uci:CMD */
-    Book *opening_book;   /* --book, read and checked */
-    SprtSpec sprt;        /* --sprt, when have_sprt */
+    UciEngineSpec engine;  /* --opponent uci:CMD */
+    Book *opening_book;    /* --book, read and checked */
+    SprtSpec sprt;         /* --sprt, when have_sprt */
+    SelfplayStopRule rule; /* the SPRT as the run's stop rule */
     bool have_sprt;
 } SelfplayOpts;
 
@@ -416,7 +418,8 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
             return cli_usage_error(CMD, "--sprt needs an even --shard-games (whole pairs), got %ld",
                                    p->shard_games);
         g->paired = true;
-        p->sprt = &o->sprt;
+        o->rule = sprt_stop_rule(&o->sprt);
+        p->stop_rule = &o->rule;
         if (!p->games) p->games = 20000;
     }
     if (!p->shard_games) p->shard_games = o->have_sprt ? 10 : 50;
@@ -498,8 +501,8 @@ static void selfplay_summary_pairs_json(const SelfplayOpts *op, const SelfplayTo
            (unsigned long long)q[3], (unsigned long long)q[4]);
     for (int k = 0; k < SPRT_NCLASS; k++) printf("%s%llu", k ? "," : "", (unsigned long long)c[k]);
     printf("],\"elo_pairs\":%.1f,\"elo_pairs_95\":[%.1f,%.1f],", elo, lo, hi);
-    if (!op->plan.sprt) return;
-    const SprtSpec *s = op->plan.sprt;
+    if (!op->have_sprt) return;
+    const SprtSpec *s = &op->sprt;
     SprtStatus st = sprt_status(s, c);
     printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
            "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
@@ -509,7 +512,7 @@ static void selfplay_summary_pairs_json(const SelfplayOpts *op, const SelfplayTo
            st.decision == SPRT_H1   ? "H1"
            : st.decision == SPRT_H0 ? "H0"
                                     : "none",
-           t->sprt_stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+           t->rule_stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
 }
 
 /* Paired runs: the pair counts, the Elo interval from them and the SPRT as text lines. */
@@ -522,16 +525,16 @@ static void selfplay_summary_pairs_text(const SelfplayOpts *op, const SelfplayTo
            "interval from the pairs [%+.0f, %+.0f]\n",
            (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
            (unsigned long long)q[3], (unsigned long long)q[4], elo, lo, hi);
-    if (!op->plan.sprt) return;
-    SprtStatus st = sprt_status(op->plan.sprt, t->a_pairs);
+    if (!op->have_sprt) return;
+    const SprtSpec *s = &op->sprt;
+    SprtStatus st = sprt_status(s, t->a_pairs);
     printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
-           op->plan.sprt->elo0, op->plan.sprt->elo1,
-           op->plan.sprt->normalized ? "normalized" : "logistic", op->plan.sprt->alpha,
-           op->plan.sprt->beta, st.llr, st.lower, st.upper,
+           s->elo0, s->elo1, s->normalized ? "normalized" : "logistic", s->alpha, s->beta, st.llr,
+           st.lower, st.upper,
            st.decision == SPRT_H1   ? "H1 accepted"
            : st.decision == SPRT_H0 ? "H0 accepted"
                                     : "no decision",
-           t->sprt_stopped ? " (the match stopped there)" : " (--games reached)");
+           t->rule_stopped ? " (the match stopped there)" : " (--games reached)");
 }
 
 /* The summary as one line of JSON. */

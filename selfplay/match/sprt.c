@@ -11,6 +11,8 @@
 #define SPRT_Z95        1.959963984540054
 #define SPRT_NELO_PER_T (800.0 / 2.302585092994046) /* nElo of t = 1: 800 / ln 10 */
 
+_Static_assert(SPRT_NCLASS == SELFPLAY_NPAIR, "a run's pair classes are the SPRT's");
+
 /* A distribution over pair mean scores: n values a[i] with probabilities p[i]. */
 typedef struct SprtPdf {
     int n;
@@ -256,4 +258,27 @@ void sprt_simulate(const SprtSpec *spec, const double p[SPRT_NPENTA], uint64_t s
         *pairs_sum += (double)n;
         if (pair_counts) pair_counts[r] = n;
     }
+}
+
+/* The stop rule's decision: any decision of the test ends the run. */
+static bool sprt_rule_decide(const void *ctx, const uint64_t pairs[SELFPLAY_NPAIR]) {
+    return sprt_status(ctx, pairs).decision != SPRT_CONTINUE;
+}
+
+/* The stop rule's part of the progress line: LLR, bounds, pentanomial, Elo. */
+static void sprt_rule_note(const void *ctx, const uint64_t pairs[SELFPLAY_NPAIR], char *buf,
+                           size_t n) {
+    SprtStatus st = sprt_status(ctx, pairs);
+    uint64_t q[SPRT_NPENTA];
+    sprt_pentanomial(pairs, q);
+    snprintf(buf, n,
+             "LLR %.2f [%.2f, %.2f], pairs LL %llu LD %llu LW+DD %llu DW %llu WW %llu, "
+             "Elo %+.1f [%+.1f, %+.1f]",
+             st.llr, st.lower, st.upper, (unsigned long long)q[0], (unsigned long long)q[1],
+             (unsigned long long)q[2], (unsigned long long)q[3], (unsigned long long)q[4], st.elo,
+             st.elo_lo, st.elo_hi);
+}
+
+SelfplayStopRule sprt_stop_rule(const SprtSpec *spec) {
+    return (SelfplayStopRule){sprt_rule_decide, sprt_rule_note, spec};
 }

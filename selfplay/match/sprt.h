@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../games/run.h"
+
 #define SPRT_NCLASS 9 /* pair scores 0, 1/4, ..., 2 points */
 #define SPRT_NPENTA 5 /* LL, LD+DL, LW+DD+WL, DW+WD, WW */
 
@@ -85,5 +87,9 @@ bool sprt_pair_model(double elo, double draws, double penta[SPRT_NPENTA]);
 void sprt_simulate(const SprtSpec *spec, const double p[SPRT_NPENTA], uint64_t seed, long runs,
                    uint64_t max_pairs, long *h1, long *undecided, double *pairs_sum,
                    uint64_t *pair_counts);
+
+/* The test of spec (kept by pointer) as the stop rule of a paired self-play run: it stops
+ * the run at a decision and shows LLR, bounds and pair counts in the progress line. */
+SelfplayStopRule sprt_stop_rule(const SprtSpec *spec);
 
 #endif
