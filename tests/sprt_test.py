@@ -10,13 +10,20 @@
    accept H1 at most alpha of the time, and at Elo = elo1 accept H0 at most beta, within
    3 standard deviations of a binomial rate over the runs (runs = 3000: 3 sd = 1.2% at
    5%), and at a gap far beyond elo1 they accept H1 almost always.
+3. `selfplay --sprt` stops a match between a strong and a weak player at the decision
+   (H1 when A is the strong one, H0 when it is the weak one), the summary's LLR is the
+   one `chessvar sprt` computes from the summary's own pair counts, the pair counts add up
+   to the games, --resume of a decided match plays nothing more, and a fixed-length paired
+   run reports the pentanomial and its Elo interval.
 
 usage: sprt_test.py CHESSVAR"""
 
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 from scipy.optimize import minimize
@@ -121,6 +128,39 @@ def main():
               f" (<= {name} {bound:.0%} + {tol:.2%}), {sim['mean_games']:.0f} games on average")
     sim = sprt("--sprt", "0,50", "--simulate", "150", "--runs", "500")
     check(sim["h1"] == 500, f"+150 Elo accepted H1 every time: {sim}")
+    with tempfile.TemporaryDirectory(prefix="sprt_test_") as tmp:
+        for nodes, opponent, want in (("300", "random", "H1"), ("20", "nodes=1500", "H0")):
+            out = os.path.join(tmp, want)
+            argv = [CHESSVAR, "selfplay", "--variant", "chess", "--games", "400", "--threads",
+                    "2", "--nodes", nodes, "--opponent", opponent, "--sprt", "0,50",
+                    "--shard-games", "2", "--out", out, "--json", "--progress", "0"]
+            res = subprocess.run(argv, capture_output=True, text=True, check=False)
+            check(res.returncode == 0, f"selfplay --sprt: {res.stderr}")
+            s = json.loads(res.stdout)
+            t = s["sprt"]
+            check(t["decision"] == want and t["stopped"] and s["games"] < 400
+                  and sum(s["pentanomial"]) * 2 == s["games"] == t["pairs"] * 2,
+                  f"--sprt 0,50 nodes={nodes} vs {opponent}: {want} before 400 games: {s}")
+            again = sprt("--sprt", "0,50", "--pairs", ",".join(map(str, s["pentanomial"])))
+            check(abs(again["llr"] - t["llr"]) < 1e-3 and again["decision"] == want,
+                  f"the summary's LLR is that of its counts: {t} {again}")
+            res = subprocess.run(argv + ["--resume"], capture_output=True, text=True, check=False)
+            r = json.loads(res.stdout)
+            check(res.returncode == 0 and r["games_this_run"] == 0 and r["sprt"] == t,
+                  f"--resume of a decided match plays nothing: {r}")
+            print(f"ok   selfplay --sprt 0,50 nodes={nodes} vs {opponent}: {want} after "
+                  f"{s['games']} games, LLR {t['llr']}")
+        res = subprocess.run([CHESSVAR, "selfplay", "--variant", "chess", "--games", "8",
+                              "--threads", "2", "--nodes", "100", "--opponent", "nodes=50",
+                              "--paired", "--out", os.path.join(tmp, "fixed"), "--json",
+                              "--progress", "0"], capture_output=True, text=True, check=False)
+        s = json.loads(res.stdout)
+        points = sum(k * c for k, c in enumerate(s["pentanomial"])) / 2  # half points / 2
+        check(sum(s["pentanomial"]) == 4 and abs(points - s["a_score"] * 8) < 1e-9
+              and len(s["elo_pairs_95"]) == 2 and "sprt" not in s,
+              f"a fixed paired run reports its pairs and their interval: {s}")
+        print(f"ok   fixed-length paired run: pentanomial {s['pentanomial']}, Elo interval "
+              f"{s['elo_95']} per game, {s['elo_pairs_95']} from the pairs")
     print("sprt: all checks passed")
 
 
