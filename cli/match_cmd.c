@@ -312,8 +312,7 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
             return cli_usage_error(CMD, "--eval: %s", err.msg);
         a->net = o->net;
         if (o->net) {
-            evaluator_file_name(o->eval ? o->eval : evaluator_default_file(g->var), o->eval_name,
-                                sizeof o->eval_name);
+            evaluator_name(o->eval, g->var, o->eval_name, sizeof o->eval_name);
             a->eval_name = o->eval_name;
         }
         if (!match_set_engine(o, 1, &o->eng[0])) return 2;
