@@ -17,6 +17,8 @@ int cmd_uci(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_data(int argc, char **argv);
+int cmd_sprt(int argc, char **argv);
+int cmd_match(int argc, char **argv);
 /* The UCI command loop of `chessvar uci` on `in` (answers on stdout) until quit or EOF. */
 int uci_loop(FILE *in);
 

@@ -36,6 +36,9 @@ int main(int argc, char **argv) {
         {"train", cmd_train,
          "train an evaluation network on self-play data; evaluate FENs with one"},
         {"data", cmd_data, "training data: convert formats, stats, rescore labels, decode speed"},
+        {"match", cmd_match,
+         "match two UCI engines (or one and chessvar) in any variant; SPRT; PGN"},
+        {"sprt", cmd_sprt, "SPRT of game-pair counts (LLR, decision, Elo); simulated SPRTs"},
     };
     const int n = (int)(sizeof cmds / sizeof cmds[0]);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {

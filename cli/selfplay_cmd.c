@@ -9,6 +9,7 @@
 
 #include "../selfplay/games/book.h"
 #include "../selfplay/match/match.h"
+#include "../selfplay/match/sprt.h"
 #include "../selfplay/games/record.h"
 #include "../selfplay/games/run.h"
 #include "cli.h"
@@ -24,6 +25,11 @@
 
 /* Games in a run without --games (with --positions: SELFPLAY_MAX_GAMES). */
 #define SELFPLAY_GAMES 100
+/* Games per shard file without --shard-games; with --sprt (which decides on whole
+ * shards) fewer, and games at most without --games. */
+#define SELFPLAY_SHARD_GAMES      50
+#define SELFPLAY_SPRT_SHARD_GAMES 10
+#define SELFPLAY_SPRT_GAMES       20000
 
 #define CMD    "selfplay"
 #define NSCORE SELFPLAY_NSCORE
@@ -37,8 +43,11 @@ typedef struct SelfplayOpts {
     Network *net[2];                  /* the networks loaded for them */
     char eval_name[2][96];
     char option_text[UCI_MAX_OPTIONS][128];
-    UciEngineSpec engine; /* --opponent uci:CMD */
-    Book *opening_book;   /* --book, read and checked */
+    UciEngineSpec engine;  /* --opponent uci:CMD */
+    Book *opening_book;    /* --book, read and checked */
+    SprtSpec sprt;         /* --sprt, when have_sprt */
+    SelfplayStopRule rule; /* the SPRT as the run's stop rule */
+    bool have_sprt;
 } SelfplayOpts;
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
@@ -167,6 +176,18 @@ static bool selfplay_opt_engine_option(const char *cmd, const char *opt, const c
     return true;
 }
 
+/* --sprt elo0,elo1[,alpha,beta]. */
+static bool selfplay_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
+    SelfplayOpts *o = dst;
+    char err[160];
+    if (!sprt_parse(val, &o->sprt, err, sizeof err)) {
+        cli_usage_error(cmd, "%s %s", opt, err);
+        return false;
+    }
+    o->have_sprt = true;
+    return true;
+}
+
 /* Sets player B from --opponent and --opponent-budget; false after a message. */
 static bool selfplay_set_opponent(SelfplayOpts *o) {
     GameConfig *g = &o->plan.game;
@@ -263,7 +284,7 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     GameConfig *g = &p->game;
     *p = (SelfplayPlan){.games = 0, /* SELFPLAY_GAMES, or with --positions no limit */
                         .threads = omp_get_num_procs(),
-                        .shard_games = 50,
+                        .shard_games = 0, /* SELFPLAY_SHARD_GAMES, or _SPRT_ with --sprt */
                         .progress = 5,
                         .progress_out = stderr,
                         .check_every = 20};
@@ -387,7 +408,16 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                     "2^B keys (8 * 2^B bytes: B = 24 is 128 MB); the same data for any\n"
                     "thread count and after --resume (0 = off; default %v)"),
         CLI_OPT_LONG("--shard-games", "N", 1, 100000, &p->shard_games,
-                     "games per shard file (default %v)"),
+                     "games per shard file (default " CLI_STR(SELFPLAY_SHARD_GAMES) "; " CLI_STR(
+                         SELFPLAY_SPRT_SHARD_GAMES) " with --sprt, which decides\n"
+                                                    "on complete shards; even with --sprt)"),
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", selfplay_opt_sprt, o,
+                     "a match that stops itself: the GSPRT of player A's game pairs\n"
+                     "(pentanomial) between H0 Elo = ELO0 and H1 Elo = ELO1 (alpha,\n"
+                     "beta default 0.05); stops at a decision, --games being the most\n"
+                     "to play (default then " CLI_STR(SELFPLAY_SPRT_GAMES) "); implies --paired"),
+        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.normalized,
+                     "--sprt ELO0, ELO1 and the estimates are normalized Elo"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
                     "transposition table of 2^B entries per player: a game's recent\n"
                     "searches, kept in cache (default " TT_BITS_TEXT " on 8x8, " TT_BITS_WIDE_TEXT
@@ -416,6 +446,21 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
+    if (o->sprt.normalized && !o->have_sprt)
+        return cli_usage_error(CMD, "--sprt-normalized needs --sprt");
+    if (o->have_sprt) {
+        if (p->positions > 0 || p->filter.dedup_bits > 0)
+            return cli_usage_error(CMD, "--sprt excludes --positions and --dedup-bits");
+        if (p->shard_games % 2)
+            return cli_usage_error(CMD, "--sprt needs an even --shard-games (whole pairs), got %ld",
+                                   p->shard_games);
+        g->paired = true;
+        o->rule = sprt_stop_rule(&o->sprt);
+        p->stop_rule = &o->rule;
+        if (!p->games) p->games = SELFPLAY_SPRT_GAMES;
+    }
+    if (!p->shard_games)
+        p->shard_games = o->have_sprt ? SELFPLAY_SPRT_SHARD_GAMES : SELFPLAY_SHARD_GAMES;
     if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : SELFPLAY_GAMES;
     if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
         return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
@@ -481,6 +526,55 @@ static void selfplay_summary_figures(const SelfplayOpts *op, const SelfplayTotal
     selfplay_player_name(&op->plan.game.player[1], f->b, sizeof f->b);
 }
 
+/* Paired runs: the pair counts and the Elo interval from their variance, and the SPRT's
+ * state with --sprt, as members of the JSON summary (each followed by a comma). */
+static void selfplay_summary_pairs_json(const SelfplayOpts *op, const SelfplayTotals *t) {
+    uint64_t q[SPRT_NPENTA];
+    const uint64_t *c = t->a_pairs;
+    sprt_pentanomial(c, q);
+    double elo, lo, hi;
+    sprt_elo(c, false, &elo, &lo, &hi);
+    printf("\"pentanomial\":[%llu,%llu,%llu,%llu,%llu],\"pair_classes\":[",
+           (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
+           (unsigned long long)q[3], (unsigned long long)q[4]);
+    for (int k = 0; k < SPRT_NCLASS; k++) printf("%s%llu", k ? "," : "", (unsigned long long)c[k]);
+    printf("],\"elo_pairs\":%.1f,\"elo_pairs_95\":[%.1f,%.1f],", elo, lo, hi);
+    if (!op->have_sprt) return;
+    const SprtSpec *s = &op->sprt;
+    SprtStatus st = sprt_status(s, c);
+    printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
+           "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
+           "\"stopped\":%s,\"elo\":%.1f,\"elo_95\":[%.1f,%.1f]},",
+           s->elo0, s->elo1, s->alpha, s->beta, s->normalized ? "normalized" : "logistic",
+           (unsigned long long)st.pairs, st.llr, st.lower, st.upper,
+           st.decision == SPRT_H1   ? "H1"
+           : st.decision == SPRT_H0 ? "H0"
+                                    : "none",
+           t->rule_stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+}
+
+/* Paired runs: the pair counts, the Elo interval from them and the SPRT as text lines. */
+static void selfplay_summary_pairs_text(const SelfplayOpts *op, const SelfplayTotals *t) {
+    uint64_t q[SPRT_NPENTA];
+    sprt_pentanomial(t->a_pairs, q);
+    double elo, lo, hi;
+    sprt_elo(t->a_pairs, false, &elo, &lo, &hi);
+    printf("pairs (A's points): LL %llu, LD %llu, LW+DD %llu, DW %llu, WW %llu; Elo %+.0f, 95%% "
+           "interval from the pairs [%+.0f, %+.0f]\n",
+           (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
+           (unsigned long long)q[3], (unsigned long long)q[4], elo, lo, hi);
+    if (!op->have_sprt) return;
+    const SprtSpec *s = &op->sprt;
+    SprtStatus st = sprt_status(s, t->a_pairs);
+    printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
+           s->elo0, s->elo1, s->normalized ? "normalized" : "logistic", s->alpha, s->beta, st.llr,
+           st.lower, st.upper,
+           st.decision == SPRT_H1   ? "H1 accepted"
+           : st.decision == SPRT_H0 ? "H0 accepted"
+                                    : "no decision",
+           t->rule_stopped ? " (the match stopped there)" : " (--games reached)");
+}
+
 /* The summary as one line of JSON. */
 static void selfplay_summary_json(const SelfplayOpts *op, const SelfplayTotals *t, int nranks,
                                   const SummaryFigures *f) {
@@ -503,6 +597,7 @@ static void selfplay_summary_json(const SelfplayOpts *op, const SelfplayTotals *
            f->elo.elo_lo, f->elo.elo_hi, t->restarts);
     printf("\"duplicates\":%llu,\"duplicate_rate\":%.4f,", (unsigned long long)t->duplicates,
            (double)t->duplicates / f->games);
+    if (o->game.paired) selfplay_summary_pairs_json(op, t);
     printf("\"white_score_counts\":{");
     for (int k = 0; k < NSCORE; k++) /* by White's score in per mille */
         printf("%s\"%d\":%llu", k ? "," : "", 250 * k, (unsigned long long)t->by_score[k]);
@@ -529,6 +624,7 @@ static void selfplay_summary_text(const SelfplayOpts *op, const SelfplayTotals *
            "[%+.0f, %+.0f]\n",
            f->a, f->b, 100.0 * f->a_score, f->a_wins, t->a_by_score[2], f->a_losses, f->elo.elo,
            f->elo.elo_lo, f->elo.elo_hi);
+    if (o->game.paired) selfplay_summary_pairs_text(op, t);
     if (t->restarts)
         printf("engine restarts: %ld (failures are in the termination counts)\n", t->restarts);
     printf("termination:");

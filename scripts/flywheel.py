@@ -4,8 +4,11 @@
 Generation 0's data comes from the classical evaluation; net 1 is trained on it; data of
 generation 1 is played with net 1; net 2 is trained on the data of generations 0 and 1
 (the newest --window generations); and so on. Each net is matched against the classical
-evaluation and against its predecessor at equal time per move, with paired openings. The
-loop writes results/flywheel_<variant>.json (every step's command, CPU time and outcome)
+evaluation and against its predecessor at equal time per move, with paired openings; the
+match against the predecessor is an SPRT (--sprt, default [0,40] at alpha = beta = 0.05,
+at most --match-games games; results/sprt_games.json has why) that accepts the net (H1,
+or undecided at the cap with a positive Elo) or rejects it (H0: the predecessor plays the
+next generation's data), and the record keeps the games it saved. The loop writes results/flywheel_<variant>.json (every step's command, CPU time and outcome)
 and results/flywheel_<variant>.png (Elo with its 95% interval per generation and against
 the positions trained on).
 
@@ -214,14 +217,19 @@ class Loop:
         e["generations"] = list(range(first, g + 1))
         return net
 
-    def match(self, name, net, opponent):
-        """A match of net (player A) against opponent (a net or 'classical')."""
+    def match(self, name, net, opponent, sprt=None):
+        """A match of net (player A) against opponent (a net or 'classical'): --match-games
+        games, or with sprt ("elo0,elo1[,alpha,beta]") an SPRT of at most that many that
+        stops at its decision; the record keeps the pentanomial, the SPRT and the games it
+        saved."""
         a = self.a
         out = os.path.join(self.work, name)
         argv = [a.chessvar, "selfplay", "--variant", a.variant, "--games", str(a.match_games),
                 "--paired", "--temperature", "0", "--movetime", str(a.movetime),
                 "--threads", str(a.threads), "--eval", net, "--opponent-eval", opponent,
                 "--seed", "7", "--out", out, "--progress", "60", "--json"]
+        if sprt:
+            argv += ["--sprt", sprt]
         if a.book:
             argv += ["--book", a.book]
         if os.path.exists(os.path.join(out, "run.json")):
@@ -229,9 +237,25 @@ class Loop:
 
         def parse(text):
             j = json.loads(text.strip().splitlines()[-1])
-            return {k: j[k] for k in ("games", "a_score", "a_wins", "a_draws", "a_losses",
-                                      "elo", "elo_95")}
+            r = {k: j[k] for k in ("games", "a_score", "a_wins", "a_draws", "a_losses",
+                                   "elo", "elo_95")}
+            for k in ("pentanomial", "elo_pairs_95", "sprt"):
+                if k in j:
+                    r[k] = j[k]
+            if sprt:
+                r["games_saved"] = a.match_games - j["games"]
+            return r
         return self.step(name, argv, parse)
+
+    def accepted(self, name):
+        """Whether the net of match `name` (against its predecessor) is accepted: the SPRT
+        accepted H1, or it ended undecided at --match-games with a positive Elo; without
+        --sprt, a positive Elo."""
+        m = self.state["steps"].get(name) or {}
+        if not m.get("ok"):
+            return True
+        decision = m.get("sprt", {}).get("decision")
+        return decision == "H1" or (decision != "H0" and m["elo"] > 0)
 
     # --------------------------------------------------------------- record
 
@@ -258,7 +282,11 @@ class Loop:
                 m = steps.get(name)
                 if m and m.get("ok"):
                     row[key] = {k: m[k] for k in ("games", "a_score", "a_wins", "a_draws",
-                                                  "a_losses", "elo", "elo_95", "cpu_s")}
+                                                  "a_losses", "elo", "elo_95", "cpu_s",
+                                                  "pentanomial", "elo_pairs_95", "sprt",
+                                                  "games_saved") if k in m}
+            if "vs_previous" in row:
+                row["accepted"] = self.accepted(f"match{g}-net{g - 1}")
             gens.append(row)
         rec = {"what": "network loop: each net against the classical evaluation and its "
                        "predecessor at equal time per move, paired openings",
@@ -460,7 +488,13 @@ def main():
                     help="target = lambda * search score + (1 - lambda) * result")
     ap.add_argument("--mirror", action="store_true",
                     help="train with files mirrored half the time (chessvar train --mirror)")
-    ap.add_argument("--match-games", type=int, default=400)
+    ap.add_argument("--match-games", type=int, default=400,
+                    help="games of each match (the most, for an SPRT)")
+    ap.add_argument("--sprt", default="0,40", metavar="ELO0,ELO1[,ALPHA,BETA]",
+                    help="accept each net by an SPRT against its predecessor (at most "
+                         "--match-games games; a rejected net does not play the next "
+                         "generation's data); 'off': a fixed-length match (default 0,40: "
+                         "results/sprt_games.json says why)")
     ap.add_argument("--movetime", type=int, default=20, help="ms per move in matches")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", help="the results record (default results/flywheel_<variant>.json)")
@@ -487,7 +521,11 @@ def main():
         loop.save()
         loop.match(f"match{g + 1}-classical", new, "classical")
         if net:
-            loop.match(f"match{g + 1}-net{g}", new, net)
+            sprt = None if args.sprt == "off" else args.sprt
+            loop.match(f"match{g + 1}-net{g}", new, net, sprt)
+            if not loop.accepted(f"match{g + 1}-net{g}"):
+                log(f"net {g + 1} rejected against net {g}: net {g} plays on")
+                continue
         net = new
     loop.save()
     log(f"wrote {loop.record_path}")

@@ -128,6 +128,13 @@ def main():
             check(g["data_positions"] >= 3000, f"net {g['net']}: >= 3000 positions, got {g}")
         check("vs_previous" in gens[1] and gens[1]["vs_previous"]["games"] == 4,
               "net 2 matched against net 1")
+        prev = gens[1]["vs_previous"]
+        s = prev["sprt"]  # the default SPRT [0,40], capped at --match-games 4
+        check(s["elo0"] == 0 and s["elo1"] == 40 and s["pairs"] == 2
+              and sum(prev["pentanomial"]) == 2 and prev["games_saved"] == 4 - prev["games"]
+              and gens[1]["accepted"] == (s["decision"] == "H1" or
+                                          (s["decision"] != "H0" and prev["elo"] > 0)),
+              f"net 2 judged by an SPRT against net 1, games saved recorded: {gens[1]}")
         check(gens[1]["trained_on_positions"] == gens[0]["data_positions"] + gens[1]["data_positions"],
               "net 2 trained on the data of both generations")
         steps = rec["steps"]

@@ -64,6 +64,12 @@ FILES = [
      "loss, K, values before and after", "python3 -m scripts.data.tune_eval --variant V"),
     ("eval_tune_*.png", "Calibration of the fitted evaluation (mean result per evaluation "
      "bucket) and the piece values before and after", "python3 -m scripts.data.tune_eval --variant V"),
+    ("sprt_games.json", "Games an SPRT (alpha = beta = 0.05) needs for the network loop's own "
+     "decisions, simulated per pair of bounds, capped at 400; error rates at the bounds",
+     "python3 -m scripts.measure.sprt_games"),
+    ("sprt_net_vs_classical.json", "SPRT of each variant's shipped network against the "
+     "classical evaluation: pentanomial, LLR, decision, Elo with intervals, CPU time",
+     "python3 -m scripts.measure.sprt_net_vs_classical"),
     ("instr_counts.json", "Callgrind instructions per perft node per workload",
      "python3 -m scripts.measure.instr_counts"),
     ("perft_deep.json", "Deep perft runs checked against published counts",

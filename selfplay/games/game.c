@@ -268,6 +268,8 @@ bool game_play(GamePlayer *gp, const GameConfig *cfg, uint32_t id, Game *g, CvEr
     if (gp->movetext) gp->movetext[0] = 0;
     g->a_is_white = (id & 1) == 0;
     if (!game_start(gp, cfg, &st.rng, g, err)) return false;
+    for (int i = 0; i < 2; i++) /* the clocks of players under a time control */
+        gp->clock_ms[i] = cfg->player[i].kind == PLAYER_UCI ? cfg->player[i].uci->tc_base_ms : 0;
     for (int i = 0; i < 2; i++)
         if (gp->search[i]) search_clear(gp->search[i]);
     Position *pos = &gp->pos;

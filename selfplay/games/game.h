@@ -52,6 +52,11 @@ typedef struct UciEngineSpec {
     const char *option_name[UCI_MAX_OPTIONS];
     const char *option_value[UCI_MAX_OPTIONS];
     double timeout_s; /* seconds allowed beyond movetime (or in all, without movetime) */
+    /* a time control (tc_base_ms > 0): the engine gets `go wtime btime winc binc` from a
+     * clock that starts each game at tc_base_ms and gains tc_inc_ms after each move; it
+     * loses the game when a move takes longer than its clock holds */
+    int64_t tc_base_ms, tc_inc_ms;
+    const char *label; /* the name games give it (NULL: uci:CMD and its budget) */
 } UciEngineSpec;
 
 typedef struct PlayerSpec {
@@ -133,6 +138,7 @@ typedef struct GamePlayer {
     const ExternalPlayer *driver[2]; /* PLAYER_UCI: the player's driver (its spec's) */
     int restarts;                    /* engine (re)starts after the first */
     char *movetext;                  /* with a PLAYER_UCI: the game's moves in UCI notation */
+    int64_t clock_ms[2];             /* PLAYER_UCI with a time control: time left, per player */
     Position pos;
     Move list[MAX_MOVES];
 } GamePlayer;

@@ -32,9 +32,13 @@ void selfplay_player_name(const PlayerSpec *p, char *buf, size_t n) {
         snprintf(budget, sizeof budget, "movetime=%lld", (long long)p->movetime_ms);
     else if (p->depth > 0) snprintf(budget, sizeof budget, "depth=%d", p->depth);
     else snprintf(budget, sizeof budget, "nodes=%lld", (long long)p->nodes);
+    if (p->kind == PLAYER_UCI && p->uci->tc_base_ms > 0)
+        snprintf(budget, sizeof budget, "tc=%g+%g", (double)p->uci->tc_base_ms / 1000.0,
+                 (double)p->uci->tc_inc_ms / 1000.0);
     if (p->kind == PLAYER_RANDOM) snprintf(buf, n, "random");
     else if (p->kind == PLAYER_UCI) {
-        int k = snprintf(buf, n, "uci:%s %s", p->uci->cmd, budget);
+        int k = p->uci->label ? snprintf(buf, n, "%s %s", p->uci->label, budget)
+                              : snprintf(buf, n, "uci:%s %s", p->uci->cmd, budget);
         for (int i = 0; i < p->uci->noptions && k < (int)n; i++)
             k += snprintf(buf + k, n - (size_t)k, " %s=%s", p->uci->option_name[i],
                           p->uci->option_value[i]);
@@ -89,9 +93,42 @@ static void selfplay_progress(SelfplayRun *run, bool force) {
                 eta);
         return;
     }
+    const SelfplayStopRule *r = run->o->stop_rule;
+    if (r) { /* the rule's state instead of an ETA: the run ends when the rule says */
+        char note[256];
+        pthread_mutex_lock(&run->lock_manifest);
+        r->note(r->ctx, run->rule_pairs, note, sizeof note);
+        pthread_mutex_unlock(&run->lock_manifest);
+        fprintf(run->o->progress_out, "selfplay %s: %ld/%ld games, %s\n", run->o->game.var->name, g,
+                run->games_todo, note);
+        return;
+    }
     fprintf(run->o->progress_out,
             "selfplay %s: %ld/%ld games, %ld positions, %.0f positions/s, ETA %.0f s\n",
             run->o->game.var->name, g, run->games_todo, p, rate, eta);
+}
+
+/* Counts the shard's game pairs (games 2k, 2k+1 of one opening, both in the shard) by
+ * player A's points in quarters (SELFPLAY_NPAIR classes). */
+static void selfplay_count_pairs(ShardStats *s, Game **games, uint32_t first, uint32_t n) {
+    for (uint32_t i = first % 2; i + 1 < n; i += 2) {
+        const Game *x = games[i], *y = games[i + 1];
+        int ax = x->a_is_white ? x->white_score : 1000 - x->white_score;
+        int ay = y->a_is_white ? y->white_score : 1000 - y->white_score;
+        s->a_pairs[(ax + ay) / 250]++;
+    }
+}
+
+/* Adds a complete shard's pairs to the stop rule's and stops the run once the rule says
+ * so (caller holds lock_manifest). */
+static void selfplay_rule_add(SelfplayRun *run, const ShardStats *s) {
+    const SelfplayStopRule *r = run->o->stop_rule;
+    if (!r) return;
+    for (int k = 0; k < SELFPLAY_NPAIR; k++) run->rule_pairs[k] += s->a_pairs[k];
+    if (r->decide(r->ctx, run->rule_pairs)) {
+        run->rule_stopped = true;
+        atomic_store(&run->stop, 1);
+    }
 }
 
 /* Adds a finished game to its shard's statistics; only the thread that finished the
@@ -137,6 +174,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
         s->positions += w;
         if (table) nkeys += w;
     }
+    if (ok && o->game.paired) selfplay_count_pairs(s, games, first, last - first);
     char path[1024];
     record_shard_name(path, sizeof path, o->out, shard, "keys");
     ok = ok && record_write_shard(o->out, o->formats, &si, games, &gp->pos, &err) &&
@@ -150,6 +188,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
         s->done = true;
         run->written += s->positions; /* ordered runs only read it, under lock_write */
         if (o->positions > 0 && run->written >= (uint64_t)o->positions) atomic_store(&run->stop, 1);
+        selfplay_rule_add(run, s);
         double now = run_now();
         if (run->nranks == 1 && now - run->last_manifest >= MANIFEST_SECONDS) {
             ok = selfplay_write_manifest(run, &err);
@@ -342,7 +381,9 @@ static bool selfplay_resume(SelfplayRun *run) {
             snprintf(run->err.msg, sizeof run->err.msg, "out of memory");
             return false;
         }
-        if (!selfplay_load_stats(run, i) && run->ordered) break;
+        bool loaded = selfplay_load_stats(run, i);
+        if (loaded) selfplay_rule_add(run, &selfplay_shard(run, i)->st);
+        if (!loaded && run->ordered) break;
     }
     if (!run->ordered) return true;
     uint32_t i = run->shard_lo;
@@ -396,6 +437,7 @@ void selfplay_run_totals(const SelfplayRun *run, SelfplayTotals *t) {
         const ShardStats *s = &selfplay_shard(run, i)->st;
         if (!s->done) continue;
         for (int k = 0; k < SELFPLAY_NSCORE; k++) t->a_by_score[k] += s->a_by_score[k];
+        for (int k = 0; k < SELFPLAY_NPAIR; k++) t->a_pairs[k] += s->a_pairs[k];
         t->games += s->games;
         t->positions += s->positions;
         t->plies += s->plies;
@@ -417,6 +459,7 @@ void selfplay_run_totals(const SelfplayRun *run, SelfplayTotals *t) {
     t->nodes_now = run->sums[1];
     t->games_now = run->sums[2];
     t->restarts = (long)atomic_load(&run->restarts);
+    t->rule_stopped = run->rule_stopped;
     t->seconds = run->secs;
     t->report_failures = run->report_failures;
     t->replays_rejected = (long)atomic_load(&run->replays_rejected);

@@ -14,6 +14,19 @@
 #define SELFPLAY_MAX_GAMES 2000000000L /* game ids fit the data files' 32 bits */
 #define SELFPLAY_NSCORE    5 /* White's (or player A's) score per mille: 0, 250, 500, 750, 1000 */
 
+/* Paired runs count their game pairs by player A's points in the pair, in quarter points
+ * (0, 1/4, ..., 2: a stalemate win scores 3/4 in some variants): the classes of an SPRT. */
+#define SELFPLAY_NPAIR 9
+
+/* A rule that may end a paired run early (the SPRT of match/sprt.h, handed in by the
+ * program): decide sees the pair counts of the complete shards and says whether to stop;
+ * note writes the rule's state for the progress line. */
+typedef struct SelfplayStopRule {
+    bool (*decide)(const void *ctx, const uint64_t pairs[SELFPLAY_NPAIR]);
+    void (*note)(const void *ctx, const uint64_t pairs[SELFPLAY_NPAIR], char *buf, size_t n);
+    const void *ctx;
+} SelfplayStopRule;
+
 /* What to play and where to write it: equal plans write equal files. */
 typedef struct SelfplayPlan {
     GameConfig game;
@@ -26,6 +39,7 @@ typedef struct SelfplayPlan {
     long check_every;   /* verify every n-th position of each game in the report (0: none) */
     FilterSpec filter;  /* positions left out of the position files */
     double progress;    /* seconds between progress lines on progress_out; 0 = none */
+    const SelfplayStopRule *stop_rule; /* non-NULL (paired, even shard_games): may end it */
     FILE *progress_out;
 } SelfplayPlan;
 
@@ -45,6 +59,8 @@ typedef struct SelfplayTotals {
     uint64_t by_score[SELFPLAY_NSCORE];                  /* games by White's score */
     uint64_t term[TERM_COUNT];                           /* games by termination */
     uint32_t a_by_score[SELFPLAY_NSCORE];
+    uint64_t a_pairs[SELFPLAY_NPAIR];         /* paired runs: pairs by player A's points */
+    bool rule_stopped;                        /* the stop rule ended the run */
     int64_t a_score;                          /* player A's score per mille, summed */
     long games_now, positions_now, nodes_now; /* this invocation, all ranks */
     long restarts;                            /* restarts of uci: opponents (this rank) */

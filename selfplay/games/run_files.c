@@ -89,7 +89,9 @@ bool selfplay_write_stats(const SelfplayRun *run, uint32_t shard, CvError *err) 
     k += snprintf(buf + k, cap - (size_t)k, "\"");
     if (run->filtering)
         k += snprintf(buf + k, cap - (size_t)k, ",\"plies\":%llu", (unsigned long long)s->plies);
-    k += snprintf(buf + k, cap - (size_t)k, "}\n");
+    for (int c = 0; run->o->game.paired && c < SELFPLAY_NPAIR; c++) /* only paired: as before */
+        k += snprintf(buf + k, cap - (size_t)k, "%s%u", c ? "," : ",\"a_pairs\":[", s->a_pairs[c]);
+    k += snprintf(buf + k, cap - (size_t)k, "%s}\n", run->o->game.paired ? "]" : "");
     char path[1024];
     record_shard_name(path, sizeof path, run->o->out, shard, "json");
     bool ok = file_write_atomic(path, buf, (size_t)k, err);
@@ -136,6 +138,12 @@ bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     }
     unsigned long long plies = pos;
     if (ok && run->filtering) ok = fscanf(f, "\",\"plies\":%llu", &plies) == 1;
+    unsigned pairs[SELFPLAY_NPAIR] = {0};
+    if (ok && run->o->game.paired) {
+        ok = fscanf(f, run->filtering ? ",\"a_pairs\":[" : "\",\"a_pairs\":[") == 0;
+        for (int c = 0; ok && c < SELFPLAY_NPAIR; c++)
+            ok = fscanf(f, c ? ",%u" : "%u", &pairs[c]) == 1;
+    }
     fclose(f);
     if (!ok) {
         free(s->hashes);
@@ -149,6 +157,7 @@ bool selfplay_load_stats(SelfplayRun *run, uint32_t shard) {
     s->a_score = a;
     memcpy(s->by_score, sc, sizeof sc);
     memcpy(s->a_by_score, asc, sizeof asc);
+    for (int c = 0; c < SELFPLAY_NPAIR; c++) s->a_pairs[c] = pairs[c];
     memcpy(s->term, term, sizeof term);
     s->done = true;
     return true;

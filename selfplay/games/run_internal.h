@@ -24,6 +24,7 @@ typedef struct ShardStats {
     uint32_t term[TERM_COUNT];
     int64_t a_score;                      /* per mille, summed over games, for player A */
     uint32_t a_by_score[SELFPLAY_NSCORE]; /* player A's games scoring 0, 1/4, 1/2, 3/4, 1 */
+    uint32_t a_pairs[SELFPLAY_NPAIR];     /* paired runs: the shard's pairs by A's points */
     uint64_t *hashes;                     /* one per game */
 } ShardStats;
 
@@ -51,10 +52,13 @@ struct SelfplayRun {
     uint32_t next_write; /* this rank's next shard to write (under lock_write) */
     uint64_t written;    /* positions written by this rank's shards (under lock_manifest) */
     uint64_t written0;   /* ... before this invocation */
-    atomic_int stop;     /* --positions reached: no game is started any more */
-    KeyTable keys;       /* --dedup-bits: keys written (under lock_write) */
-    char config[2048];   /* the run's configuration as one JSON object */
-    bool filtering;      /* some positions may be left out of the files */
+    atomic_int stop;     /* --positions reached or the stop rule said so: no game starts */
+    uint64_t
+        rule_pairs[SELFPLAY_NPAIR]; /* the stop rule's pairs: complete shards (lock_manifest) */
+    bool rule_stopped;              /* the stop rule ended the run (lock_manifest) */
+    KeyTable keys;                  /* --dedup-bits: keys written (under lock_write) */
+    char config[2048];              /* the run's configuration as one JSON object */
+    bool filtering;                 /* some positions may be left out of the files */
     int rank, nranks;
     atomic_long games_now, positions_now, nodes_now;
     atomic_int failed;

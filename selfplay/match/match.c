@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #define MATCH_START_TIMEOUT 30.0 /* seconds for the handshake and options of a (re)start */
 
@@ -28,6 +29,22 @@ bool match_engine_start(UciProc *p, const UciEngineSpec *spec, const Variant *v,
     if (ok) ok = uci_ready(p, MATCH_START_TIMEOUT, err);
     if (!ok) uci_kill(p);
     return ok;
+}
+
+/* Monotonic wall-clock seconds: the engine's clock. */
+static double match_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Logs a game an engine lost by its fault on stderr: the engine, the position (FEN) and
+ * what it did (the move it played, a crash, a hang, the clock), one line, so concurrent
+ * games do not interleave within it. */
+static void match_log(const UciProc *p, const Position *pos, const char *reason) {
+    char fen[512];
+    pos_to_fen(pos, fen, sizeof fen);
+    fprintf(stderr, "match: '%s' loses the game: %s in position %s\n", p->cmd, reason, fen);
 }
 
 /* Describes why the engine gave no move: its exit status when it died, else err. */
@@ -68,22 +85,43 @@ Move match_engine_move(GamePlayer *gp, const PlayerSpec *ps, int who, Position *
         match_failure(p, &err, reason, n);
         return MOVE_NONE;
     }
-    char go[64];
+    char go[160];
     double timeout = spec->timeout_s;
-    if (ps->movetime_ms > 0) {
+    int64_t *clock = &gp->clock_ms[who], other = gp->clock_ms[1 - who];
+    if (other <= 0) other = *clock; /* the opponent keeps no clock: as ours */
+    if (spec->tc_base_ms > 0) {
+        int white = pos->side == WHITE;
+        snprintf(go, sizeof go, "wtime %lld btime %lld winc %lld binc %lld",
+                 (long long)(white ? *clock : other), (long long)(white ? other : *clock),
+                 (long long)spec->tc_inc_ms, (long long)spec->tc_inc_ms);
+        timeout += (double)*clock / 1000.0;
+    } else if (ps->movetime_ms > 0) {
         snprintf(go, sizeof go, "movetime %lld", (long long)ps->movetime_ms);
         timeout += (double)ps->movetime_ms / 1000.0;
     } else if (ps->depth > 0) snprintf(go, sizeof go, "depth %d", ps->depth);
     else snprintf(go, sizeof go, "nodes %lld", (long long)ps->nodes);
     const char *text = best->move;
+    double t0 = match_now();
     if (!uci_bestmove(p, start_fen, movetext, go, timeout, best, &err)) {
         match_failure(p, &err, reason, n);
+        match_log(p, pos, reason);
         return MOVE_NONE;
+    }
+    if (spec->tc_base_ms > 0) {
+        int64_t used = (int64_t)((match_now() - t0) * 1000.0);
+        if (used > *clock) {
+            snprintf(reason, n, "lost on time (%lld ms used, %lld ms left)", (long long)used,
+                     (long long)*clock);
+            match_log(p, pos, reason);
+            return MOVE_NONE;
+        }
+        *clock += spec->tc_inc_ms - used;
     }
     Move m = uci_map_move(pos, text);
     if (m == MOVE_NONE) {
         uci_kill(p); /* its idea of the position is wrong: start afresh */
         snprintf(reason, n, "illegal move '%s'", text);
+        match_log(p, pos, reason);
     }
     return m;
 }
