@@ -11,6 +11,7 @@ usage: python3 tests/readme_examples_test.py BUILD_DIR WORK_DIR
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,8 @@ PROMISES = {
     "setup": r"/",
     "verify": r"agree|match|OK|ok",
     "uci": r"bestmove \S+",
+    "match": r"Elo",
+    "sprt": r"LLR",
     "flywheel": r"wrote \S*flywheel_chess\.json",
 }
 
@@ -64,7 +67,7 @@ def main():
     lines = examples()
     check(len(lines) >= 10, f"the README has its {len(lines)} examples")
     for cmd, comment in lines:
-        argv = cmd.split()
+        argv = shlex.split(cmd)
         stdin = None
         key = argv[1] if argv[0].endswith("chessvar") else os.path.basename(argv[1])[:-3]
         if key == "uci":
