@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sanitizer tier of the tests:
 #   asan  build-asan/: ASan + UBSan build (gcc), every CTest (unit tests, perft suites, the
-#         checker's planted faults), then `chessvar check --all` on a few games
+#         checker's planted faults) but the README's examples and the install check (the
+#         same code at larger sizes, and the build's packaging), then `chessvar check --all`
+#         on a few games
 #   tsan  build-tsan/: TSan build (clang, libomp with the Archer tool so OpenMP's own
 #         synchronisation is understood), the threaded runs, each compared with the
 #         serial one: perft with threads and the shared hash (four variants), an EPD
@@ -28,7 +30,7 @@ run_asan() {
         ctest --test-dir build-asan --output-on-failure -j "$JOBS" -R "$ASAN_TESTS"
     else
         ctest --test-dir build-asan --output-on-failure -j "$JOBS" \
-            -E '^(test_perft_scale|test_selfplay|test_selfplay_data|test_checkpoint)$'
+            -E '^(test_perft_scale|test_selfplay|test_selfplay_data|test_checkpoint|readme_examples|install)$'
         # Open MPI's plugins leak at exit and are unloaded before the leak report (their
         # frames have no module name to suppress): the MPI tests run with ASan and UBSan
         # but without leak detection, every other test of their binaries with it.
