@@ -4,9 +4,30 @@
 #ifndef CHESSVAR_SELFPLAY_FILES_H
 #define CHESSVAR_SELFPLAY_FILES_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "../engine/chessvar.h"
+
+/* Little-endian loads and stores: every file of selfplay/ (records, chains, networks) is
+ * the same bytes on every machine. */
+static inline uint32_t le_get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+static inline uint32_t le_get32(const uint8_t *p) { return le_get16(p) | le_get16(p + 2) << 16; }
+static inline uint64_t le_get64(const uint8_t *p) {
+    return le_get32(p) | (uint64_t)le_get32(p + 4) << 32;
+}
+static inline void le_put16(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void le_put32(uint8_t *p, uint32_t v) {
+    le_put16(p, v & 0xffff);
+    le_put16(p + 2, v >> 16);
+}
+static inline void le_put64(uint8_t *p, uint64_t v) {
+    le_put32(p, (uint32_t)v);
+    le_put32(p + 4, (uint32_t)(v >> 32));
+}
 
 /* Opens the temp file beside path (path + ".tmp", its name in tmp) for an atomic write;
  * NULL with err naming it. */

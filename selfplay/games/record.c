@@ -52,42 +52,26 @@ void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, con
     snprintf(buf, n, "%s/shard-%06u.%s", dir, (unsigned)shard, ext);
 }
 
-/* Little-endian store of 16 bits: the files are the same on every machine. */
-static void put16(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-/* Little-endian store of 32 bits. */
-static void put32(uint8_t *p, uint32_t v) {
-    put16(p, v & 0xffff);
-    put16(p + 2, v >> 16);
-}
-/* Little-endian store of 64 bits. */
-static void put64(uint8_t *p, uint64_t v) {
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* Fills one binary record for the position before ply k of game g. */
 void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
     const Variant *v = pos->var;
     const GamePly *p = &g->ply[k];
     memset(r, 0, (size_t)rsize);
-    put32(r + 0, g->id);
-    put16(r + 4, (uint32_t)(k + g->ply0));
-    put16(r + 6, p->legal);
-    put32(r + 8, p->played);
-    put32(r + 12, p->best);
-    put16(r + 16, (uint16_t)p->score);
-    put16(r + 18, (uint16_t)record_result_for(g->white_score, pos->side));
+    le_put32(r + 0, g->id);
+    le_put16(r + 4, (uint32_t)(k + g->ply0));
+    le_put16(r + 6, p->legal);
+    le_put32(r + 8, p->played);
+    le_put32(r + 12, p->best);
+    le_put16(r + 16, (uint16_t)p->score);
+    le_put16(r + 18, (uint16_t)record_result_for(g->white_score, pos->side));
     r[20] = pos->side;
     r[21] = pos->ep;
     r[22] = (uint8_t)((p->random ? RECFLAG_RANDOM : 0) | (check ? RECFLAG_CHECK : 0));
     r[23] = (uint8_t)g->termination;
-    put16(r + 24, pos->halfmove);
-    put16(r + 26, p->depth);
-    put32(r + 28, pos->castle);
-    put64(r + 32, pos->key);
+    le_put16(r + 24, pos->halfmove);
+    le_put16(r + 26, p->depth);
+    le_put32(r + 28, pos->castle);
+    le_put64(r + 32, pos->key);
     int nsq = v->width * v->height;
     memcpy(r + RECORD_FIXED_SIZE, pos->board, (size_t)nsq);
     int ht = record_hold_types(v);
@@ -102,10 +86,10 @@ void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *po
 
 /* Writes one block: count, index, records, XXH3-64 of all that. */
 static void record_flush_block(FILE *f, uint8_t *block, int nrec, int rsize, uint32_t index) {
-    put32(block, (uint32_t)nrec);
-    put32(block + 4, index);
+    le_put32(block, (uint32_t)nrec);
+    le_put32(block + 4, index);
     size_t len = 8 + (size_t)nrec * (size_t)rsize;
-    put64(block + len, XXH3_64bits(block, len));
+    le_put64(block + len, XXH3_64bits(block, len));
     fwrite(block, 1, len + 8, f);
 }
 
@@ -114,20 +98,20 @@ static void record_header(uint8_t *h, const ShardInfo *si, uint64_t records) {
     const Variant *v = si->var;
     memset(h, 0, RECORD_HEADER_SIZE);
     memcpy(h, "CVSPDATA", 8);
-    put16(h + 8, RECORD_VERSION);
-    put16(h + 10, RECORD_HEADER_SIZE);
-    put16(h + 12, (uint32_t)record_size(v));
-    put16(h + 14, RECORD_BLOCK_RECORDS);
+    le_put16(h + 8, RECORD_VERSION);
+    le_put16(h + 10, RECORD_HEADER_SIZE);
+    le_put16(h + 12, (uint32_t)record_size(v));
+    le_put16(h + 14, RECORD_BLOCK_RECORDS);
     h[16] = v->width;
     h[17] = v->height;
     h[18] = v->npt;
     h[19] = (uint8_t)record_hold_types(v);
-    put32(h + 20, si->shard);
-    put32(h + 24, si->first_game);
-    put32(h + 28, si->header_games ? si->header_games : si->games);
-    put64(h + 32, records);
+    le_put32(h + 20, si->shard);
+    le_put32(h + 24, si->first_game);
+    le_put32(h + 28, si->header_games ? si->header_games : si->games);
+    le_put64(h + 32, records);
     snprintf((char *)h + 40, 16, "%s", v->name);
-    put64(h + 56, XXH3_64bits(h, 56));
+    le_put64(h + 56, XXH3_64bits(h, 56));
 }
 
 /* Binary shard: header, then blocks of up to RECORD_BLOCK_RECORDS records. */

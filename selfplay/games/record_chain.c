@@ -3,26 +3,12 @@
  * shard back into games so that any position file converts to any other. */
 #include "record_chain.h"
 
+#include "../files.h"
+
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
-
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
-static void put16(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-static void put32(uint8_t *p, uint32_t v) {
-    put16(p, v & 0xffff);
-    put16(p + 2, v >> 16);
-}
-static void put64(uint8_t *p, uint64_t v) {
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
 
 bool record_is_shard_name(const char *name, const char *ext) {
     size_t n = strlen(name), e = strlen(ext);
@@ -40,19 +26,19 @@ bool record_is_shard_name(const char *name, const char *ext) {
 static void chain_header(uint8_t *h, const ShardInfo *si, uint64_t positions) {
     memset(h, 0, CHAIN_HEADER_SIZE);
     memcpy(h, "CVCHAIN1", 8);
-    put16(h + 8, CHAIN_VERSION);
-    put16(h + 10, CHAIN_HEADER_SIZE);
-    put16(h + 12, CHAIN_BLOCK_HEAD);
+    le_put16(h + 8, CHAIN_VERSION);
+    le_put16(h + 10, CHAIN_HEADER_SIZE);
+    le_put16(h + 12, CHAIN_BLOCK_HEAD);
     h[14] = 1; /* codec: the adaptive binary range coder of chain.c */
     h[16] = si->var->width;
     h[17] = si->var->height;
     h[18] = si->var->npt;
-    put32(h + 20, si->shard);
-    put32(h + 24, si->first_game);
-    put32(h + 28, si->header_games ? si->header_games : si->games);
-    put64(h + 32, positions);
+    le_put32(h + 20, si->shard);
+    le_put32(h + 24, si->first_game);
+    le_put32(h + 28, si->header_games ? si->header_games : si->games);
+    le_put64(h + 32, positions);
     snprintf((char *)h + 40, 16, "%s", si->var->name);
-    put64(h + 56, XXH3_64bits(h, 56));
+    le_put64(h + 56, XXH3_64bits(h, 56));
 }
 
 /* Codes games [from, to) as one block and writes it: head, payload, XXH3-64. */
@@ -77,17 +63,17 @@ static bool chain_write_block(FILE *f, const ShardInfo *si, Game *const *games, 
     }
     if (ok) {
         uint8_t head[CHAIN_BLOCK_HEAD], sum[8];
-        put32(head, (uint32_t)e.len);
-        put32(head + 4, index);
-        put32(head + 8, to - from);
-        put32(head + 12, plies);
-        put32(head + 16, positions);
-        put32(head + 20, games[from]->id);
+        le_put32(head, (uint32_t)e.len);
+        le_put32(head + 4, index);
+        le_put32(head + 8, to - from);
+        le_put32(head + 12, plies);
+        le_put32(head + 16, positions);
+        le_put32(head + 20, games[from]->id);
         XXH3_state_t *st = XXH3_createState();
         XXH3_64bits_reset(st);
         XXH3_64bits_update(st, head, sizeof head);
         XXH3_64bits_update(st, e.out, e.len);
-        put64(sum, XXH3_64bits_digest(st));
+        le_put64(sum, XXH3_64bits_digest(st));
         XXH3_freeState(st);
         fwrite(head, 1, sizeof head, f);
         fwrite(e.out, 1, e.len, f);
@@ -132,7 +118,7 @@ bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *w
         chain_file_close(cf);
         return false;
     }
-    if (memcmp(h, "CVCHAIN1", 8) != 0 || XXH3_64bits(h, 56) != get64(h + 56)) {
+    if (memcmp(h, "CVCHAIN1", 8) != 0 || XXH3_64bits(h, 56) != le_get64(h + 56)) {
         snprintf(err->msg, sizeof err->msg, "%.200s: not a chain shard or a corrupt header", path);
         chain_file_close(cf);
         return false;
@@ -140,10 +126,10 @@ bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *w
     char name[17] = {0};
     memcpy(name, h + 40, 16);
     cf->var = variant_by_name(name);
-    if (get16(h + 8) != CHAIN_VERSION || h[14] != 1 || get16(h + 12) != CHAIN_BLOCK_HEAD) {
+    if (le_get16(h + 8) != CHAIN_VERSION || h[14] != 1 || le_get16(h + 12) != CHAIN_BLOCK_HEAD) {
         snprintf(err->msg, sizeof err->msg,
                  "%.200s: chain version %u codec %u, this program reads %d codec 1", path,
-                 get16(h + 8), h[14], CHAIN_VERSION);
+                 le_get16(h + 8), h[14], CHAIN_VERSION);
         chain_file_close(cf);
         return false;
     }
@@ -153,10 +139,10 @@ bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *w
         chain_file_close(cf);
         return false;
     }
-    cf->shard = get32(h + 20);
-    cf->first_game = get32(h + 24);
-    cf->games = get32(h + 28);
-    cf->positions = get64(h + 32);
+    cf->shard = le_get32(h + 20);
+    cf->first_game = le_get32(h + 24);
+    cf->games = le_get32(h + 28);
+    cf->positions = le_get64(h + 32);
     return true;
 }
 
@@ -184,7 +170,7 @@ int chain_file_block(ChainFile *cf, ChainBlock *b, CvError *err) {
         uint8_t head[CHAIN_BLOCK_HEAD];
         size_t got = fread(head, 1, sizeof head, cf->f);
         if (got == 0) return 0;
-        uint32_t len = got == sizeof head ? get32(head) : 0;
+        uint32_t len = got == sizeof head ? le_get32(head) : 0;
         if (got < sizeof head || len > CHAIN_MAX_PAYLOAD) {
             int r = chain_bad_block(
                 cf,
@@ -213,7 +199,8 @@ int chain_file_block(ChainFile *cf, ChainBlock *b, CvError *err) {
         XXH3_64bits_reset(st);
         XXH3_64bits_update(st, head, sizeof head);
         XXH3_64bits_update(st, cf->buf, len);
-        bool ok = XXH3_64bits_digest(st) == get64(cf->buf + len) && get32(head + 4) == cf->bindex;
+        bool ok =
+            XXH3_64bits_digest(st) == le_get64(cf->buf + len) && le_get32(head + 4) == cf->bindex;
         XXH3_freeState(st);
         if (!ok) {
             int r = chain_bad_block(cf, "fails its checksum or index", err);
@@ -224,10 +211,10 @@ int chain_file_block(ChainFile *cf, ChainBlock *b, CvError *err) {
         *b = (ChainBlock){.payload = cf->buf,
                           .len = len,
                           .index = cf->bindex++,
-                          .games = get32(head + 8),
-                          .plies = get32(head + 12),
-                          .positions = get32(head + 16),
-                          .first_id = get32(head + 20)};
+                          .games = le_get32(head + 8),
+                          .plies = le_get32(head + 12),
+                          .positions = le_get32(head + 16),
+                          .first_id = le_get32(head + 20)};
         return 1;
     }
 }
@@ -304,9 +291,9 @@ static bool chain_pos_from_record(Position *pos, const Variant *v, const uint8_t
     for (int s = 0; s < pos->nsq; s++) pos->count[pos->board[s] & 63]++;
     pos->side = r[20];
     pos->ep = r[21];
-    pos->halfmove = (uint16_t)get16(r + 24);
-    pos->fullmove = 1 + get16(r + 4) / 2;
-    pos->castle = get32(r + 28);
+    pos->halfmove = (uint16_t)le_get16(r + 24);
+    pos->fullmove = 1 + le_get16(r + 4) / 2;
+    pos->castle = le_get32(r + 28);
     const uint8_t *h = r + RECORD_FIXED_SIZE + pos->nsq;
     for (int t = 1; t <= hld; t++) {
         pos->hand[WHITE][t] = h[t - 1];
@@ -323,7 +310,7 @@ static bool chain_pos_from_record(Position *pos, const Variant *v, const uint8_t
 static bool bin_read_header(FILE *f, const char *path, ShardGames *sg, int *rsize, CvError *err) {
     uint8_t h[RECORD_HEADER_SIZE];
     if (fread(h, 1, sizeof h, f) != sizeof h || memcmp(h, "CVSPDATA", 8) != 0 ||
-        XXH3_64bits(h, 56) != get64(h + 56) || get16(h + 8) != RECORD_VERSION) {
+        XXH3_64bits(h, 56) != le_get64(h + 56) || le_get16(h + 8) != RECORD_VERSION) {
         snprintf(err->msg, sizeof err->msg,
                  "%.200s: not a version %d bin shard or a corrupt header", path, RECORD_VERSION);
         return false;
@@ -331,16 +318,16 @@ static bool bin_read_header(FILE *f, const char *path, ShardGames *sg, int *rsiz
     char name[17] = {0};
     memcpy(name, h + 40, 16);
     const Variant *v = variant_by_name(name);
-    *rsize = (int)get16(h + 12);
-    if (!v || *rsize != record_size(v) || get16(h + 14) != RECORD_BLOCK_RECORDS) {
+    *rsize = (int)le_get16(h + 12);
+    if (!v || *rsize != record_size(v) || le_get16(h + 14) != RECORD_BLOCK_RECORDS) {
         snprintf(err->msg, sizeof err->msg,
                  "%.200s: unknown variant '%s' or a header that does not match it", path, name);
         return false;
     }
     sg->si = (ShardInfo){.var = v,
-                         .shard = get32(h + 20),
-                         .first_game = get32(h + 24),
-                         .header_games = get32(h + 28)};
+                         .shard = le_get32(h + 20),
+                         .first_game = le_get32(h + 24),
+                         .header_games = le_get32(h + 28)};
     return true;
 }
 
@@ -350,11 +337,11 @@ static bool bin_fill_ply(Game *g, int k, const uint8_t *r, const Move *list, int
                          const char *path, uint64_t i, CvError *err) {
     GamePly *p = &g->ply[k];
     p->legal = (uint16_t)n;
-    p->played = get32(r + 8);
-    p->best = get32(r + 12);
-    p->score = (int16_t)get16(r + 16);
+    p->played = le_get32(r + 8);
+    p->best = le_get32(r + 12);
+    p->score = (int16_t)le_get16(r + 16);
     p->random = r[22] & RECFLAG_RANDOM;
-    p->depth = (uint8_t)get16(r + 26);
+    p->depth = (uint8_t)le_get16(r + 26);
     p->unwritten = 0;
     for (int m = 0; m < n; m++)
         if (list[m] == p->played) return true;
@@ -372,7 +359,7 @@ static bool bin_take_record(ShardGames *sg, uint32_t *cap, const uint8_t *r, int
                             Position *pos, uint8_t *check, const char *path, CvError *err) {
     const Variant *v = sg->si.var;
     Game *g = sg->si.games ? sg->games[sg->si.games - 1] : NULL;
-    uint32_t id = get32(r), ply = get16(r + 4);
+    uint32_t id = le_get32(r), ply = le_get16(r + 4);
     Move list[MAX_MOVES];
     if (g && g->id == id && ply == (uint32_t)(g->ply0 + g->nply) && g->nply < MAX_GAME_PLY - 1) {
         pos_make(pos, g->ply[g->nply - 1].played);
@@ -401,13 +388,13 @@ static bool bin_take_record(ShardGames *sg, uint32_t *cap, const uint8_t *r, int
     g->id = id;
     g->ply0 = (uint16_t)ply;
     pos_to_fen(pos, g->start_fen, sizeof g->start_fen);
-    int res = (int)get16(r + 18);
+    int res = (int)le_get16(r + 18);
     g->white_score = r[20] == WHITE ? res : 1000 - res;
     g->termination = r[23];
     int n = pos_legal_moves(pos, list);
     if (!bin_fill_ply(g, 0, r, list, n, path, i, err)) return false;
     record_fill(check, rsize, g, 0, pos, pos_in_check(pos));
-    if (memcmp(check, r, (size_t)rsize) != 0 || get16(r + 26) > 255) {
+    if (memcmp(check, r, (size_t)rsize) != 0 || le_get16(r + 26) > 255) {
         snprintf(err->msg, sizeof err->msg,
                  "%.200s: record %llu (game %u ply %u) is not a position this program writes back "
                  "the same (written under other rules?)",
@@ -439,12 +426,13 @@ bool bin_read_games(const char *path, bool strict, ShardGames *sg, Position *pos
     while (ok) {
         size_t got = fread(block, 1, 8, f);
         if (got == 0) break;
-        uint32_t n = got == 8 ? get32(block) : 0;
+        uint32_t n = got == 8 ? le_get32(block) : 0;
         size_t len = 8 + (size_t)n * (size_t)rsize;
         bool good = got == 8 && n >= 1 && n <= RECORD_BLOCK_RECORDS;
         if (good) good = fread(block + 8, 1, len, f) == len; /* the records and the sum */
         if (good)
-            good = get32(block + 4) == bindex && XXH3_64bits(block, len) == get64(block + len);
+            good =
+                le_get32(block + 4) == bindex && XXH3_64bits(block, len) == le_get64(block + len);
         if (!good) {
             if (strict) {
                 snprintf(err->msg, sizeof err->msg, "%.200s: block %u fails its checks", path,

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "nnue.h"
 
+#include "../files.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,22 +31,6 @@ enum {
     H_PAYLOAD = 48,
     H_RESERVED = 56
 };
-
-static void put16(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-static void put32(uint8_t *p, uint32_t v) {
-    put16(p, v & 0xffff);
-    put16(p + 2, v >> 16);
-}
-static void put64(uint8_t *p, uint64_t v) {
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 /* Bytes of the payload: FT biases, FT weights, output weights (int16), output bias (int32). */
 static uint64_t nnue_payload_size(uint64_t nfeat, uint64_t hidden) {
@@ -86,29 +72,29 @@ uint8_t *nnue_serialise(const Network *net, size_t *len) {
     uint8_t *b = calloc(1, n);
     if (!b) return NULL;
     memcpy(b + H_MAGIC, NNUE_MAGIC, 8);
-    put16(b + H_VERSION, NNUE_VERSION);
-    put16(b + H_HDRSIZE, NNUE_HEADER_SIZE);
+    le_put16(b + H_VERSION, NNUE_VERSION);
+    le_put16(b + H_HDRSIZE, NNUE_HEADER_SIZE);
     memcpy(b + H_VARIANT, d->variant, strnlen(d->variant, 15));
     b[H_WIDTH] = d->width;
     b[H_HEIGHT] = d->height;
     b[H_NPT] = d->npt;
     b[H_HOLDK] = d->hold_k;
-    put16(b + H_FSET, d->feature_set);
-    put16(b + H_HIDDEN, d->hidden);
-    put32(b + H_NFEAT, d->nfeat);
-    put16(b + H_QA, d->qa);
-    put16(b + H_QB, d->qb);
-    put16(b + H_SCALE, d->scale);
-    put16(b + H_OUTPUTS, 1);
-    put64(b + H_PAYLOAD, payload);
+    le_put16(b + H_FSET, d->feature_set);
+    le_put16(b + H_HIDDEN, d->hidden);
+    le_put32(b + H_NFEAT, d->nfeat);
+    le_put16(b + H_QA, d->qa);
+    le_put16(b + H_QB, d->qb);
+    le_put16(b + H_SCALE, d->scale);
+    le_put16(b + H_OUTPUTS, 1);
+    le_put64(b + H_PAYLOAD, payload);
     uint8_t *p = b + NNUE_HEADER_SIZE;
     size_t h = d->hidden;
-    for (size_t i = 0; i < h; i++, p += 2) put16(p, (uint16_t)net->ft_b[i]);
-    for (size_t i = 0; i < (size_t)d->nfeat * h; i++, p += 2) put16(p, (uint16_t)net->ft_w[i]);
-    for (size_t i = 0; i < 2 * h; i++, p += 2) put16(p, (uint16_t)net->out_w[i]);
-    put32(p, (uint32_t)net->out_b);
+    for (size_t i = 0; i < h; i++, p += 2) le_put16(p, (uint16_t)net->ft_b[i]);
+    for (size_t i = 0; i < (size_t)d->nfeat * h; i++, p += 2) le_put16(p, (uint16_t)net->ft_w[i]);
+    for (size_t i = 0; i < 2 * h; i++, p += 2) le_put16(p, (uint16_t)net->out_w[i]);
+    le_put32(p, (uint32_t)net->out_b);
     p += 4;
-    put64(p, XXH3_64bits(b, (size_t)(p - b)));
+    le_put64(p, XXH3_64bits(b, (size_t)(p - b)));
     *len = n;
     return b;
 }
@@ -133,11 +119,11 @@ Network *nnue_parse(const uint8_t *b, size_t len, const char *name, const Varian
     if (len < NNUE_HEADER_SIZE)
         return nnue_fail(err, name, "truncated: %zu bytes, the header alone is %d", len,
                          NNUE_HEADER_SIZE);
-    if (get16(b + H_VERSION) != NNUE_VERSION)
+    if (le_get16(b + H_VERSION) != NNUE_VERSION)
         return nnue_fail(err, name, "version %u, this program reads version %d",
-                         get16(b + H_VERSION), NNUE_VERSION);
-    if (get16(b + H_HDRSIZE) != NNUE_HEADER_SIZE)
-        return nnue_fail(err, name, "header size %u, expected %d", get16(b + H_HDRSIZE),
+                         le_get16(b + H_VERSION), NNUE_VERSION);
+    if (le_get16(b + H_HDRSIZE) != NNUE_HEADER_SIZE)
+        return nnue_fail(err, name, "header size %u, expected %d", le_get16(b + H_HDRSIZE),
                          NNUE_HEADER_SIZE);
     NnueDims d;
     memset(&d, 0, sizeof d);
@@ -146,14 +132,14 @@ Network *nnue_parse(const uint8_t *b, size_t len, const char *name, const Varian
     d.height = b[H_HEIGHT];
     d.npt = b[H_NPT];
     d.hold_k = b[H_HOLDK];
-    d.feature_set = (uint16_t)get16(b + H_FSET);
-    d.hidden = (uint16_t)get16(b + H_HIDDEN);
-    d.nfeat = get32(b + H_NFEAT);
-    d.qa = (uint16_t)get16(b + H_QA);
-    d.qb = (uint16_t)get16(b + H_QB);
-    d.scale = (uint16_t)get16(b + H_SCALE);
-    uint64_t payload = get64(b + H_PAYLOAD);
-    if (payload != nnue_payload_size(d.nfeat, d.hidden) || get16(b + H_OUTPUTS) != 1)
+    d.feature_set = (uint16_t)le_get16(b + H_FSET);
+    d.hidden = (uint16_t)le_get16(b + H_HIDDEN);
+    d.nfeat = le_get32(b + H_NFEAT);
+    d.qa = (uint16_t)le_get16(b + H_QA);
+    d.qb = (uint16_t)le_get16(b + H_QB);
+    d.scale = (uint16_t)le_get16(b + H_SCALE);
+    uint64_t payload = le_get64(b + H_PAYLOAD);
+    if (payload != nnue_payload_size(d.nfeat, d.hidden) || le_get16(b + H_OUTPUTS) != 1)
         return nnue_fail(err, name,
                          "corrupt header: payload of %llu bytes does not match %u "
                          "features x %u hidden, 1 output",
@@ -165,7 +151,7 @@ Network *nnue_parse(const uint8_t *b, size_t len, const char *name, const Varian
     if (len > want)
         return nnue_fail(err, name, "%zu bytes, the header says %llu (trailing data)", len,
                          (unsigned long long)want);
-    if (XXH3_64bits(b, (size_t)want - 8) != get64(b + want - 8))
+    if (XXH3_64bits(b, (size_t)want - 8) != le_get64(b + want - 8))
         return nnue_fail(err, name, "corrupt: XXH3-64 checksum mismatch");
     if (strcmp(d.variant, v->name) != 0)
         return nnue_fail(err, name, "a network for variant '%s', not '%s'", d.variant, v->name);
@@ -190,10 +176,10 @@ Network *nnue_parse(const uint8_t *b, size_t len, const char *name, const Varian
     if (!net) return nnue_fail(err, name, "out of memory");
     const uint8_t *p = b + NNUE_HEADER_SIZE;
     size_t h = d.hidden;
-    for (size_t i = 0; i < h; i++, p += 2) net->ft_b[i] = (int16_t)get16(p);
-    for (size_t i = 0; i < (size_t)d.nfeat * h; i++, p += 2) net->ft_w[i] = (int16_t)get16(p);
-    for (size_t i = 0; i < 2 * h; i++, p += 2) net->out_w[i] = (int16_t)get16(p);
-    net->out_b = (int32_t)get32(p);
+    for (size_t i = 0; i < h; i++, p += 2) net->ft_b[i] = (int16_t)le_get16(p);
+    for (size_t i = 0; i < (size_t)d.nfeat * h; i++, p += 2) net->ft_w[i] = (int16_t)le_get16(p);
+    for (size_t i = 0; i < 2 * h; i++, p += 2) net->out_w[i] = (int16_t)le_get16(p);
+    net->out_b = (int32_t)le_get32(p);
     return net;
 }
 

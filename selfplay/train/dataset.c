@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include "dataset.h"
 
+#include "../files.h"
+
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +12,6 @@
 
 #include "../games/record.h"
 #include "../games/record_chain.h"
-
-static uint32_t get16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t get32(const uint8_t *p) { return get16(p) | get16(p + 2) << 16; }
-static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
 
 /* Whether name is "shard-NNNNNN.bin" (not the ".sf.bin" Stockfish records), or with chain
  * "shard-NNNNNN.chain". */
@@ -67,13 +65,13 @@ static bool dataset_header(DataSet *ds, DataShard *sh, bool first, CvError *err)
         snprintf(err->msg, sizeof err->msg, "%s: cannot read its header", sh->path);
         return false;
     }
-    if (memcmp(h, "CVSPDATA", 8) != 0 || XXH3_64bits(h, 56) != get64(h + 56)) {
+    if (memcmp(h, "CVSPDATA", 8) != 0 || XXH3_64bits(h, 56) != le_get64(h + 56)) {
         snprintf(err->msg, sizeof err->msg, "%s: not a shard or a corrupt header", sh->path);
         return false;
     }
-    if (get16(h + 8) != RECORD_VERSION) {
+    if (le_get16(h + 8) != RECORD_VERSION) {
         snprintf(err->msg, sizeof err->msg, "%s: shard version %u, this program reads %d", sh->path,
-                 get16(h + 8), RECORD_VERSION);
+                 le_get16(h + 8), RECORD_VERSION);
         return false;
     }
     char name[17] = {0};
@@ -83,9 +81,9 @@ static bool dataset_header(DataSet *ds, DataShard *sh, bool first, CvError *err)
         snprintf(err->msg, sizeof err->msg, "%s: unknown variant '%s'", sh->path, name);
         return false;
     }
-    int rsize = (int)get16(h + 12);
+    int rsize = (int)le_get16(h + 12);
     if (rsize != record_size(v) || h[16] != v->width || h[17] != v->height || h[18] != v->npt ||
-        h[19] != record_hold_types(v) || get16(h + 14) != RECORD_BLOCK_RECORDS) {
+        h[19] != record_hold_types(v) || le_get16(h + 14) != RECORD_BLOCK_RECORDS) {
         snprintf(err->msg, sizeof err->msg, "%s: header does not match variant %s's records",
                  sh->path, name);
         return false;
@@ -103,7 +101,7 @@ static bool dataset_header(DataSet *ds, DataShard *sh, bool first, CvError *err)
                  name, ds->var->name);
         return false;
     }
-    sh->records = get64(h + 32);
+    sh->records = le_get64(h + 32);
     return true;
 }
 
@@ -166,7 +164,7 @@ void dataset_close(DataSet *ds) {
 /* Whether the best move of record r captures something (the move's target, an e.p. or
  * multi-capture, or a mid-move victim holds or is an enemy). */
 static bool data_best_captures(const DataSet *ds, const uint8_t *r) {
-    Move m = get32(r + REC_BEST);
+    Move m = le_get32(r + REC_BEST);
     int kind = MOVE_KIND(m), to = MOVE_TO(m), mid = MOVE_MID(m), side = r[REC_SIDE];
     const uint8_t *board = r + REC_BOARD;
     if (kind == MK_EP || kind == MK_MULTI) return true;
@@ -176,13 +174,13 @@ static bool data_best_captures(const DataSet *ds, const uint8_t *r) {
 }
 
 bool data_keep(const DataSet *ds, const DataFilter *f, const uint8_t *r) {
-    uint32_t game = get32(r + REC_GAME);
+    uint32_t game = le_get32(r + REC_GAME);
     uint8_t le[4] = {(uint8_t)game, (uint8_t)(game >> 8), (uint8_t)(game >> 16),
                      (uint8_t)(game >> 24)};
     bool val = XXH3_64bits(le, 4) % 1000 < (uint64_t)f->val_permille;
     if (val != f->validation) return false;
-    if (get32(r + REC_BEST) == MOVE_NONE || (r[REC_FLAGS] & RECFLAG_RANDOM)) return false;
-    int score = (int16_t)get16(r + REC_SCORE);
+    if (le_get32(r + REC_BEST) == MOVE_NONE || (r[REC_FLAGS] & RECFLAG_RANDOM)) return false;
+    int score = (int16_t)le_get16(r + REC_SCORE);
     if (score > f->max_score || score < -f->max_score) return false;
     if (f->skip_check && (r[REC_FLAGS] & RECFLAG_CHECK)) return false;
     if (f->skip_captures && data_best_captures(ds, r)) return false;
@@ -304,10 +302,10 @@ static bool stream_block(DataStream *s) {
             s->oi++;
             continue;
         }
-        uint32_t n = get32(s->block), index = get32(s->block + 4);
+        uint32_t n = le_get32(s->block), index = le_get32(s->block + 4);
         size_t len = 8 + (size_t)n * (size_t)ds->rsize;
         bool ok = n >= 1 && n <= RECORD_BLOCK_RECORDS && len + 8 <= got && index == s->bindex &&
-                  XXH3_64bits(s->block, len) == get64(s->block + len);
+                  XXH3_64bits(s->block, len) == le_get64(s->block + len);
         s->bindex++;
         if (!ok) {
             fprintf(stderr, "train: %s: block %u fails its checks, skipped\n",
