@@ -9,8 +9,8 @@ match against the predecessor is an SPRT (--sprt, default [0,40] at alpha = beta
 at most --match-games games; results/sprt_games.json has why) that accepts the net (H1,
 or undecided at the cap with a positive Elo) or rejects it (H0: the predecessor plays the
 next generation's data), and the record keeps the games it saved. The loop writes results/flywheel_<variant>.json (every step's command, CPU time and outcome)
-and results/flywheel_<variant>.png (Elo with its 95% interval per generation and against
-the positions trained on).
+and results/flywheel_<variant>.png (Elo with its 95% interval per generation, against the
+millions of positions trained on and against the CPU hours spent).
 
 Every step is resumable: a finished step leaves a marker and is skipped when the script is
 run again with the same arguments; a killed self-play run continues with --resume and a
@@ -401,8 +401,23 @@ def git_head():
     return r.stdout.strip()
 
 
+def cpu_hours(rows):
+    """CPU hours spent up to and including each row's net: its data, its training and its
+    matches, summed over the generations so far (a figure the record lacks counts 0, and
+    the loop's given data, generation 0, has none)."""
+    total, out = 0.0, []
+    for r in rows:
+        total += (r.get("data_cpu_s") or 0.0) + (r.get("train_cpu_s") or 0.0)
+        total += (r.get("rescore_cpu_s") or 0.0)
+        for key in ("vs_classical", "vs_previous"):
+            total += (r.get(key) or {}).get("cpu_s") or 0.0
+        out.append(total / 3600.0)
+    return out
+
+
 def plot(rec, path):
-    """Elo (95% interval) against generation and against positions trained on."""
+    """Elo (95% interval) against generation, against millions of positions trained on and
+    against CPU hours spent (data, rescoring, training, matches)."""
     rows = [r for r in rec["generations"] if "vs_classical" in r]
     if not rows:
         return
@@ -419,15 +434,20 @@ def plot(rec, path):
         else:
             log("no matplotlib: no plot (bash scripts/setup.sh --measure installs it)")
         return
-    fig, axs = plt.subplots(1, 2, figsize=(11, 4.2))
+    hours = dict(zip((r["net"] for r in rows), cpu_hours(rows)))
+    xval = {"net": lambda r: r["net"],
+            "positions": lambda r: r["trained_on_positions"] / 1e6,
+            "hours": lambda r: hours[r["net"]]}
+    fig, axs = plt.subplots(1, 3, figsize=(15, 4.4))
     for ax, xkey, xlabel in ((axs[0], "net", "generation (net number)"),
-                             (axs[1], "trained_on_positions", "positions trained on")):
+                             (axs[1], "positions", "positions trained on (millions)"),
+                             (axs[2], "hours", "CPU hours spent (data, training, matches)")):
         for key, label, col in (("vs_classical", "against classical", "tab:blue"),
                                 ("vs_previous", "against the previous net", "tab:orange")):
             pts = [r for r in rows if key in r]
             if not pts:
                 continue
-            xs = [r[xkey] for r in pts]
+            xs = [xval[xkey](r) for r in pts]
             # a score of 0 or 1 has an unbounded Elo: everything is clipped to +-1000
             ys = [max(-1000.0, min(1000.0, r[key]["elo"])) for r in pts]
             lo = [max(-1000.0, min(y, r[key]["elo_95"][0])) for y, r in zip(ys, pts)]
@@ -441,10 +461,12 @@ def plot(rec, path):
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("Elo of the net (95% interval, clipped to +-1000)")
-        if xkey == "trained_on_positions":
-            ax.set_xscale("log")
-        else:
+        if xkey == "net":
             ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        else:
+            # plain numbers, a handful of ticks: never 2.2x10^7 beside 2.4x10^7
+            ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=6))
+            ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
         ax.legend(fontsize=8)
     fig.suptitle(f"{rec['variant']}: networks from chessvar's own games")
     fig.tight_layout()
