@@ -39,24 +39,25 @@ def _with_json(cmd):
     return cmd if "--json" in cmd else cmd + ["--json"]
 
 
-def run(cmd):
+def run(cmd, stderr=subprocess.PIPE):
     """Runs one chessvar command line (a list; --json is added if missing) and returns its
-    last JSON result object; raises ChessvarError with chessvar's message on failure."""
+    last JSON result object; raises ChessvarError with chessvar's message on failure.
+    stderr=None passes its messages (progress lines) through instead of keeping them."""
     cmd = _with_json(cmd)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
     if proc.returncode != 0:
-        raise ChessvarError(cmd, f"exit status {proc.returncode}: {proc.stderr.strip()}",
-                            proc.stderr)
+        err = (proc.stderr or "").strip() or "(its messages above)"
+        raise ChessvarError(cmd, f"exit status {proc.returncode}: {err}", proc.stderr or "")
     return result(proc.stdout, cmd)
 
 
-def run_timed(cmd):
+def run_timed(cmd, stderr=subprocess.PIPE):
     """Like run, and returns (result, timing) where timing holds the process's wall-clock
     seconds (start-up included), its CPU seconds (user + system) and its voluntary
     (waits) and involuntary (preemption) context switches."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    res = run(cmd)
+    res = run(cmd, stderr)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     timing = {
