@@ -212,6 +212,7 @@ class Loop:
                 "--log", os.path.join(self.work, f"net{g + 1}.loss.csv"), "--progress", "30"]
         if a.mirror:
             argv.append("--mirror")
+        argv += shlex.split(a.train_options or "")
         e = self.step(f"train{g + 1}", argv)
         e["data_positions"] = positions
         e["generations"] = list(range(first, g + 1))
@@ -510,6 +511,9 @@ def main():
                     help="target = lambda * search score + (1 - lambda) * result")
     ap.add_argument("--mirror", action="store_true",
                     help="train with files mirrored half the time (chessvar train --mirror)")
+    ap.add_argument("--train-options", metavar="OPTIONS",
+                    help="more `chessvar train` options for every net, e.g. the architecture: "
+                         "\"--output-buckets 8 --stack 16,32\" (selfplay/NETWORK.md)")
     ap.add_argument("--match-games", type=int, default=400,
                     help="games of each match (the most, for an SPRT)")
     ap.add_argument("--sprt", default="0,40", metavar="ELO0,ELO1[,ALPHA,BETA]",
