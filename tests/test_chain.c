@@ -5,6 +5,8 @@
  * random multi-PV, --write-max-ply, --skip-draws) do what their help says, each checked
  * against the JSONL of a run. */
 #define _XOPEN_SOURCE 700
+#include <signal.h>
+#include <time.h>
 #include <xxhash.h>
 
 #include "../engine/chessvar.h"
@@ -383,4 +385,64 @@ Test(chain, rescore_keeps_the_moves_relabels_every_position_and_resumes) {
     su_remove_dir(out);
     su_remove_dir(ja);
     su_remove_dir(jb);
+}
+
+/* Number of files in dir whose names end in ext. */
+static int count_ext(const char *dir, const char *ext) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    size_t e = strlen(ext);
+    for (struct dirent *x; d && (x = readdir(d));) {
+        size_t l = strlen(x->d_name);
+        n += l > e && strcmp(x->d_name + l - e, ext) == 0;
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+Test(chain, rescore_under_mpi_writes_what_one_process_writes_and_resumes_after_a_kill,
+     .timeout = 600) {
+    char mpirun[1024];
+    if (!su_find_mpirun(mpirun, sizeof mpirun))
+        cr_skip_test("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    char run[512], one[512], two[512], cut[512], mark[1100];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(one, sizeof one);
+    su_temp_dir(two, sizeof two);
+    su_temp_dir(cut, sizeof cut);
+    cr_assert_eq(
+        su_run(SU_SP("--variant", "chess", "--games", "10", "--nodes", "200", "--shard-games", "1",
+                     "--ply-cap", "120", "--format", "chain", "--out", run)),
+        0);
+#define RESCORE                                                                                    \
+    "data", "rescore", "--in", run, "--nodes", "20000", "--threads", "1", "--progress", "0"
+    cr_assert_eq(su_run((char *const[]){CHESSVAR_BINARY, RESCORE, "--out", one, NULL}), 0);
+    cr_assert_eq(su_run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY,
+                                        RESCORE, "--out", two, NULL}),
+                 0);
+    cr_expect_eq(su_same_dirs(one, two), 11, "ten shards and rescore.json");
+    /* killed (mpirun takes its ranks down) once the first shard is written, then rerun */
+    char *argv[] = {mpirun,  "--oversubscribe", "-np", "2", CHESSVAR_BINARY,
+                    RESCORE, "--out",           cut,   NULL};
+    pid_t pid = su_spawn(argv, NULL);
+    snprintf(mark, sizeof mark, "%s/shard-000000.chain", cut);
+    struct timespec pause = {0, 2000000};
+    int st;
+    while (access(mark, F_OK) != 0) {
+        cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the rescore ended before a shard was written");
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, &st, 0);
+    int kept = count_ext(cut, ".chain");
+    cr_expect(kept >= 1 && kept < 10, "%d of 10 shards written before the kill", kept);
+    cr_assert_eq(su_run(argv), 0, "the resumed rescore failed");
+    cr_expect_eq(su_same_dirs(one, cut), 11);
+#undef RESCORE
+    su_remove_dir(run);
+    su_remove_dir(one);
+    su_remove_dir(two);
+    su_remove_dir(cut);
 }
