@@ -4,14 +4,15 @@ variant (`chessvar selfplay --variant V --format bin,chain`, every other option 
 default): bytes per position of chain and bin, and of the chain's fields in a plain byte
 layout (`chessvar data layout`) and of the bin shards compressed by zstd -19 (the general
 compressor the chain coder has to beat); chain decoding speed into the trainer's records
-(`chessvar data speed`, one core); trainer throughput on the same positions as chain and as
+(`chessvar data speed`, one core, `--speed-repeat` passes; with `--baseline OTHER` the
+same timed for another chessvar in alternating runs, and the ratio); trainer throughput on the same positions as chain and as
 bin (`chessvar train`, default network, one training thread beside its loader thread,
 alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
 10,000 nodes on a small sample (a 4-game chain run per variant). Writes JSON.
 
 usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
            [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
-           [--repeats 3] [--shuffle 65536]
+           [--repeats 3] [--shuffle 65536] [--speed-repeat 50] [--baseline CHESSVAR]
 """
 import argparse
 import json
@@ -72,7 +73,12 @@ def main():
                     help="the trainer's shuffle buffer: small beside --train-positions, so the "
                          "buffer's first fill (every position read once more) weighs little, "
                          "as in a long training run")
+    ap.add_argument("--speed-repeat", type=int, default=50,
+                    help="passes of `data speed` over a run (a default run decodes in "
+                         "milliseconds: one pass is below the clock's resolution)")
+    ap.add_argument("--baseline", help="another chessvar whose decoding is timed beside")
     args = ap.parse_args()
+    machine = machine_info()  # the load before the measurements
     cv = os.path.abspath(args.chessvar)
     os.makedirs(args.work, exist_ok=True)
     rows = []
@@ -94,9 +100,21 @@ def main():
                "layout_bytes_per_position": os.path.getsize(layout) / n,
                "layout_zstd19_bytes_per_position": zstd_size([layout], args.work) / n,
                "bin_zstd19_bytes_per_position": zstd_size(shards(run, "bin"), args.work) / n}
-        speed = json.loads(timed([cv, "data", "speed", "--in", run, "--repeat", "5"])[0])
-        row["decode_positions_per_second"] = speed["positions_per_second"]
-        row["decode_positions_per_cpu_second"] = speed["positions_per_cpu_second"]
+        rep = ["data", "speed", "--in", run, "--repeat", str(args.speed_repeat)]
+        cpu_rates, wall_rates, base_rates = [], [], []
+        for _ in range(args.repeats):
+            speed = json.loads(timed([cv] + rep)[0])
+            cpu_rates.append(speed["positions_per_cpu_second"])
+            wall_rates.append(speed["positions_per_second"])
+            if args.baseline:
+                base = json.loads(timed([os.path.abspath(args.baseline)] + rep)[0])
+                base_rates.append(base["positions_per_cpu_second"])
+        row["decode_positions_per_second"] = statistics.median(wall_rates)
+        row["decode_positions_per_cpu_second"] = statistics.median(cpu_rates)
+        if args.baseline:
+            row["decode_baseline_positions_per_cpu_second"] = statistics.median(base_rates)
+            row["decode_over_baseline"] = (row["decode_positions_per_cpu_second"] /
+                                           row["decode_baseline_positions_per_cpu_second"])
         # the trainer on the same positions: a folder of the bin shards, one of the chains
         folders = {}
         for ext in ("bin", "chain"):
@@ -140,8 +158,10 @@ def main():
     doc = {"what": "chain format: size, decode speed, trainer throughput, rescore speed",
            "command": "python3 -m scripts.measure.chain_data " + " ".join(sys.argv[1:]),
            "train_positions": args.train_positions, "repeats": args.repeats,
-           "shuffle": args.shuffle,
-           "machine": machine_info(), "commit": git_state(ROOT)[0],
+           "shuffle": args.shuffle, "speed_repeat": args.speed_repeat,
+           "baseline": args.baseline,
+           "machine": machine, "loadavg_at_end": list(os.getloadavg()),
+           "commit": git_state(ROOT)[0],
            "dirty": git_state(ROOT)[1], "rows": rows}
     with open(args.out, "w") as f:
         json.dump(doc, f, indent=1)
