@@ -8,7 +8,8 @@ compressor the chain coder has to beat); chain decoding speed into the trainer's
 same timed for another chessvar in alternating runs, and the ratio); trainer throughput on the same positions as chain and as
 bin (`chessvar train`, default network, one training thread beside its loader thread,
 alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
-10,000 nodes on a small sample (a 4-game chain run per variant). Writes JSON.
+10,000 nodes on a small sample (a 4-game chain run per variant), and at 1,000 nodes under
+`mpirun -np 2` (one thread a rank) with its output compared to one process's. Writes JSON.
 
 usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
            [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
@@ -26,13 +27,14 @@ import time
 
 from scripts.common import ROOT
 from scripts.common.measure_env import git_state, machine_info
+from scripts.measure.perft_speed import build_flags
 
 
-def timed(cmd):
+def timed(cmd, env=None):
     """Runs cmd; returns (stdout, wall seconds, CPU seconds of the child)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
@@ -58,6 +60,18 @@ def zstd_size(paths, work):
         subprocess.run(["zstd", "-q", "-19", "-f", p, "-o", out], check=True)
         total += os.path.getsize(out)
     return total
+
+
+def same_files(a, b):
+    """Whether folders a and b hold the same file names with the same bytes."""
+    names = sorted(os.listdir(a))
+    if names != sorted(os.listdir(b)):
+        return False
+    for n in names:
+        with open(os.path.join(a, n), "rb") as fa, open(os.path.join(b, n), "rb") as fb:
+            if fa.read() != fb.read():
+                return False
+    return True
 
 
 def main():
@@ -153,6 +167,20 @@ def main():
             row["rescore"].append({"nodes": nodes, "positions": out["positions"],
                                    "threads": out["threads"],
                                    "positions_per_cpu_second": out["positions_per_cpu_second"]})
+        mpirun = shutil.which("mpirun")
+        if mpirun:  # the same 1,000-node rescore on two ranks, one thread each
+            dst = os.path.join(args.work, f"{v}_rescored_1000_mpi")
+            shutil.rmtree(dst, ignore_errors=True)
+            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            out = json.loads(timed([mpirun, "--oversubscribe", "-np", "2", cv, "data", "rescore",
+                                    "--in", sample, "--out", dst, "--nodes", "1000",
+                                    "--threads", "1", "--progress", "0"], env)[0])
+            row["rescore_mpi"] = {
+                "command": "mpirun --oversubscribe -np 2 chessvar data rescore --nodes 1000 "
+                           "--threads 1", "ranks": out["ranks"], "positions": out["positions"],
+                "positions_per_cpu_second": out["positions_per_cpu_second"],
+                "same_files_as_one_process": same_files(
+                    dst, os.path.join(args.work, f"{v}_rescored_1000"))}
         print(json.dumps(row), file=sys.stderr)
         rows.append(row)
     doc = {"what": "chain format: size, decode speed, trainer throughput, rescore speed",
@@ -161,6 +189,7 @@ def main():
            "shuffle": args.shuffle, "speed_repeat": args.speed_repeat,
            "baseline": args.baseline,
            "machine": machine, "loadavg_at_end": list(os.getloadavg()),
+           "build": build_flags(cv),
            "commit": git_state(ROOT)[0],
            "dirty": git_state(ROOT)[1], "rows": rows}
     with open(args.out, "w") as f:
