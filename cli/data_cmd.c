@@ -474,10 +474,11 @@ static int data_rescore(const DataOpts *o, int rank, int ranks) {
             last = now;
         }
     }
+    /* this rank's CPU time before the collectives: a rank that is done waits in them */
+    long cpu_us = (long)((double)(clock() - c0) * 1e6 / CLOCKS_PER_SEC);
     double secs = cli_mpi_max_double(cli_now() - t0);
     /* every rank's counts and CPU microseconds, summed; an error on any rank fails all */
-    long sum[5] = {(long)positions, (long)nodes, (long)skipped,
-                   (long)((double)(clock() - c0) * 1e6 / CLOCKS_PER_SEC), rc != 0};
+    long sum[5] = {(long)positions, (long)nodes, (long)skipped, cpu_us, rc != 0};
     cli_mpi_sum_long(sum, 5);
     double cpu = (double)sum[3] / 1e6;
     if (sum[4] && rc == 0) rc = 1;
