@@ -3,7 +3,9 @@
  * naming the file and the block (an error when strict), a replay under other rules is an
  * error naming the game, and the generator options of selfplay (random moves anywhere,
  * random multi-PV, --write-max-ply, --skip-draws) do what their help says, each checked
- * against the JSONL of a run. */
+ * against the JSONL of a run; rescore under mpirun writes what one process writes and
+ * resumes after a kill; the trainer makes the same network from a chain as from the bin
+ * of the same games. */
 #define _XOPEN_SOURCE 700
 #include <signal.h>
 #include <time.h>
@@ -445,4 +447,39 @@ Test(chain, rescore_under_mpi_writes_what_one_process_writes_and_resumes_after_a
     su_remove_dir(one);
     su_remove_dir(two);
     su_remove_dir(cut);
+}
+
+Test(chain, the_trainer_reads_a_chain_as_it_reads_the_bin_of_the_same_games) {
+    char run_bin[512], run_chain[512], nets[512], net_a[1100], net_b[1100];
+    su_temp_dir(run_bin, sizeof run_bin);
+    su_temp_dir(run_chain, sizeof run_chain);
+    su_temp_dir(nets, sizeof nets);
+    /* the same seeded games, once as bin and once as chain (two shards each) */
+#define GAMES                                                                                      \
+    "--variant", "chess", "--games", "8", "--nodes", "200", "--shard-games", "4", "--ply-cap", "120"
+    cr_assert_eq(su_run(SU_SP(GAMES, "--format", "bin", "--out", run_bin)), 0);
+    cr_assert_eq(su_run(SU_SP(GAMES, "--format", "chain", "--out", run_chain)), 0);
+#undef GAMES
+    snprintf(net_a, sizeof net_a, "%s/bin.nnue", nets);
+    snprintf(net_b, sizeof net_b, "%s/chain.nnue", nets);
+#define TRAIN                                                                                      \
+    "--positions", "20000", "--hidden", "32", "--batch", "256", "--shuffle", "2048", "--threads",  \
+        "1", "--progress", "0"
+    cr_assert_eq(su_run((char *const[]){CHESSVAR_BINARY, "train", "--data", run_bin, "--out", net_a,
+                                        TRAIN, NULL}),
+                 0);
+    cr_assert_eq(su_run((char *const[]){CHESSVAR_BINARY, "train", "--data", run_chain, "--out",
+                                        net_b, TRAIN, NULL}),
+                 0);
+#undef TRAIN
+    long la = 0, lb = 0;
+    char *a = su_slurp(net_a, &la), *b = su_slurp(net_b, &lb);
+    cr_assert(a && b, "%s or %s missing", net_a, net_b);
+    cr_expect(la == lb && memcmp(a, b, (size_t)la) == 0,
+              "the networks trained from the bin and from the chain differ");
+    free(a);
+    free(b);
+    su_remove_dir(run_bin);
+    su_remove_dir(run_chain);
+    su_remove_dir(nets);
 }
