@@ -18,6 +18,7 @@
 #include "../selfplay/games/record_chain.h"
 #include "../selfplay/player/search.h"
 #include "cli.h"
+#include "mpi_start.h"
 
 #define CMD "data"
 
@@ -379,8 +380,11 @@ static bool data_rescore_config(const DataOpts *o, const char *variant, long nod
 
 /* rescore: each shard read, its games' written positions searched again on every thread
  * (one game per thread at a time), and written atomically; shards already in --out are
- * skipped, so a killed rescore goes on where it stopped. */
-static int data_rescore(const DataOpts *o) {
+ * skipped, so a killed rescore goes on where it stopped. Under mpirun shard i of the
+ * sorted list is rank i % ranks's (the same split on every rerun, so a resume under any
+ * rank count keeps what is done); rank 0 writes rescore.json, prints progress (its own
+ * shards) and the summary of all ranks. */
+static int data_rescore(const DataOpts *o, int rank, int ranks) {
     if (!o->in || !o->out) return cli_usage_error(CMD, "rescore needs --in DIR and --out DIR");
     ShardList l;
     if (!data_list(o->in, o->from, &l)) return 2;
@@ -411,11 +415,15 @@ static int data_rescore(const DataOpts *o) {
                                             : search_default_nodes(v),
                         .depth = o->depth};
     int tt_bits = o->hash_bits ? o->hash_bits : search_default_tt_bits(v);
-    int rc = data_rescore_config(o, v->name, (long)lim.nodes, formats) ? 0 : 2;
+    /* rank 0 checks or writes rescore.json before any rank writes a shard */
+    int rc = rank == 0 && !data_rescore_config(o, v->name, (long)lim.nodes, formats) ? 2 : 0;
+    rc = cli_mpi_bcast_int(rc);
     uint64_t positions = 0, nodes = 0, skipped = 0;
+    int mine = 0, done = 0; /* shards of this rank, and those finished */
+    for (int i = rank; i < l.n; i += ranks) mine++;
     double t0 = cli_now(), last = t0;
     clock_t c0 = clock();
-    for (int i = 0; i < l.n && rc == 0; i++) {
+    for (int i = rank; i < l.n && rc == 0; i += ranks) {
         if (!data_read(&l, i, o->strict, &sg, pos, &err)) {
             rc = cli_usage_error(CMD, "%s", err.msg);
             break;
@@ -426,6 +434,7 @@ static int data_rescore(const DataOpts *o) {
             shard_games_free(&sg);
             break;
         }
+        done++;
         if (data_shard_done(o->out, sg.si.shard, formats)) {
             skipped++;
             shard_games_free(&sg);
@@ -454,24 +463,32 @@ static int data_rescore(const DataOpts *o) {
         positions += sg.positions;
         shard_games_free(&sg);
         double now = cli_now();
-        if (o->progress > 0 && (now - last >= o->progress || i + 1 == l.n)) {
+        if (rank == 0 && o->progress > 0 && (now - last >= o->progress || done == mine)) {
+            char who[64] = "";
+            if (ranks > 1) snprintf(who, sizeof who, " (rank 0 of %d: its own shards)", ranks);
             fprintf(stderr,
-                    "data rescore: %d/%d shards (%llu kept from before), %llu positions, "
+                    "data rescore%s: %d/%d shards (%llu kept from before), %llu positions, "
                     "%.0f positions/s, %.1f s\n",
-                    i + 1, l.n, (unsigned long long)skipped, (unsigned long long)positions,
+                    who, done, mine, (unsigned long long)skipped, (unsigned long long)positions,
                     (double)positions / (now - t0), now - t0);
             last = now;
         }
     }
-    double secs = cli_now() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
-    if (rc == 0)
+    /* this rank's CPU time before the collectives: a rank that is done waits in them */
+    long cpu_us = (long)((double)(clock() - c0) * 1e6 / CLOCKS_PER_SEC);
+    double secs = cli_mpi_max_double(cli_now() - t0);
+    /* every rank's counts and CPU microseconds, summed; an error on any rank fails all */
+    long sum[5] = {(long)positions, (long)nodes, (long)skipped, cpu_us, rc != 0};
+    cli_mpi_sum_long(sum, 5);
+    double cpu = (double)sum[3] / 1e6;
+    if (sum[4] && rc == 0) rc = 1;
+    if (rc == 0 && rank == 0)
         printf("{\"variant\": \"%s\", \"nodes\": %lld, \"depth\": %d, \"threads\": %ld, "
-               "\"shards\": %d, \"shards_kept\": %llu, \"positions\": %llu, "
-               "\"search_nodes\": %llu, \"seconds\": %.3f, \"cpu_seconds\": %.3f, "
+               "\"ranks\": %d, \"shards\": %d, \"shards_kept\": %ld, \"positions\": %ld, "
+               "\"search_nodes\": %ld, \"seconds\": %.3f, \"cpu_seconds\": %.3f, "
                "\"positions_per_cpu_second\": %.1f}\n",
-               v->name, (long long)lim.nodes, o->depth, o->threads, l.n,
-               (unsigned long long)skipped, (unsigned long long)positions,
-               (unsigned long long)nodes, secs, cpu, cpu > 0 ? (double)positions / cpu : 0);
+               v->name, (long long)lim.nodes, o->depth, o->threads, ranks, l.n, sum[2], sum[0],
+               sum[1], secs, cpu, cpu > 0 ? (double)sum[0] / cpu : 0);
     nnue_free(net);
     free(pos);
     data_list_free(&l);
@@ -606,8 +623,10 @@ int cmd_data(int argc, char **argv) {
             "move, score, depth) replaced; shards done are kept on a rerun (resume); speed:\n"
             "chain decoding into the trainer's records on one core; layout: the chain's fields\n"
             "in a plain byte layout on stdout, to measure a general compressor on them.\n",
-        .epilogue = "MPI: not supported by rescore (one process, all its threads); split the "
-                    "shards\nof a folder between machines by hand.\n",
+        .epilogue =
+            "MPI: mpirun -np K chessvar data rescore ... gives rank r the shards r, r + K,\n"
+            "r + 2K, ... of the sorted list (--threads each); the output is the same\n"
+            "files as one process writes, and a rerun under any K resumes.\n",
         .opts = opts,
         .nopts = (int)(sizeof opts / sizeof opts[0]),
         .positional = &o.sub};
@@ -620,7 +639,16 @@ int cmd_data(int argc, char **argv) {
                                "needs convert, stats, rescore or speed (chessvar data --help)");
     if (strcmp(o.sub, "convert") == 0) return data_convert(&o);
     if (strcmp(o.sub, "stats") == 0) return data_stats(&o);
-    if (strcmp(o.sub, "rescore") == 0) return data_rescore(&o);
+    if (strcmp(o.sub, "rescore") == 0) {
+        int ranks = 1, rank = 0;
+        if (cli_mpi_available() && cli_mpi_launched()) {
+            ranks = cli_mpi_begin();
+            rank = cli_mpi_rank();
+        }
+        rc = data_rescore(&o, rank, ranks);
+        cli_mpi_end();
+        return rc;
+    }
     if (strcmp(o.sub, "speed") == 0) return data_speed(&o);
     if (strcmp(o.sub, "layout") == 0) return data_layout(&o);
     return cli_usage_error(CMD, "unknown subcommand '%s' (convert, stats, rescore, speed, layout)",

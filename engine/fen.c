@@ -211,13 +211,16 @@ bool pos_from_fen(Position *p, const Variant *v, const char *fen, CvError *err) 
         if (!pc) continue;
         uint32_t fl = pos_def(p, pc)->flags;
         int r = sq_rank(p, s), last = PC_COLOR(pc) == WHITE ? p->height - 1 : 0;
-        char sq[4];
+        bool promo_rank = (fl & PF_PROMOTES) && r == last;
+        bool first_rank =
+            (fl & PF_PAWN) && r == p->height - 1 - last && !(v->rules & RULE_PAWN_FIRST_RANK);
+        if (!promo_rank && !first_rank) continue;
+        char sq[4]; /* named only in the message: sprintf per piece was most of a parse */
         sq_to_str(p, s, sq);
-        if ((fl & PF_PROMOTES) && r == last)
+        if (promo_rank)
             return fen_fail(err, "bad FEN: '%c' on %s stands on its last rank (field 1)",
                             pos_def(p, pc)->letter, sq);
-        if ((fl & PF_PAWN) && r == p->height - 1 - last && !(v->rules & RULE_PAWN_FIRST_RANK))
-            return fen_fail(err, "bad FEN: pawn on %s stands on its own first rank (field 1)", sq);
+        return fen_fail(err, "bad FEN: pawn on %s stands on its own first rank (field 1)", sq);
     }
     if (v->ops->validate && !v->ops->validate(p, err)) return false;
     if (v->ops->royal_attacked(p, p->side ^ 1))

@@ -104,6 +104,20 @@ static inline void su_remove_dir(const char *path) {
     rmdir(path);
 }
 
+/* Path of mpirun on PATH, or NULL. */
+static inline const char *su_find_mpirun(char *buf, size_t n) {
+    const char *path = getenv("PATH");
+    if (!path) return NULL;
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s", path);
+    char *save = NULL;
+    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(buf, n, "%s/mpirun", d);
+        if (access(buf, X_OK) == 0) return buf;
+    }
+    return NULL;
+}
+
 #define SU_SP(...) ((char *const[]){CHESSVAR_BINARY, "selfplay", __VA_ARGS__, NULL})
 
 #endif

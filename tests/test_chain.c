@@ -3,8 +3,12 @@
  * naming the file and the block (an error when strict), a replay under other rules is an
  * error naming the game, and the generator options of selfplay (random moves anywhere,
  * random multi-PV, --write-max-ply, --skip-draws) do what their help says, each checked
- * against the JSONL of a run. */
+ * against the JSONL of a run; rescore under mpirun writes what one process writes and
+ * resumes after a kill; the trainer makes the same network from a chain as from the bin
+ * of the same games. */
 #define _XOPEN_SOURCE 700
+#include <signal.h>
+#include <time.h>
 #include <xxhash.h>
 
 #include "../engine/chessvar.h"
@@ -383,4 +387,99 @@ Test(chain, rescore_keeps_the_moves_relabels_every_position_and_resumes) {
     su_remove_dir(out);
     su_remove_dir(ja);
     su_remove_dir(jb);
+}
+
+/* Number of files in dir whose names end in ext. */
+static int count_ext(const char *dir, const char *ext) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    size_t e = strlen(ext);
+    for (struct dirent *x; d && (x = readdir(d));) {
+        size_t l = strlen(x->d_name);
+        n += l > e && strcmp(x->d_name + l - e, ext) == 0;
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+Test(chain, rescore_under_mpi_writes_what_one_process_writes_and_resumes_after_a_kill,
+     .timeout = 600) {
+    char mpirun[1024];
+    if (!su_find_mpirun(mpirun, sizeof mpirun))
+        cr_skip_test("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    char run[512], one[512], two[512], cut[512], mark[1100];
+    su_temp_dir(run, sizeof run);
+    su_temp_dir(one, sizeof one);
+    su_temp_dir(two, sizeof two);
+    su_temp_dir(cut, sizeof cut);
+    cr_assert_eq(
+        su_run(SU_SP("--variant", "chess", "--games", "10", "--nodes", "200", "--shard-games", "1",
+                     "--ply-cap", "120", "--format", "chain", "--out", run)),
+        0);
+#define RESCORE                                                                                    \
+    "data", "rescore", "--in", run, "--nodes", "20000", "--threads", "1", "--progress", "0"
+    cr_assert_eq(su_run((char *const[]){CHESSVAR_BINARY, RESCORE, "--out", one, NULL}), 0);
+    cr_assert_eq(su_run((char *const[]){mpirun, "--oversubscribe", "-np", "2", CHESSVAR_BINARY,
+                                        RESCORE, "--out", two, NULL}),
+                 0);
+    cr_expect_eq(su_same_dirs(one, two), 11, "ten shards and rescore.json");
+    /* killed (mpirun takes its ranks down) once the first shard is written, then rerun */
+    char *argv[] = {mpirun,  "--oversubscribe", "-np", "2", CHESSVAR_BINARY,
+                    RESCORE, "--out",           cut,   NULL};
+    pid_t pid = su_spawn(argv, NULL);
+    snprintf(mark, sizeof mark, "%s/shard-000000.chain", cut);
+    struct timespec pause = {0, 2000000};
+    int st;
+    while (access(mark, F_OK) != 0) {
+        cr_assert_eq(waitpid(pid, &st, WNOHANG), 0, "the rescore ended before a shard was written");
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGTERM);
+    waitpid(pid, &st, 0);
+    int kept = count_ext(cut, ".chain");
+    cr_expect(kept >= 1 && kept < 10, "%d of 10 shards written before the kill", kept);
+    cr_assert_eq(su_run(argv), 0, "the resumed rescore failed");
+    cr_expect_eq(su_same_dirs(one, cut), 11);
+#undef RESCORE
+    su_remove_dir(run);
+    su_remove_dir(one);
+    su_remove_dir(two);
+    su_remove_dir(cut);
+}
+
+Test(chain, the_trainer_reads_a_chain_as_it_reads_the_bin_of_the_same_games) {
+    char run_bin[512], run_chain[512], nets[512], net_a[1100], net_b[1100];
+    su_temp_dir(run_bin, sizeof run_bin);
+    su_temp_dir(run_chain, sizeof run_chain);
+    su_temp_dir(nets, sizeof nets);
+    /* the same seeded games, once as bin and once as chain (two shards each) */
+#define GAMES                                                                                      \
+    "--variant", "chess", "--games", "8", "--nodes", "200", "--shard-games", "4", "--ply-cap", "120"
+    cr_assert_eq(su_run(SU_SP(GAMES, "--format", "bin", "--out", run_bin)), 0);
+    cr_assert_eq(su_run(SU_SP(GAMES, "--format", "chain", "--out", run_chain)), 0);
+#undef GAMES
+    snprintf(net_a, sizeof net_a, "%s/bin.nnue", nets);
+    snprintf(net_b, sizeof net_b, "%s/chain.nnue", nets);
+#define TRAIN                                                                                      \
+    "--positions", "20000", "--hidden", "32", "--batch", "256", "--shuffle", "2048", "--threads",  \
+        "1", "--progress", "0"
+    cr_assert_eq(su_run((char *const[]){CHESSVAR_BINARY, "train", "--data", run_bin, "--out", net_a,
+                                        TRAIN, NULL}),
+                 0);
+    cr_assert_eq(su_run((char *const[]){CHESSVAR_BINARY, "train", "--data", run_chain, "--out",
+                                        net_b, TRAIN, NULL}),
+                 0);
+#undef TRAIN
+    long la = 0, lb = 0;
+    char *a = su_slurp(net_a, &la), *b = su_slurp(net_b, &lb);
+    cr_assert(a && b, "%s or %s missing", net_a, net_b);
+    cr_expect(la == lb && memcmp(a, b, (size_t)la) == 0,
+              "the networks trained from the bin and from the chain differ");
+    free(a);
+    free(b);
+    su_remove_dir(run_bin);
+    su_remove_dir(run_chain);
+    su_remove_dir(nets);
 }

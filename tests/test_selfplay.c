@@ -294,23 +294,9 @@ Test(selfplay, bad_options) {
     su_remove_dir(d);
 }
 
-/* Path of mpirun on PATH, or NULL. */
-static const char *find_mpirun(char *buf, size_t n) {
-    const char *path = getenv("PATH");
-    if (!path) return NULL;
-    char dirs[4096];
-    snprintf(dirs, sizeof dirs, "%s", path);
-    char *save = NULL;
-    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(buf, n, "%s/mpirun", d);
-        if (access(buf, X_OK) == 0) return buf;
-    }
-    return NULL;
-}
-
 Test(selfplay, mpi_ranks_write_the_same_data, .timeout = 120) {
     char mpirun[1024];
-    if (!find_mpirun(mpirun, sizeof mpirun))
+    if (!su_find_mpirun(mpirun, sizeof mpirun))
         cr_skip_test("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
     char d1[512], d2[512];
     su_temp_dir(d1, sizeof d1);

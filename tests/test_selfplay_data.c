@@ -401,23 +401,9 @@ Test(data, dedup_same_for_one_or_two_threads_and_after_a_kill) {
     su_remove_dir(d2);
 }
 
-/* Path of mpirun on PATH, or NULL. */
-static const char *find_mpirun(char *buf, size_t n) {
-    const char *path = getenv("PATH");
-    if (!path) return NULL;
-    char dirs[4096];
-    snprintf(dirs, sizeof dirs, "%s", path);
-    char *save = NULL;
-    for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(buf, n, "%s/mpirun", d);
-        if (access(buf, X_OK) == 0) return buf;
-    }
-    return NULL;
-}
-
 Test(data, dedup_under_mpi_is_the_same_for_a_given_rank_count) {
     char mpirun[1024];
-    if (!find_mpirun(mpirun, sizeof mpirun))
+    if (!su_find_mpirun(mpirun, sizeof mpirun))
         cr_skip_test("mpirun is not installed (scripts/setup.sh installs openmpi-bin)");
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);

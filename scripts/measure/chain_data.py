@@ -4,14 +4,16 @@ variant (`chessvar selfplay --variant V --format bin,chain`, every other option 
 default): bytes per position of chain and bin, and of the chain's fields in a plain byte
 layout (`chessvar data layout`) and of the bin shards compressed by zstd -19 (the general
 compressor the chain coder has to beat); chain decoding speed into the trainer's records
-(`chessvar data speed`, one core); trainer throughput on the same positions as chain and as
+(`chessvar data speed`, one core, `--speed-repeat` passes; with `--baseline OTHER` the
+same timed for another chessvar in alternating runs, and the ratio); trainer throughput on the same positions as chain and as
 bin (`chessvar train`, default network, one training thread beside its loader thread,
 alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
-10,000 nodes on a small sample (a 4-game chain run per variant). Writes JSON.
+10,000 nodes on a small sample (a 4-game chain run per variant), and at 1,000 nodes under
+`mpirun -np 2` (one thread a rank) with its output compared to one process's. Writes JSON.
 
 usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
            [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
-           [--repeats 3] [--shuffle 65536]
+           [--repeats 3] [--shuffle 65536] [--speed-repeat 50] [--baseline CHESSVAR]
 """
 import argparse
 import json
@@ -25,13 +27,14 @@ import time
 
 from scripts.common import ROOT
 from scripts.common.measure_env import git_state, machine_info
+from scripts.measure.perft_speed import build_flags
 
 
-def timed(cmd):
+def timed(cmd, env=None):
     """Runs cmd; returns (stdout, wall seconds, CPU seconds of the child)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
@@ -59,6 +62,18 @@ def zstd_size(paths, work):
     return total
 
 
+def same_files(a, b):
+    """Whether folders a and b hold the same file names with the same bytes."""
+    names = sorted(os.listdir(a))
+    if names != sorted(os.listdir(b)):
+        return False
+    for n in names:
+        with open(os.path.join(a, n), "rb") as fa, open(os.path.join(b, n), "rb") as fb:
+            if fa.read() != fb.read():
+                return False
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("chessvar")
@@ -72,7 +87,12 @@ def main():
                     help="the trainer's shuffle buffer: small beside --train-positions, so the "
                          "buffer's first fill (every position read once more) weighs little, "
                          "as in a long training run")
+    ap.add_argument("--speed-repeat", type=int, default=50,
+                    help="passes of `data speed` over a run (a default run decodes in "
+                         "milliseconds: one pass is below the clock's resolution)")
+    ap.add_argument("--baseline", help="another chessvar whose decoding is timed beside")
     args = ap.parse_args()
+    machine = machine_info()  # the load before the measurements
     cv = os.path.abspath(args.chessvar)
     os.makedirs(args.work, exist_ok=True)
     rows = []
@@ -94,9 +114,21 @@ def main():
                "layout_bytes_per_position": os.path.getsize(layout) / n,
                "layout_zstd19_bytes_per_position": zstd_size([layout], args.work) / n,
                "bin_zstd19_bytes_per_position": zstd_size(shards(run, "bin"), args.work) / n}
-        speed = json.loads(timed([cv, "data", "speed", "--in", run, "--repeat", "5"])[0])
-        row["decode_positions_per_second"] = speed["positions_per_second"]
-        row["decode_positions_per_cpu_second"] = speed["positions_per_cpu_second"]
+        rep = ["data", "speed", "--in", run, "--repeat", str(args.speed_repeat)]
+        cpu_rates, wall_rates, base_rates = [], [], []
+        for _ in range(args.repeats):
+            speed = json.loads(timed([cv] + rep)[0])
+            cpu_rates.append(speed["positions_per_cpu_second"])
+            wall_rates.append(speed["positions_per_second"])
+            if args.baseline:
+                base = json.loads(timed([os.path.abspath(args.baseline)] + rep)[0])
+                base_rates.append(base["positions_per_cpu_second"])
+        row["decode_positions_per_second"] = statistics.median(wall_rates)
+        row["decode_positions_per_cpu_second"] = statistics.median(cpu_rates)
+        if args.baseline:
+            row["decode_baseline_positions_per_cpu_second"] = statistics.median(base_rates)
+            row["decode_over_baseline"] = (row["decode_positions_per_cpu_second"] /
+                                           row["decode_baseline_positions_per_cpu_second"])
         # the trainer on the same positions: a folder of the bin shards, one of the chains
         folders = {}
         for ext in ("bin", "chain"):
@@ -135,13 +167,30 @@ def main():
             row["rescore"].append({"nodes": nodes, "positions": out["positions"],
                                    "threads": out["threads"],
                                    "positions_per_cpu_second": out["positions_per_cpu_second"]})
+        mpirun = shutil.which("mpirun")
+        if mpirun:  # the same 1,000-node rescore on two ranks, one thread each
+            dst = os.path.join(args.work, f"{v}_rescored_1000_mpi")
+            shutil.rmtree(dst, ignore_errors=True)
+            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            out = json.loads(timed([mpirun, "--oversubscribe", "-np", "2", cv, "data", "rescore",
+                                    "--in", sample, "--out", dst, "--nodes", "1000",
+                                    "--threads", "1", "--progress", "0"], env)[0])
+            row["rescore_mpi"] = {
+                "command": "mpirun --oversubscribe -np 2 chessvar data rescore --nodes 1000 "
+                           "--threads 1", "ranks": out["ranks"], "positions": out["positions"],
+                "positions_per_cpu_second": out["positions_per_cpu_second"],
+                "same_files_as_one_process": same_files(
+                    dst, os.path.join(args.work, f"{v}_rescored_1000"))}
         print(json.dumps(row), file=sys.stderr)
         rows.append(row)
     doc = {"what": "chain format: size, decode speed, trainer throughput, rescore speed",
            "command": "python3 -m scripts.measure.chain_data " + " ".join(sys.argv[1:]),
            "train_positions": args.train_positions, "repeats": args.repeats,
-           "shuffle": args.shuffle,
-           "machine": machine_info(), "commit": git_state(ROOT)[0],
+           "shuffle": args.shuffle, "speed_repeat": args.speed_repeat,
+           "baseline": args.baseline,
+           "machine": machine, "loadavg_at_end": list(os.getloadavg()),
+           "build": build_flags(cv),
+           "commit": git_state(ROOT)[0],
            "dirty": git_state(ROOT)[1], "rows": rows}
     with open(args.out, "w") as f:
         json.dump(doc, f, indent=1)

@@ -373,7 +373,11 @@ static int rd_score(ChainDec *d, int pred, int searched, int *prev_class) {
 bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id) {
     memset(d, 0, sizeof *d);
     d->m = malloc(sizeof *d->m);
-    if (!d->m) return false;
+    d->start = malloc(sizeof *d->start);
+    if (!d->m || !d->start) {
+        chain_dec_free(d);
+        return false;
+    }
     chain_model_reset(d->m);
     d->in = payload;
     d->end = payload + len;
@@ -385,7 +389,22 @@ bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t fi
 
 void chain_dec_free(ChainDec *d) {
     free(d->m);
+    free(d->start);
     d->m = NULL;
+    d->start = NULL;
+}
+
+/* Sets pos to the game's start: a copy of the last start when the FEN is the same (most
+ * games of a run start alike; reading a FEN costs as much as a hundred plies' replay). */
+static bool dec_start(ChainDec *d, const Variant *v, const char *fen, Position *pos, CvError *err) {
+    if (d->start_fen[0] && d->start->var == v && strcmp(d->start_fen, fen) == 0) {
+        pos_copy(pos, d->start);
+        return true;
+    }
+    if (!pos_from_fen(pos, v, fen, err)) return false;
+    pos_copy(d->start, pos);
+    snprintf(d->start_fen, sizeof d->start_fen, "%s", fen);
+    return true;
 }
 
 /* Decodes a game header coded by enc_header; false on a length beyond the game buffer. */
@@ -423,7 +442,7 @@ bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8
         snprintf(err->msg, sizeof err->msg, "game %u: its header does not read", (unsigned)g->id);
         return false;
     }
-    if (!pos_from_fen(pos, v, g->start_fen, err)) return false;
+    if (!dec_start(d, v, g->start_fen, pos, err)) return false;
     Move list[MAX_MOVES];
     int prev_unwritten = 0, prev_random = 0, prev_score = 0, prev_searched = 0, prev_depth = 0;
     int prev_class = 0;

@@ -37,6 +37,8 @@ typedef struct ChainDec {
     ChainModel *m;
     uint32_t prev_id;
     char prev_fen[256];
+    Position *start;     /* the last start read from its FEN, copied for the next game */
+    char start_fen[256]; /* its FEN ("" before the first) */
 } ChainDec;
 
 /* Starts a block whose first game has id first_id; false if out of memory. */
