@@ -50,6 +50,41 @@ const Variant *cli_variant(const char *cmd, const char *name) {
     return v;
 }
 
+bool cli_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
+    CliSprt *s = dst;
+    char err[160];
+    if (!sprt_parse(val, &s->spec, err, sizeof err)) {
+        cli_usage_error(cmd, "%s %s", opt, err);
+        return false;
+    }
+    s->given = true;
+    return true;
+}
+
+void cli_sprt_summary(const SprtSpec *s, const uint64_t pairs[SPRT_NCLASS], bool stopped,
+                      bool json) {
+    SprtStatus st = sprt_status(s, pairs);
+    const char *model = s->normalized ? "normalized" : "logistic";
+    if (json) {
+        printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
+               "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
+               "\"stopped\":%s,\"elo\":%.1f,\"elo_95\":[%.1f,%.1f]},",
+               s->elo0, s->elo1, s->alpha, s->beta, model, (unsigned long long)st.pairs, st.llr,
+               st.lower, st.upper,
+               st.decision == SPRT_H1   ? "H1"
+               : st.decision == SPRT_H0 ? "H0"
+                                        : "none",
+               stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+        return;
+    }
+    printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
+           s->elo0, s->elo1, model, s->alpha, s->beta, st.llr, st.lower, st.upper,
+           st.decision == SPRT_H1   ? "H1 accepted"
+           : st.decision == SPRT_H0 ? "H0 accepted"
+                                    : "no decision",
+           stopped ? " (the match stopped there)" : " (--games reached)");
+}
+
 double cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -37,8 +37,7 @@ typedef struct MatchOpts {
     const char *variant, *book, *eval, *tc;
     long nodes, depth, movetime, timeout, seed, progress;
     bool json;
-    SprtSpec sprt;
-    bool have_sprt;
+    CliSprt sprt; /* --sprt */
     SelfplayStopRule rule;
     Book *opening_book;
     Network *net;
@@ -137,18 +136,6 @@ static bool match_opt_engine(const char *cmd, const char *opt, const char *val, 
     return true;
 }
 
-/* --sprt elo0,elo1[,alpha,beta]. */
-static bool match_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
-    MatchOpts *o = dst;
-    char err[160];
-    if (!sprt_parse(val, &o->sprt, err, sizeof err)) {
-        cli_usage_error(cmd, "%s %s", opt, err);
-        return false;
-    }
-    o->have_sprt = true;
-    return true;
-}
-
 /* Makes player i of the plan from engine e, its missing budget from the common options. */
 static bool match_set_engine(MatchOpts *o, int i, MatchEngine *e) {
     PlayerSpec *p = &o->plan.game.player[i];
@@ -232,10 +219,10 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
         CLI_OPT_LONG("--games", "N", 2, SELFPLAY_MAX_GAMES, &p->games,
                      "games (even: pairs), or with --sprt the most to play (default 100;\n"
                      "20000 with --sprt)"),
-        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", match_opt_sprt, o,
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", cli_opt_sprt, &o->sprt,
                      "stop at the decision of the GSPRT of player A's game pairs\n"
                      "between H0 Elo = ELO0 and H1 Elo = ELO1 (default alpha, beta 0.05)"),
-        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.normalized,
+        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.spec.normalized,
                      "--sprt's Elo and the estimates are normalized Elo"),
         CLI_OPT_LONG("--concurrency", "N", 1, 1024, &p->threads, "games at once (default 1)"),
         CLI_OPT_TEXT("--book", "FILE", &o->book,
@@ -280,16 +267,16 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
     if (o->nengines == 0) return cli_usage_error(CMD, "--engine SPEC is required (once or twice)");
     if (!!o->nodes + !!o->depth + !!o->movetime + !!o->tc > 1)
         return cli_usage_error(CMD, "give at most one of --nodes, --depth, --movetime and --tc");
-    if (o->sprt.normalized && !o->have_sprt)
+    if (o->sprt.spec.normalized && !o->sprt.given)
         return cli_usage_error(CMD, "--sprt-normalized needs --sprt");
     g->seed = (uint64_t)o->seed;
     p->progress = (double)o->progress;
     if (!p->shard_games) p->shard_games = 10;
     if (p->shard_games % 2) return cli_usage_error(CMD, "--shard-games needs an even number");
-    if (!p->games) p->games = o->have_sprt ? 20000 : 100;
+    if (!p->games) p->games = o->sprt.given ? 20000 : 100;
     if (p->games % 2) return cli_usage_error(CMD, "--games needs an even number (pairs)");
-    if (o->have_sprt) {
-        o->rule = sprt_stop_rule(&o->sprt);
+    if (o->sprt.given) {
+        o->rule = sprt_stop_rule(&o->sprt.spec);
         p->stop_rule = &o->rule;
     }
     p->formats = FORMAT_PGN;
@@ -343,8 +330,6 @@ static void match_summary(const MatchOpts *o, const SelfplayTotals *t) {
     sprt_pentanomial(t->a_pairs, q);
     double pe, plo, phi;
     sprt_elo(t->a_pairs, false, &pe, &plo, &phi);
-    SprtStatus st = o->have_sprt ? sprt_status(&o->sprt, t->a_pairs) : (SprtStatus){0};
-    const char *dec = st.decision == SPRT_H1 ? "H1" : st.decision == SPRT_H0 ? "H0" : "none";
     if (o->json) {
         printf("{\"variant\":\"%s\",\"player_a\":", o->plan.game.var->name);
         cli_json_str(stdout, a);
@@ -358,15 +343,7 @@ static void match_summary(const MatchOpts *o, const SelfplayTotals *t) {
                asc[0], asc[1], asc[2], asc[3], asc[4], e.elo, e.elo_lo, e.elo_hi,
                (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
                (unsigned long long)q[3], (unsigned long long)q[4], pe, plo, phi);
-        if (o->have_sprt)
-            printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,"
-                   "\"elo_model\":\"%s\",\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,"
-                   "\"upper\":%.4f,\"decision\":\"%s\",\"stopped\":%s,\"elo\":%.1f,"
-                   "\"elo_95\":[%.1f,%.1f]},",
-                   o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
-                   o->sprt.normalized ? "normalized" : "logistic", (unsigned long long)st.pairs,
-                   st.llr, st.lower, st.upper, dec, t->rule_stopped ? "true" : "false", st.elo,
-                   st.elo_lo, st.elo_hi);
+        if (o->sprt.given) cli_sprt_summary(&o->sprt.spec, t->a_pairs, t->rule_stopped, true);
         printf("\"engine_restarts\":%ld,\"seconds\":%.3f,\"termination\":{", t->restarts,
                t->seconds);
         for (int k = 1; k < TERM_COUNT; k++)
@@ -383,14 +360,7 @@ static void match_summary(const MatchOpts *o, const SelfplayTotals *t) {
            "from the pairs [%+.1f, %+.1f]\n",
            (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
            (unsigned long long)q[3], (unsigned long long)q[4], pe, plo, phi);
-    if (o->have_sprt)
-        printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
-               o->sprt.elo0, o->sprt.elo1, o->sprt.normalized ? "normalized" : "logistic",
-               o->sprt.alpha, o->sprt.beta, st.llr, st.lower, st.upper,
-               st.decision == SPRT_H1   ? "H1 accepted"
-               : st.decision == SPRT_H0 ? "H0 accepted"
-                                        : "no decision",
-               t->rule_stopped ? " (the match stopped there)" : " (--games reached)");
+    if (o->sprt.given) cli_sprt_summary(&o->sprt.spec, t->a_pairs, t->rule_stopped, false);
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
         if (t->term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)t->term[k]);

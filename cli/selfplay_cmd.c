@@ -45,9 +45,8 @@ typedef struct SelfplayOpts {
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine;  /* --opponent uci:CMD */
     Book *opening_book;    /* --book, read and checked */
-    SprtSpec sprt;         /* --sprt, when have_sprt */
+    CliSprt sprt;          /* --sprt */
     SelfplayStopRule rule; /* the SPRT as the run's stop rule */
-    bool have_sprt;
 } SelfplayOpts;
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
@@ -173,18 +172,6 @@ static bool selfplay_opt_engine_option(const char *cmd, const char *opt, const c
     name[eq - val] = 0;
     e->option_name[e->noptions] = name;
     e->option_value[e->noptions++] = name + (eq - val) + 1;
-    return true;
-}
-
-/* --sprt elo0,elo1[,alpha,beta]. */
-static bool selfplay_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
-    SelfplayOpts *o = dst;
-    char err[160];
-    if (!sprt_parse(val, &o->sprt, err, sizeof err)) {
-        cli_usage_error(cmd, "%s %s", opt, err);
-        return false;
-    }
-    o->have_sprt = true;
     return true;
 }
 
@@ -411,12 +398,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "games per shard file (default " CLI_STR(SELFPLAY_SHARD_GAMES) "; " CLI_STR(
                          SELFPLAY_SPRT_SHARD_GAMES) " with --sprt, which decides\n"
                                                     "on complete shards; even with --sprt)"),
-        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", selfplay_opt_sprt, o,
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", cli_opt_sprt, &o->sprt,
                      "a match that stops itself: the GSPRT of player A's game pairs\n"
                      "(pentanomial) between H0 Elo = ELO0 and H1 Elo = ELO1 (alpha,\n"
                      "beta default 0.05); stops at a decision, --games being the most\n"
                      "to play (default then " CLI_STR(SELFPLAY_SPRT_GAMES) "); implies --paired"),
-        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.normalized,
+        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.spec.normalized,
                      "--sprt ELO0, ELO1 and the estimates are normalized Elo"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
                     "transposition table of 2^B entries per player: a game's recent\n"
@@ -446,21 +433,21 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
-    if (o->sprt.normalized && !o->have_sprt)
+    if (o->sprt.spec.normalized && !o->sprt.given)
         return cli_usage_error(CMD, "--sprt-normalized needs --sprt");
-    if (o->have_sprt) {
+    if (o->sprt.given) {
         if (p->positions > 0 || p->filter.dedup_bits > 0)
             return cli_usage_error(CMD, "--sprt excludes --positions and --dedup-bits");
         if (p->shard_games % 2)
             return cli_usage_error(CMD, "--sprt needs an even --shard-games (whole pairs), got %ld",
                                    p->shard_games);
         g->paired = true;
-        o->rule = sprt_stop_rule(&o->sprt);
+        o->rule = sprt_stop_rule(&o->sprt.spec);
         p->stop_rule = &o->rule;
         if (!p->games) p->games = SELFPLAY_SPRT_GAMES;
     }
     if (!p->shard_games)
-        p->shard_games = o->have_sprt ? SELFPLAY_SPRT_SHARD_GAMES : SELFPLAY_SHARD_GAMES;
+        p->shard_games = o->sprt.given ? SELFPLAY_SPRT_SHARD_GAMES : SELFPLAY_SHARD_GAMES;
     if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : SELFPLAY_GAMES;
     if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
         return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
@@ -539,18 +526,7 @@ static void selfplay_summary_pairs_json(const SelfplayOpts *op, const SelfplayTo
            (unsigned long long)q[3], (unsigned long long)q[4]);
     for (int k = 0; k < SPRT_NCLASS; k++) printf("%s%llu", k ? "," : "", (unsigned long long)c[k]);
     printf("],\"elo_pairs\":%.1f,\"elo_pairs_95\":[%.1f,%.1f],", elo, lo, hi);
-    if (!op->have_sprt) return;
-    const SprtSpec *s = &op->sprt;
-    SprtStatus st = sprt_status(s, c);
-    printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
-           "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
-           "\"stopped\":%s,\"elo\":%.1f,\"elo_95\":[%.1f,%.1f]},",
-           s->elo0, s->elo1, s->alpha, s->beta, s->normalized ? "normalized" : "logistic",
-           (unsigned long long)st.pairs, st.llr, st.lower, st.upper,
-           st.decision == SPRT_H1   ? "H1"
-           : st.decision == SPRT_H0 ? "H0"
-                                    : "none",
-           t->rule_stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+    if (op->sprt.given) cli_sprt_summary(&op->sprt.spec, c, t->rule_stopped, true);
 }
 
 /* Paired runs: the pair counts, the Elo interval from them and the SPRT as text lines. */
@@ -563,16 +539,7 @@ static void selfplay_summary_pairs_text(const SelfplayOpts *op, const SelfplayTo
            "interval from the pairs [%+.0f, %+.0f]\n",
            (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
            (unsigned long long)q[3], (unsigned long long)q[4], elo, lo, hi);
-    if (!op->have_sprt) return;
-    const SprtSpec *s = &op->sprt;
-    SprtStatus st = sprt_status(s, t->a_pairs);
-    printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
-           s->elo0, s->elo1, s->normalized ? "normalized" : "logistic", s->alpha, s->beta, st.llr,
-           st.lower, st.upper,
-           st.decision == SPRT_H1   ? "H1 accepted"
-           : st.decision == SPRT_H0 ? "H0 accepted"
-                                    : "no decision",
-           t->rule_stopped ? " (the match stopped there)" : " (--games reached)");
+    if (op->sprt.given) cli_sprt_summary(&op->sprt.spec, t->a_pairs, t->rule_stopped, false);
 }
 
 /* The summary as one line of JSON. */
