@@ -40,6 +40,7 @@ typedef struct MatchOpts {
     CliSprt sprt; /* --sprt */
     SelfplayStopRule rule;
     Book *opening_book;
+    int book_plies; /* --book-plies */
     Network *net;
     char eval_name[96];
 } MatchOpts;
@@ -187,7 +188,8 @@ static bool match_try_engines(const MatchOpts *o) {
 static int match_parse(int argc, char **argv, MatchOpts *o) {
     SelfplayPlan *p = &o->plan;
     GameConfig *g = &p->game;
-    *p = (SelfplayPlan){.threads = 1, .progress = 5, .progress_out = stderr, .check_every = 0};
+    *p = (SelfplayPlan){
+        .threads = 1, .progress = 5, .progress_out = stderr, .check_every = 0, .command = CMD};
     *g = (GameConfig){.seed = 1, .random_plies = -1, .ply_cap = 600, .paired = true};
     o->timeout = 10;
     o->seed = 1;
@@ -226,8 +228,12 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
                      "--sprt's Elo and the estimates are normalized Elo"),
         CLI_OPT_LONG("--concurrency", "N", 1, 1024, &p->threads, "games at once (default 1)"),
         CLI_OPT_TEXT("--book", "FILE", &o->book,
-                     "openings: FEN or EPD lines, one per game pair, drawn from (seed,\n"
+                     "openings: FEN or EPD lines, or the games of a PGN file (moves in\n"
+                     "SAN or chessvar's notation), one per game pair, drawn from (seed,\n"
                      "pair); both colours play each (default: random plies)"),
+        CLI_OPT_INT("--book-plies", "N", 0, MAX_GAME_PLY, &o->book_plies,
+                    "a PGN book's openings are its games' first N plies (a shorter game:\n"
+                    "all of it) (default %v: all of each game)"),
         CLI_OPT_INT("--random-plies", "N", 0, 200, &g->random_plies,
                     "random moves opening each pair's games (default 4 without\n"
                     "--book, 0 with)"),
@@ -308,9 +314,10 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
             return cli_usage_error(CMD, "--eval needs chessvar's own player (one --engine)");
         if (!match_set_engine(o, 0, &o->eng[0]) || !match_set_engine(o, 1, &o->eng[1])) return 2;
     }
+    if (o->book_plies && !o->book) return cli_usage_error(CMD, "--book-plies needs --book");
     if (o->book) {
         CvError err = {{0}};
-        if (!(o->opening_book = book_load(o->book, g->var, &err)))
+        if (!(o->opening_book = book_load(o->book, g->var, o->book_plies, &err)))
             return cli_usage_error(CMD, "--book %s", err.msg);
         g->book = o->opening_book;
     }

@@ -45,6 +45,7 @@ typedef struct SelfplayOpts {
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine;  /* --opponent uci:CMD */
     Book *opening_book;    /* --book, read and checked */
+    int book_plies;        /* --book-plies */
     CliSprt sprt;          /* --sprt */
     SelfplayStopRule rule; /* the SPRT as the run's stop rule */
 } SelfplayOpts;
@@ -366,8 +367,13 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_FLAG("--fixed-start", &o->fixed_start, "always the variant's default start"),
         CLI_OPT_TEXT("--book", "FILE", &o->book,
                      "start each game from a position of FILE (one FEN or EPD per\n"
-                     "line; # comments), drawn from (seed, game); paired games share it\n"
-                     "(selfplay/books/ has one per variant; default: no book)"),
+                     "line; # comments; or a PGN file: each game's position after\n"
+                     "--book-plies plies, moves in SAN or chessvar's notation), drawn\n"
+                     "from (seed, game); paired games share it (selfplay/books/ has one\n"
+                     "per variant; default: no book)"),
+        CLI_OPT_INT("--book-plies", "N", 0, MAX_GAME_PLY, &o->book_plies,
+                    "a PGN book's openings are its games' first N plies (a shorter game:\n"
+                    "all of it) (default %v: all of each game)"),
         CLI_OPT_INT("--ply-cap", "N", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, &g->ply_cap,
                     "adjudicate a draw at N plies (default %v)"),
         CLI_OPT_CALL("--resign", "CP,PLIES", selfplay_opt_resign, g,
@@ -459,11 +465,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     if (!g->tt_bits) g->tt_bits = search_default_tt_bits(g->var);
     if (!selfplay_load_eval(o, 0, "--eval", o->eval)) return 2;
     if (!selfplay_set_opponent(o) || !selfplay_set_formats(o)) return 2;
+    if (o->book_plies && !o->book) return cli_usage_error(CMD, "--book-plies needs --book");
     if (o->book && g->start_fen)
         return cli_usage_error(CMD, "--book and --start exclude each other");
     if (o->book) {
         CvError err = {{0}};
-        if (!(o->opening_book = book_load(o->book, g->var, &err)))
+        if (!(o->opening_book = book_load(o->book, g->var, o->book_plies, &err)))
             return cli_usage_error(CMD, "--book %s", err.msg);
         g->book = o->opening_book;
     }
