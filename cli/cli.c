@@ -61,6 +61,35 @@ bool cli_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) 
     return true;
 }
 
+int cli_budget_field(const char *cmd, const char *prefix, const char *key, const char *val,
+                     long max_depth, PlayerSpec *p) {
+    char label[64];
+    long v;
+    snprintf(label, sizeof label, "%s%s%s", prefix ? prefix : "--", prefix ? " " : "", key);
+    if (strcmp(key, "nodes") == 0) {
+        if (!cli_int(cmd, label, val, 1, 1000000000L, &v)) return -1;
+        p->nodes = v;
+    } else if (strcmp(key, "depth") == 0) {
+        if (!cli_int(cmd, label, val, 1, max_depth, &v)) return -1;
+        p->depth = (int)v;
+    } else if (strcmp(key, "movetime") == 0) {
+        if (!cli_int(cmd, label, val, 1, 100000000L, &v)) return -1;
+        p->movetime_ms = v;
+    } else return 0;
+    return 1;
+}
+
+bool cli_engine_option(const char *cmd, const char *what, UciEngineSpec *e, const char *name,
+                       const char *value) {
+    if (e->noptions == UCI_MAX_OPTIONS) {
+        cli_usage_error(cmd, "%s: at most %d options", what, UCI_MAX_OPTIONS);
+        return false;
+    }
+    e->option_name[e->noptions] = name;
+    e->option_value[e->noptions++] = value;
+    return true;
+}
+
 void cli_sprt_summary(const SprtSpec *s, const uint64_t pairs[SPRT_NCLASS], bool stopped,
                       bool json) {
     SprtStatus st = sprt_status(s, pairs);

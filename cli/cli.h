@@ -117,6 +117,17 @@ typedef struct CliSprt {
  * spec.normalized) and marks it given. */
 bool cli_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst);
 
+/* A budget KEY=VALUE of a player (nodes=N, depth=D up to max_depth, movetime=MS) into p;
+ * the message of a bad value names "PREFIX KEY" (prefix NULL: "--KEY"). 1 when parsed, 0
+ * when key is not a budget, -1 after a message on a bad value. */
+int cli_budget_field(const char *cmd, const char *prefix, const char *key, const char *val,
+                     long max_depth, PlayerSpec *p);
+
+/* Adds the UCI option NAME=VALUE (kept by pointer) to engine e; false after a message
+ * "WHAT: at most N options" when it has as many as it can hold. */
+bool cli_engine_option(const char *cmd, const char *what, UciEngineSpec *e, const char *name,
+                       const char *value);
+
 /* The SPRT of a match's summary (A's game pairs in pairs; stopped: the test ended the
  * match): a JSON member "sprt":{...} followed by a comma, or one text line. */
 void cli_sprt_summary(const SprtSpec *s, const uint64_t pairs[SPRT_NCLASS], bool stopped,

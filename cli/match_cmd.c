@@ -25,8 +25,7 @@
 typedef struct MatchEngine {
     UciEngineSpec spec;
     char text[1024];
-    int64_t nodes, movetime_ms;
-    int depth;
+    PlayerSpec budget; /* nodes, depth, movetime_ms */
 } MatchEngine;
 
 /* Options of one invocation. */
@@ -65,6 +64,7 @@ static bool match_parse_tc(const char *text, int64_t *base_ms, int64_t *inc_ms) 
 static bool match_engine_field(MatchEngine *e, char *field, const char *whole) {
     char *eq = strchr(field, '=');
     long v;
+    int budget;
     if (!eq) {
         cli_usage_error(CMD, "--engine '%s': '%s' is not KEY=VALUE", whole, field);
         return false;
@@ -79,25 +79,15 @@ static bool match_engine_field(MatchEngine *e, char *field, const char *whole) {
                             whole, val);
             return false;
         }
-    } else if (strcmp(key, "nodes") == 0) {
-        if (!cli_int(CMD, "--engine nodes", val, 1, 1000000000L, &v)) return false;
-        e->nodes = v;
-    } else if (strcmp(key, "depth") == 0) {
-        if (!cli_int(CMD, "--engine depth", val, 1, 200, &v)) return false;
-        e->depth = (int)v;
-    } else if (strcmp(key, "movetime") == 0) {
-        if (!cli_int(CMD, "--engine movetime", val, 1, 100000000L, &v)) return false;
-        e->movetime_ms = v;
+    } else if ((budget = cli_budget_field(CMD, "--engine", key, val, 200, &e->budget)) != 0) {
+        return budget > 0;
     } else if (strcmp(key, "timeout") == 0) {
         if (!cli_int(CMD, "--engine timeout", val, 1, 100000, &v)) return false;
         e->spec.timeout_s = (double)v;
     } else if (strncmp(key, "option.", 7) == 0 && key[7]) {
-        if (e->spec.noptions == UCI_MAX_OPTIONS) {
-            cli_usage_error(CMD, "--engine '%s': at most %d options", whole, UCI_MAX_OPTIONS);
-            return false;
-        }
-        e->spec.option_name[e->spec.noptions] = key + 7;
-        e->spec.option_value[e->spec.noptions++] = val;
+        char what[160];
+        snprintf(what, sizeof what, "--engine '%.140s'", whole);
+        return cli_engine_option(CMD, what, &e->spec, key + 7, val);
     } else {
         cli_usage_error(CMD,
                         "--engine '%s': unknown key '%s' (cmd, name, tc, nodes, depth, "
@@ -144,19 +134,20 @@ static bool match_set_engine(MatchOpts *o, int i, MatchEngine *e) {
     p->kind = PLAYER_UCI;
     p->uci = &e->spec;
     if (!e->spec.timeout_s) e->spec.timeout_s = (double)o->timeout;
-    bool own = e->spec.tc_base_ms > 0 || e->nodes || e->depth || e->movetime_ms;
+    PlayerSpec *b = &e->budget;
+    bool own = e->spec.tc_base_ms > 0 || b->nodes || b->depth || b->movetime_ms;
     if (!own && o->tc && !match_parse_tc(o->tc, &e->spec.tc_base_ms, &e->spec.tc_inc_ms)) {
         cli_usage_error(CMD, "--tc needs BASE+INC seconds (10+0.1), got '%s'", o->tc);
         return false;
     }
     if (!own && !o->tc) {
-        e->nodes = o->nodes;
-        e->depth = (int)o->depth;
-        e->movetime_ms = o->movetime;
+        b->nodes = o->nodes;
+        b->depth = (int)o->depth;
+        b->movetime_ms = o->movetime;
     }
-    p->nodes = e->nodes;
-    p->depth = e->depth;
-    p->movetime_ms = e->movetime_ms;
+    p->nodes = b->nodes;
+    p->depth = b->depth;
+    p->movetime_ms = b->movetime_ms;
     if (!e->spec.tc_base_ms && !p->nodes && !p->depth && !p->movetime_ms)
         p->nodes = search_default_nodes(o->plan.game.var);
     return true;
@@ -294,8 +285,8 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
         a->nodes = o->nodes;
         a->depth = (int)o->depth;
         a->movetime_ms = o->movetime;
-        if (o->tc && !o->eng[0].spec.tc_base_ms && !o->eng[0].nodes && !o->eng[0].depth &&
-            !o->eng[0].movetime_ms)
+        const PlayerSpec *b = &o->eng[0].budget;
+        if (o->tc && !o->eng[0].spec.tc_base_ms && !b->nodes && !b->depth && !b->movetime_ms)
             return cli_usage_error(CMD, "--tc: chessvar's own player plays by nodes, depth or "
                                         "movetime; give the engine its tc= instead");
         if (o->tc) a->nodes = 0;

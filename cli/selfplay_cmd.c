@@ -52,30 +52,23 @@ typedef struct SelfplayOpts {
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
 static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
-    long v;
     memset(p, 0, sizeof *p);
     if (strcmp(text, "random") == 0) {
         p->kind = PLAYER_RANDOM;
         return true;
     }
     p->kind = PLAYER_SEARCH;
-    if (strncmp(text, "movetime=", 9) == 0 &&
-        cli_int(CMD, "--opponent movetime", text + 9, 1, 100000000L, &v)) {
-        p->movetime_ms = v;
-        return true;
+    char key[16];
+    const char *eq = strchr(text, '=');
+    int got = 0;
+    if (eq && eq - text < (long)sizeof key) {
+        snprintf(key, sizeof key, "%.*s", (int)(eq - text), text);
+        got = cli_budget_field(CMD, "--opponent", key, eq + 1, SEARCH_MAX_PLY / 2, p);
     }
-    if (strncmp(text, "nodes=", 6) == 0 &&
-        cli_int(CMD, "--opponent nodes", text + 6, 1, 1000000000L, &v)) {
-        p->nodes = v;
-        return true;
-    }
-    if (strncmp(text, "depth=", 6) == 0 &&
-        cli_int(CMD, "--opponent depth", text + 6, 1, SEARCH_MAX_PLY / 2, &v)) {
-        p->depth = (int)v;
-        return true;
-    }
-    cli_usage_error(CMD, "needs random, nodes=N, depth=D, movetime=MS or uci:CMD, got '%s'", text);
-    return false;
+    if (got == 0)
+        cli_usage_error(CMD, "needs random, nodes=N, depth=D, movetime=MS or uci:CMD, got '%s'",
+                        text);
+    return got > 0;
 }
 
 /* Parses "a,b[,c]" into up to three whole numbers. */
@@ -113,14 +106,9 @@ static bool selfplay_opt_seed(const char *cmd, const char *opt, const char *val,
 /* --nodes, --depth, --movetime: player A's budget (the last one given wins). */
 static bool selfplay_opt_budget(const char *cmd, const char *opt, const char *val, void *dst) {
     PlayerSpec *p = dst;
-    long v;
-    bool depth = strcmp(opt, "--depth") == 0, movetime = strcmp(opt, "--movetime") == 0;
-    long hi = depth ? SEARCH_MAX_PLY / 2 : movetime ? 100000000L : 1000000000L;
-    if (!cli_int(cmd, opt, val, 1, hi, &v)) return false;
-    p->nodes = depth || movetime ? 0 : v;
-    p->depth = depth ? (int)v : 0;
-    p->movetime_ms = movetime ? v : 0;
-    return true;
+    p->nodes = p->depth = 0;
+    p->movetime_ms = 0;
+    return cli_budget_field(cmd, NULL, opt + 2, val, SEARCH_MAX_PLY / 2, p) > 0;
 }
 
 /* --resign CP,PLIES. */
@@ -159,21 +147,18 @@ static bool selfplay_opt_engine_option(const char *cmd, const char *opt, const c
                                        void *dst) {
     SelfplayOpts *o = dst;
     const char *eq = strchr(val, '=');
-    UciEngineSpec *e = &o->engine;
-    if (!eq || eq == val) {
-        cli_usage_error(cmd, "%s needs NAME=VALUE, got '%s'", opt, val);
+    size_t n = strlen(val);
+    int k = o->engine.noptions;
+    if (!eq || eq == val || n >= sizeof o->option_text[0]) {
+        cli_usage_error(cmd, "%s needs NAME=VALUE (at most %zu characters), got '%s'", opt,
+                        sizeof o->option_text[0] - 1, val);
         return false;
     }
-    if (e->noptions == UCI_MAX_OPTIONS) {
-        cli_usage_error(cmd, "at most %d %s", UCI_MAX_OPTIONS, opt);
-        return false;
-    }
-    char *name = o->option_text[e->noptions];
-    snprintf(name, sizeof o->option_text[0], "%s", val);
+    if (k == UCI_MAX_OPTIONS) return cli_engine_option(cmd, opt, &o->engine, val, val); /* full */
+    char *name = o->option_text[k];
+    memcpy(name, val, n + 1);
     name[eq - val] = 0;
-    e->option_name[e->noptions] = name;
-    e->option_value[e->noptions++] = name + (eq - val) + 1;
-    return true;
+    return cli_engine_option(cmd, opt, &o->engine, name, name + (eq - val) + 1);
 }
 
 /* Sets player B from --opponent and --opponent-budget; false after a message. */

@@ -19,7 +19,7 @@ chosen are those with elo0 >= 0 (so an equal net is still accepted at most alpha
 time) whose mean games over the decisions is at most GOAL, with the least cost; the
 record says so in "chosen".
 
-  python3 -m scripts.measure.sprt_games [--chessvar build/chessvar] [--runs 20000] [--jobs 2]
+  python3 -m scripts.measure.sprt_games [--chessvar build/chessvar] [--runs 8000] [--jobs 2]
 writes results/sprt_games.json.
 """
 import argparse
@@ -36,8 +36,8 @@ from scripts.common import ROOT
 RES = os.path.join(ROOT, "results")
 CAP = 400  # the games of today's fixed match, and the loop's cap on an SPRT
 GOAL = CAP // 2  # the issue's goal: on average at most half the games of the fixed match
-BOUNDS = [(0, 15), (0, 20), (0, 25), (0, 30), (0, 35), (0, 40), (0, 45), (0, 50), (5, 30),
-          (5, 40), (5, 45), (10, 40), (10, 45), (10, 50), (-5, 35), (-10, 30), (-10, 40)]
+BOUNDS = [(0, 25), (0, 30), (0, 35), (0, 40), (0, 45), (0, 50), (5, 40), (5, 45), (10, 40),
+          (10, 45), (-10, 40)]
 
 
 def loop_decisions():
@@ -66,7 +66,7 @@ def simulate(chessvar, bounds, elo, draws, runs, max_pairs, seed):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--chessvar", default=os.path.join(ROOT, "build", "chessvar"))
-    ap.add_argument("--runs", type=int, default=20000, help="simulated tests per point")
+    ap.add_argument("--runs", type=int, default=8000, help="simulated tests per point")
     ap.add_argument("--jobs", type=int, default=2, help="simulations at once")
     ap.add_argument("--out", default=os.path.join(RES, "sprt_games.json"))
     a = ap.parse_args()
