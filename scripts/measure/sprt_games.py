@@ -36,8 +36,8 @@ from scripts.common import ROOT
 RES = os.path.join(ROOT, "results")
 CAP = 400  # the games of today's fixed match, and the loop's cap on an SPRT
 GOAL = CAP // 2  # the goal: on average at most half the games of the fixed match
-BOUNDS = [(0, 25), (0, 30), (0, 35), (0, 40), (0, 45), (0, 50), (5, 40), (5, 45), (10, 40),
-          (10, 45), (-10, 40)]
+BOUNDS = [(0, 25), (0, 30), (0, 35), (0, 40), (0, 41), (0, 42), (0, 43), (0, 45), (0, 50),
+          (5, 40), (5, 45), (10, 40), (10, 45), (-10, 30), (-10, 40)]
 
 
 def loop_decisions():
@@ -102,6 +102,7 @@ def main():
                      "beta_simulated": err1["h0"] / a.runs,
                      "equal_net_accepted_capped": (eq["h1"] + eq["undecided"]
                                                    - eq["undecided_low"]) / a.runs,
+                     "equal_net_h1": eq["h1"] / a.runs,
                      "decisions": per})
         r = rows[-1]
         print(f"[{b[0]},{b[1]}]: mean {r['mean_games_over_decisions']:.1f} "
@@ -139,7 +140,7 @@ def main():
                    "predecessor) would be rejected: H0 accepted, or the cap reached at an Elo "
                    "of at most 0; equal_net_accepted_capped: how often a net equal to its "
                    "predecessor would be accepted within the cap (H1, or the cap at an Elo "
-                   "above 0)",
+                   "above 0); equal_net_h1: how often by H1 alone",
            "goal_games": GOAL, "chosen": chosen,
            "cap_games": CAP, "runs_per_point": a.runs, "decisions": decisions,
            "bounds": rows, "uncapped_0_25_draws_0.3": uncapped}
