@@ -15,7 +15,7 @@ its standard error; then the mean over the loop's decisions. Also the uncapped g
 The cost of a pair of bounds is the rate at which the loop would have rejected its own
 past generations, every one of which gained on its predecessor: H0 accepted, or the cap
 reached with an Elo of at most 0 (flywheel.py's accepted() rejects both). The bounds
-chosen are those with elo0 >= 0 (so an equal net is still accepted at most alpha of the
+chosen are those with elo0 >= 0 (so an equal net is still accepted by H1 at most alpha of the
 time) whose mean games over the decisions is at most GOAL, with the least cost; the
 record says so in "chosen".
 
