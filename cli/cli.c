@@ -50,6 +50,70 @@ const Variant *cli_variant(const char *cmd, const char *name) {
     return v;
 }
 
+bool cli_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
+    CliSprt *s = dst;
+    char err[160];
+    if (!sprt_parse(val, &s->spec, err, sizeof err)) {
+        cli_usage_error(cmd, "%s %s", opt, err);
+        return false;
+    }
+    s->given = true;
+    return true;
+}
+
+int cli_budget_field(const char *cmd, const char *prefix, const char *key, const char *val,
+                     long max_depth, PlayerSpec *p) {
+    char label[64];
+    long v;
+    snprintf(label, sizeof label, "%s%s%s", prefix ? prefix : "--", prefix ? " " : "", key);
+    if (strcmp(key, "nodes") == 0) {
+        if (!cli_int(cmd, label, val, 1, 1000000000L, &v)) return -1;
+        p->nodes = v;
+    } else if (strcmp(key, "depth") == 0) {
+        if (!cli_int(cmd, label, val, 1, max_depth, &v)) return -1;
+        p->depth = (int)v;
+    } else if (strcmp(key, "movetime") == 0) {
+        if (!cli_int(cmd, label, val, 1, 100000000L, &v)) return -1;
+        p->movetime_ms = v;
+    } else return 0;
+    return 1;
+}
+
+bool cli_engine_option(const char *cmd, const char *what, UciEngineSpec *e, const char *name,
+                       const char *value) {
+    if (e->noptions == UCI_MAX_OPTIONS) {
+        cli_usage_error(cmd, "%s: at most %d options", what, UCI_MAX_OPTIONS);
+        return false;
+    }
+    e->option_name[e->noptions] = name;
+    e->option_value[e->noptions++] = value;
+    return true;
+}
+
+void cli_sprt_summary(const SprtSpec *s, const uint64_t pairs[SPRT_NCLASS], bool stopped,
+                      bool json) {
+    SprtStatus st = sprt_status(s, pairs);
+    const char *model = s->normalized ? "normalized" : "logistic";
+    if (json) {
+        printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
+               "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
+               "\"stopped\":%s,\"elo\":%.1f,\"elo_95\":[%.1f,%.1f]},",
+               s->elo0, s->elo1, s->alpha, s->beta, model, (unsigned long long)st.pairs, st.llr,
+               st.lower, st.upper,
+               st.decision == SPRT_H1   ? "H1"
+               : st.decision == SPRT_H0 ? "H0"
+                                        : "none",
+               stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+        return;
+    }
+    printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
+           s->elo0, s->elo1, model, s->alpha, s->beta, st.llr, st.lower, st.upper,
+           st.decision == SPRT_H1   ? "H1 accepted"
+           : st.decision == SPRT_H0 ? "H0 accepted"
+                                    : "no decision",
+           stopped ? " (the match stopped there)" : " (--games reached)");
+}
+
 double cli_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "../engine/chessvar.h"
+#include "../selfplay/match/sprt.h"
 
 /* Every subcommand: returns the process exit status (0 ok, 1 failed check, 2 bad input). */
 int cmd_perft(int argc, char **argv);
@@ -105,6 +106,32 @@ bool cli_int(const char *cmd, const char *opt, const char *text, long lo, long h
 
 /* Resolves --variant (NULL: chess); prints the known names on failure. */
 const Variant *cli_variant(const char *cmd, const char *name);
+
+/* --sprt ELO0,ELO1[,ALPHA,BETA] of match, selfplay and sprt: the test and whether given. */
+typedef struct CliSprt {
+    SprtSpec spec;
+    bool given;
+} CliSprt;
+
+/* The --sprt option's callback: parses the value into the CliSprt at dst (keeping its
+ * spec.normalized) and marks it given. */
+bool cli_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst);
+
+/* A budget KEY=VALUE of a player (nodes=N, depth=D up to max_depth, movetime=MS) into p;
+ * the message of a bad value names "PREFIX KEY" (prefix NULL: "--KEY"). 1 when parsed, 0
+ * when key is not a budget, -1 after a message on a bad value. */
+int cli_budget_field(const char *cmd, const char *prefix, const char *key, const char *val,
+                     long max_depth, PlayerSpec *p);
+
+/* Adds the UCI option NAME=VALUE (kept by pointer) to engine e; false after a message
+ * "WHAT: at most N options" when it has as many as it can hold. */
+bool cli_engine_option(const char *cmd, const char *what, UciEngineSpec *e, const char *name,
+                       const char *value);
+
+/* The SPRT of a match's summary (A's game pairs in pairs; stopped: the test ended the
+ * match): a JSON member "sprt":{...} followed by a comma, or one text line. */
+void cli_sprt_summary(const SprtSpec *s, const uint64_t pairs[SPRT_NCLASS], bool stopped,
+                      bool json);
 
 /* Monotonic wall-clock seconds. */
 double cli_now(void);

@@ -25,8 +25,7 @@
 typedef struct MatchEngine {
     UciEngineSpec spec;
     char text[1024];
-    int64_t nodes, movetime_ms;
-    int depth;
+    PlayerSpec budget; /* nodes, depth, movetime_ms */
 } MatchEngine;
 
 /* Options of one invocation. */
@@ -37,10 +36,10 @@ typedef struct MatchOpts {
     const char *variant, *book, *eval, *tc;
     long nodes, depth, movetime, timeout, seed, progress;
     bool json;
-    SprtSpec sprt;
-    bool have_sprt;
+    CliSprt sprt; /* --sprt */
     SelfplayStopRule rule;
     Book *opening_book;
+    int book_plies; /* --book-plies */
     Network *net;
     char eval_name[96];
 } MatchOpts;
@@ -65,6 +64,7 @@ static bool match_parse_tc(const char *text, int64_t *base_ms, int64_t *inc_ms) 
 static bool match_engine_field(MatchEngine *e, char *field, const char *whole) {
     char *eq = strchr(field, '=');
     long v;
+    int budget;
     if (!eq) {
         cli_usage_error(CMD, "--engine '%s': '%s' is not KEY=VALUE", whole, field);
         return false;
@@ -79,25 +79,15 @@ static bool match_engine_field(MatchEngine *e, char *field, const char *whole) {
                             whole, val);
             return false;
         }
-    } else if (strcmp(key, "nodes") == 0) {
-        if (!cli_int(CMD, "--engine nodes", val, 1, 1000000000L, &v)) return false;
-        e->nodes = v;
-    } else if (strcmp(key, "depth") == 0) {
-        if (!cli_int(CMD, "--engine depth", val, 1, 200, &v)) return false;
-        e->depth = (int)v;
-    } else if (strcmp(key, "movetime") == 0) {
-        if (!cli_int(CMD, "--engine movetime", val, 1, 100000000L, &v)) return false;
-        e->movetime_ms = v;
+    } else if ((budget = cli_budget_field(CMD, "--engine", key, val, 200, &e->budget)) != 0) {
+        return budget > 0;
     } else if (strcmp(key, "timeout") == 0) {
         if (!cli_int(CMD, "--engine timeout", val, 1, 100000, &v)) return false;
         e->spec.timeout_s = (double)v;
     } else if (strncmp(key, "option.", 7) == 0 && key[7]) {
-        if (e->spec.noptions == UCI_MAX_OPTIONS) {
-            cli_usage_error(CMD, "--engine '%s': at most %d options", whole, UCI_MAX_OPTIONS);
-            return false;
-        }
-        e->spec.option_name[e->spec.noptions] = key + 7;
-        e->spec.option_value[e->spec.noptions++] = val;
+        char what[160];
+        snprintf(what, sizeof what, "--engine '%.140s'", whole);
+        return cli_engine_option(CMD, what, &e->spec, key + 7, val);
     } else {
         cli_usage_error(CMD,
                         "--engine '%s': unknown key '%s' (cmd, name, tc, nodes, depth, "
@@ -137,18 +127,6 @@ static bool match_opt_engine(const char *cmd, const char *opt, const char *val, 
     return true;
 }
 
-/* --sprt elo0,elo1[,alpha,beta]. */
-static bool match_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
-    MatchOpts *o = dst;
-    char err[160];
-    if (!sprt_parse(val, &o->sprt, err, sizeof err)) {
-        cli_usage_error(cmd, "%s %s", opt, err);
-        return false;
-    }
-    o->have_sprt = true;
-    return true;
-}
-
 /* Makes player i of the plan from engine e, its missing budget from the common options. */
 static bool match_set_engine(MatchOpts *o, int i, MatchEngine *e) {
     PlayerSpec *p = &o->plan.game.player[i];
@@ -156,19 +134,20 @@ static bool match_set_engine(MatchOpts *o, int i, MatchEngine *e) {
     p->kind = PLAYER_UCI;
     p->uci = &e->spec;
     if (!e->spec.timeout_s) e->spec.timeout_s = (double)o->timeout;
-    bool own = e->spec.tc_base_ms > 0 || e->nodes || e->depth || e->movetime_ms;
+    PlayerSpec *b = &e->budget;
+    bool own = e->spec.tc_base_ms > 0 || b->nodes || b->depth || b->movetime_ms;
     if (!own && o->tc && !match_parse_tc(o->tc, &e->spec.tc_base_ms, &e->spec.tc_inc_ms)) {
         cli_usage_error(CMD, "--tc needs BASE+INC seconds (10+0.1), got '%s'", o->tc);
         return false;
     }
     if (!own && !o->tc) {
-        e->nodes = o->nodes;
-        e->depth = (int)o->depth;
-        e->movetime_ms = o->movetime;
+        b->nodes = o->nodes;
+        b->depth = (int)o->depth;
+        b->movetime_ms = o->movetime;
     }
-    p->nodes = e->nodes;
-    p->depth = e->depth;
-    p->movetime_ms = e->movetime_ms;
+    p->nodes = b->nodes;
+    p->depth = b->depth;
+    p->movetime_ms = b->movetime_ms;
     if (!e->spec.tc_base_ms && !p->nodes && !p->depth && !p->movetime_ms)
         p->nodes = search_default_nodes(o->plan.game.var);
     return true;
@@ -200,7 +179,8 @@ static bool match_try_engines(const MatchOpts *o) {
 static int match_parse(int argc, char **argv, MatchOpts *o) {
     SelfplayPlan *p = &o->plan;
     GameConfig *g = &p->game;
-    *p = (SelfplayPlan){.threads = 1, .progress = 5, .progress_out = stderr, .check_every = 0};
+    *p = (SelfplayPlan){
+        .threads = 1, .progress = 5, .progress_out = stderr, .check_every = 0, .command = CMD};
     *g = (GameConfig){.seed = 1, .random_plies = -1, .ply_cap = 600, .paired = true};
     o->timeout = 10;
     o->seed = 1;
@@ -232,15 +212,19 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
         CLI_OPT_LONG("--games", "N", 2, SELFPLAY_MAX_GAMES, &p->games,
                      "games (even: pairs), or with --sprt the most to play (default 100;\n"
                      "20000 with --sprt)"),
-        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", match_opt_sprt, o,
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", cli_opt_sprt, &o->sprt,
                      "stop at the decision of the GSPRT of player A's game pairs\n"
                      "between H0 Elo = ELO0 and H1 Elo = ELO1 (default alpha, beta 0.05)"),
-        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.normalized,
+        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.spec.normalized,
                      "--sprt's Elo and the estimates are normalized Elo"),
         CLI_OPT_LONG("--concurrency", "N", 1, 1024, &p->threads, "games at once (default 1)"),
         CLI_OPT_TEXT("--book", "FILE", &o->book,
-                     "openings: FEN or EPD lines, one per game pair, drawn from (seed,\n"
+                     "openings: FEN or EPD lines, or the games of a PGN file (moves in\n"
+                     "SAN or chessvar's notation), one per game pair, drawn from (seed,\n"
                      "pair); both colours play each (default: random plies)"),
+        CLI_OPT_INT("--book-plies", "N", 0, MAX_GAME_PLY, &o->book_plies,
+                    "a PGN book's openings are its games' first N plies (a shorter game:\n"
+                    "all of it) (default %v: all of each game)"),
         CLI_OPT_INT("--random-plies", "N", 0, 200, &g->random_plies,
                     "random moves opening each pair's games (default 4 without\n"
                     "--book, 0 with)"),
@@ -280,16 +264,16 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
     if (o->nengines == 0) return cli_usage_error(CMD, "--engine SPEC is required (once or twice)");
     if (!!o->nodes + !!o->depth + !!o->movetime + !!o->tc > 1)
         return cli_usage_error(CMD, "give at most one of --nodes, --depth, --movetime and --tc");
-    if (o->sprt.normalized && !o->have_sprt)
+    if (o->sprt.spec.normalized && !o->sprt.given)
         return cli_usage_error(CMD, "--sprt-normalized needs --sprt");
     g->seed = (uint64_t)o->seed;
     p->progress = (double)o->progress;
     if (!p->shard_games) p->shard_games = 10;
     if (p->shard_games % 2) return cli_usage_error(CMD, "--shard-games needs an even number");
-    if (!p->games) p->games = o->have_sprt ? 20000 : 100;
+    if (!p->games) p->games = o->sprt.given ? 20000 : 100;
     if (p->games % 2) return cli_usage_error(CMD, "--games needs an even number (pairs)");
-    if (o->have_sprt) {
-        o->rule = sprt_stop_rule(&o->sprt);
+    if (o->sprt.given) {
+        o->rule = sprt_stop_rule(&o->sprt.spec);
         p->stop_rule = &o->rule;
     }
     p->formats = FORMAT_PGN;
@@ -301,8 +285,8 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
         a->nodes = o->nodes;
         a->depth = (int)o->depth;
         a->movetime_ms = o->movetime;
-        if (o->tc && !o->eng[0].spec.tc_base_ms && !o->eng[0].nodes && !o->eng[0].depth &&
-            !o->eng[0].movetime_ms)
+        const PlayerSpec *b = &o->eng[0].budget;
+        if (o->tc && !o->eng[0].spec.tc_base_ms && !b->nodes && !b->depth && !b->movetime_ms)
             return cli_usage_error(CMD, "--tc: chessvar's own player plays by nodes, depth or "
                                         "movetime; give the engine its tc= instead");
         if (o->tc) a->nodes = 0;
@@ -321,9 +305,10 @@ static int match_parse(int argc, char **argv, MatchOpts *o) {
             return cli_usage_error(CMD, "--eval needs chessvar's own player (one --engine)");
         if (!match_set_engine(o, 0, &o->eng[0]) || !match_set_engine(o, 1, &o->eng[1])) return 2;
     }
+    if (o->book_plies && !o->book) return cli_usage_error(CMD, "--book-plies needs --book");
     if (o->book) {
         CvError err = {{0}};
-        if (!(o->opening_book = book_load(o->book, g->var, &err)))
+        if (!(o->opening_book = book_load(o->book, g->var, o->book_plies, &err)))
             return cli_usage_error(CMD, "--book %s", err.msg);
         g->book = o->opening_book;
     }
@@ -343,8 +328,6 @@ static void match_summary(const MatchOpts *o, const SelfplayTotals *t) {
     sprt_pentanomial(t->a_pairs, q);
     double pe, plo, phi;
     sprt_elo(t->a_pairs, false, &pe, &plo, &phi);
-    SprtStatus st = o->have_sprt ? sprt_status(&o->sprt, t->a_pairs) : (SprtStatus){0};
-    const char *dec = st.decision == SPRT_H1 ? "H1" : st.decision == SPRT_H0 ? "H0" : "none";
     if (o->json) {
         printf("{\"variant\":\"%s\",\"player_a\":", o->plan.game.var->name);
         cli_json_str(stdout, a);
@@ -358,15 +341,7 @@ static void match_summary(const MatchOpts *o, const SelfplayTotals *t) {
                asc[0], asc[1], asc[2], asc[3], asc[4], e.elo, e.elo_lo, e.elo_hi,
                (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
                (unsigned long long)q[3], (unsigned long long)q[4], pe, plo, phi);
-        if (o->have_sprt)
-            printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,"
-                   "\"elo_model\":\"%s\",\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,"
-                   "\"upper\":%.4f,\"decision\":\"%s\",\"stopped\":%s,\"elo\":%.1f,"
-                   "\"elo_95\":[%.1f,%.1f]},",
-                   o->sprt.elo0, o->sprt.elo1, o->sprt.alpha, o->sprt.beta,
-                   o->sprt.normalized ? "normalized" : "logistic", (unsigned long long)st.pairs,
-                   st.llr, st.lower, st.upper, dec, t->rule_stopped ? "true" : "false", st.elo,
-                   st.elo_lo, st.elo_hi);
+        if (o->sprt.given) cli_sprt_summary(&o->sprt.spec, t->a_pairs, t->rule_stopped, true);
         printf("\"engine_restarts\":%ld,\"seconds\":%.3f,\"termination\":{", t->restarts,
                t->seconds);
         for (int k = 1; k < TERM_COUNT; k++)
@@ -383,14 +358,7 @@ static void match_summary(const MatchOpts *o, const SelfplayTotals *t) {
            "from the pairs [%+.1f, %+.1f]\n",
            (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
            (unsigned long long)q[3], (unsigned long long)q[4], pe, plo, phi);
-    if (o->have_sprt)
-        printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
-               o->sprt.elo0, o->sprt.elo1, o->sprt.normalized ? "normalized" : "logistic",
-               o->sprt.alpha, o->sprt.beta, st.llr, st.lower, st.upper,
-               st.decision == SPRT_H1   ? "H1 accepted"
-               : st.decision == SPRT_H0 ? "H0 accepted"
-                                        : "no decision",
-               t->rule_stopped ? " (the match stopped there)" : " (--games reached)");
+    if (o->sprt.given) cli_sprt_summary(&o->sprt.spec, t->a_pairs, t->rule_stopped, false);
     printf("termination:");
     for (int k = 1; k < TERM_COUNT; k++)
         if (t->term[k]) printf(" %s %llu", game_term_name(k), (unsigned long long)t->term[k]);

@@ -45,37 +45,30 @@ typedef struct SelfplayOpts {
     char option_text[UCI_MAX_OPTIONS][128];
     UciEngineSpec engine;  /* --opponent uci:CMD */
     Book *opening_book;    /* --book, read and checked */
-    SprtSpec sprt;         /* --sprt, when have_sprt */
+    int book_plies;        /* --book-plies */
+    CliSprt sprt;          /* --sprt */
     SelfplayStopRule rule; /* the SPRT as the run's stop rule */
-    bool have_sprt;
 } SelfplayOpts;
 
 /* Parses a player spec: "random", "nodes=N", "depth=D" or "movetime=MS". */
 static bool selfplay_parse_player(const char *text, PlayerSpec *p) {
-    long v;
     memset(p, 0, sizeof *p);
     if (strcmp(text, "random") == 0) {
         p->kind = PLAYER_RANDOM;
         return true;
     }
     p->kind = PLAYER_SEARCH;
-    if (strncmp(text, "movetime=", 9) == 0 &&
-        cli_int(CMD, "--opponent movetime", text + 9, 1, 100000000L, &v)) {
-        p->movetime_ms = v;
-        return true;
+    char key[16];
+    const char *eq = strchr(text, '=');
+    int got = 0;
+    if (eq && eq - text < (long)sizeof key) {
+        snprintf(key, sizeof key, "%.*s", (int)(eq - text), text);
+        got = cli_budget_field(CMD, "--opponent", key, eq + 1, SEARCH_MAX_PLY / 2, p);
     }
-    if (strncmp(text, "nodes=", 6) == 0 &&
-        cli_int(CMD, "--opponent nodes", text + 6, 1, 1000000000L, &v)) {
-        p->nodes = v;
-        return true;
-    }
-    if (strncmp(text, "depth=", 6) == 0 &&
-        cli_int(CMD, "--opponent depth", text + 6, 1, SEARCH_MAX_PLY / 2, &v)) {
-        p->depth = (int)v;
-        return true;
-    }
-    cli_usage_error(CMD, "needs random, nodes=N, depth=D, movetime=MS or uci:CMD, got '%s'", text);
-    return false;
+    if (got == 0)
+        cli_usage_error(CMD, "needs random, nodes=N, depth=D, movetime=MS or uci:CMD, got '%s'",
+                        text);
+    return got > 0;
 }
 
 /* Parses "a,b[,c]" into up to three whole numbers. */
@@ -113,14 +106,9 @@ static bool selfplay_opt_seed(const char *cmd, const char *opt, const char *val,
 /* --nodes, --depth, --movetime: player A's budget (the last one given wins). */
 static bool selfplay_opt_budget(const char *cmd, const char *opt, const char *val, void *dst) {
     PlayerSpec *p = dst;
-    long v;
-    bool depth = strcmp(opt, "--depth") == 0, movetime = strcmp(opt, "--movetime") == 0;
-    long hi = depth ? SEARCH_MAX_PLY / 2 : movetime ? 100000000L : 1000000000L;
-    if (!cli_int(cmd, opt, val, 1, hi, &v)) return false;
-    p->nodes = depth || movetime ? 0 : v;
-    p->depth = depth ? (int)v : 0;
-    p->movetime_ms = movetime ? v : 0;
-    return true;
+    p->nodes = p->depth = 0;
+    p->movetime_ms = 0;
+    return cli_budget_field(cmd, NULL, opt + 2, val, SEARCH_MAX_PLY / 2, p) > 0;
 }
 
 /* --resign CP,PLIES. */
@@ -159,33 +147,18 @@ static bool selfplay_opt_engine_option(const char *cmd, const char *opt, const c
                                        void *dst) {
     SelfplayOpts *o = dst;
     const char *eq = strchr(val, '=');
-    UciEngineSpec *e = &o->engine;
-    if (!eq || eq == val) {
-        cli_usage_error(cmd, "%s needs NAME=VALUE, got '%s'", opt, val);
+    size_t n = strlen(val);
+    int k = o->engine.noptions;
+    if (!eq || eq == val || n >= sizeof o->option_text[0]) {
+        cli_usage_error(cmd, "%s needs NAME=VALUE (at most %zu characters), got '%s'", opt,
+                        sizeof o->option_text[0] - 1, val);
         return false;
     }
-    if (e->noptions == UCI_MAX_OPTIONS) {
-        cli_usage_error(cmd, "at most %d %s", UCI_MAX_OPTIONS, opt);
-        return false;
-    }
-    char *name = o->option_text[e->noptions];
-    snprintf(name, sizeof o->option_text[0], "%s", val);
+    if (k == UCI_MAX_OPTIONS) return cli_engine_option(cmd, opt, &o->engine, val, val); /* full */
+    char *name = o->option_text[k];
+    memcpy(name, val, n + 1);
     name[eq - val] = 0;
-    e->option_name[e->noptions] = name;
-    e->option_value[e->noptions++] = name + (eq - val) + 1;
-    return true;
-}
-
-/* --sprt elo0,elo1[,alpha,beta]. */
-static bool selfplay_opt_sprt(const char *cmd, const char *opt, const char *val, void *dst) {
-    SelfplayOpts *o = dst;
-    char err[160];
-    if (!sprt_parse(val, &o->sprt, err, sizeof err)) {
-        cli_usage_error(cmd, "%s %s", opt, err);
-        return false;
-    }
-    o->have_sprt = true;
-    return true;
+    return cli_engine_option(cmd, opt, &o->engine, name, name + (eq - val) + 1);
 }
 
 /* Sets player B from --opponent and --opponent-budget; false after a message. */
@@ -379,8 +352,13 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
         CLI_OPT_FLAG("--fixed-start", &o->fixed_start, "always the variant's default start"),
         CLI_OPT_TEXT("--book", "FILE", &o->book,
                      "start each game from a position of FILE (one FEN or EPD per\n"
-                     "line; # comments), drawn from (seed, game); paired games share it\n"
-                     "(selfplay/books/ has one per variant; default: no book)"),
+                     "line; # comments; or a PGN file: each game's position after\n"
+                     "--book-plies plies, moves in SAN or chessvar's notation), drawn\n"
+                     "from (seed, game); paired games share it (selfplay/books/ has one\n"
+                     "per variant; default: no book)"),
+        CLI_OPT_INT("--book-plies", "N", 0, MAX_GAME_PLY, &o->book_plies,
+                    "a PGN book's openings are its games' first N plies (a shorter game:\n"
+                    "all of it) (default %v: all of each game)"),
         CLI_OPT_INT("--ply-cap", "N", 1, MAX_GAME_PLY - 2 * SEARCH_MAX_PLY - 16, &g->ply_cap,
                     "adjudicate a draw at N plies (default %v)"),
         CLI_OPT_CALL("--resign", "CP,PLIES", selfplay_opt_resign, g,
@@ -411,12 +389,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
                      "games per shard file (default " CLI_STR(SELFPLAY_SHARD_GAMES) "; " CLI_STR(
                          SELFPLAY_SPRT_SHARD_GAMES) " with --sprt, which decides\n"
                                                     "on complete shards; even with --sprt)"),
-        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", selfplay_opt_sprt, o,
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", cli_opt_sprt, &o->sprt,
                      "a match that stops itself: the GSPRT of player A's game pairs\n"
                      "(pentanomial) between H0 Elo = ELO0 and H1 Elo = ELO1 (alpha,\n"
                      "beta default 0.05); stops at a decision, --games being the most\n"
                      "to play (default then " CLI_STR(SELFPLAY_SPRT_GAMES) "); implies --paired"),
-        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.normalized,
+        CLI_OPT_FLAG("--sprt-normalized", &o->sprt.spec.normalized,
                      "--sprt ELO0, ELO1 and the estimates are normalized Elo"),
         CLI_OPT_INT("--hash-bits", "B", 10, 26, &g->tt_bits,
                     "transposition table of 2^B entries per player: a game's recent\n"
@@ -446,21 +424,21 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
     if (o->fixed_start) g->random_start = false;
-    if (o->sprt.normalized && !o->have_sprt)
+    if (o->sprt.spec.normalized && !o->sprt.given)
         return cli_usage_error(CMD, "--sprt-normalized needs --sprt");
-    if (o->have_sprt) {
+    if (o->sprt.given) {
         if (p->positions > 0 || p->filter.dedup_bits > 0)
             return cli_usage_error(CMD, "--sprt excludes --positions and --dedup-bits");
         if (p->shard_games % 2)
             return cli_usage_error(CMD, "--sprt needs an even --shard-games (whole pairs), got %ld",
                                    p->shard_games);
         g->paired = true;
-        o->rule = sprt_stop_rule(&o->sprt);
+        o->rule = sprt_stop_rule(&o->sprt.spec);
         p->stop_rule = &o->rule;
         if (!p->games) p->games = SELFPLAY_SPRT_GAMES;
     }
     if (!p->shard_games)
-        p->shard_games = o->have_sprt ? SELFPLAY_SPRT_SHARD_GAMES : SELFPLAY_SHARD_GAMES;
+        p->shard_games = o->sprt.given ? SELFPLAY_SPRT_SHARD_GAMES : SELFPLAY_SHARD_GAMES;
     if (!p->games) p->games = p->positions > 0 ? SELFPLAY_MAX_GAMES : SELFPLAY_GAMES;
     if (p->filter.dedup_bits > 0 && p->filter.dedup_bits < 8)
         return cli_usage_error(CMD, "--dedup-bits needs 0 (off) or 8 to 30, got %d",
@@ -472,11 +450,12 @@ static int selfplay_parse(int argc, char **argv, SelfplayOpts *o) {
     if (!g->tt_bits) g->tt_bits = search_default_tt_bits(g->var);
     if (!selfplay_load_eval(o, 0, "--eval", o->eval)) return 2;
     if (!selfplay_set_opponent(o) || !selfplay_set_formats(o)) return 2;
+    if (o->book_plies && !o->book) return cli_usage_error(CMD, "--book-plies needs --book");
     if (o->book && g->start_fen)
         return cli_usage_error(CMD, "--book and --start exclude each other");
     if (o->book) {
         CvError err = {{0}};
-        if (!(o->opening_book = book_load(o->book, g->var, &err)))
+        if (!(o->opening_book = book_load(o->book, g->var, o->book_plies, &err)))
             return cli_usage_error(CMD, "--book %s", err.msg);
         g->book = o->opening_book;
     }
@@ -539,18 +518,7 @@ static void selfplay_summary_pairs_json(const SelfplayOpts *op, const SelfplayTo
            (unsigned long long)q[3], (unsigned long long)q[4]);
     for (int k = 0; k < SPRT_NCLASS; k++) printf("%s%llu", k ? "," : "", (unsigned long long)c[k]);
     printf("],\"elo_pairs\":%.1f,\"elo_pairs_95\":[%.1f,%.1f],", elo, lo, hi);
-    if (!op->have_sprt) return;
-    const SprtSpec *s = &op->sprt;
-    SprtStatus st = sprt_status(s, c);
-    printf("\"sprt\":{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
-           "\"pairs\":%llu,\"llr\":%.4f,\"lower\":%.4f,\"upper\":%.4f,\"decision\":\"%s\","
-           "\"stopped\":%s,\"elo\":%.1f,\"elo_95\":[%.1f,%.1f]},",
-           s->elo0, s->elo1, s->alpha, s->beta, s->normalized ? "normalized" : "logistic",
-           (unsigned long long)st.pairs, st.llr, st.lower, st.upper,
-           st.decision == SPRT_H1   ? "H1"
-           : st.decision == SPRT_H0 ? "H0"
-                                    : "none",
-           t->rule_stopped ? "true" : "false", st.elo, st.elo_lo, st.elo_hi);
+    if (op->sprt.given) cli_sprt_summary(&op->sprt.spec, c, t->rule_stopped, true);
 }
 
 /* Paired runs: the pair counts, the Elo interval from them and the SPRT as text lines. */
@@ -563,16 +531,7 @@ static void selfplay_summary_pairs_text(const SelfplayOpts *op, const SelfplayTo
            "interval from the pairs [%+.0f, %+.0f]\n",
            (unsigned long long)q[0], (unsigned long long)q[1], (unsigned long long)q[2],
            (unsigned long long)q[3], (unsigned long long)q[4], elo, lo, hi);
-    if (!op->have_sprt) return;
-    const SprtSpec *s = &op->sprt;
-    SprtStatus st = sprt_status(s, t->a_pairs);
-    printf("SPRT [%g, %g] (%s Elo, alpha %g, beta %g): LLR %.2f, bounds [%.2f, %.2f]: %s%s\n",
-           s->elo0, s->elo1, s->normalized ? "normalized" : "logistic", s->alpha, s->beta, st.llr,
-           st.lower, st.upper,
-           st.decision == SPRT_H1   ? "H1 accepted"
-           : st.decision == SPRT_H0 ? "H0 accepted"
-                                    : "no decision",
-           t->rule_stopped ? " (the match stopped there)" : " (--games reached)");
+    if (op->sprt.given) cli_sprt_summary(&op->sprt.spec, t->a_pairs, t->rule_stopped, false);
 }
 
 /* The summary as one line of JSON. */

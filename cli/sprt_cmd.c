@@ -12,25 +12,13 @@
 
 /* Options of one invocation. */
 typedef struct SprtOpts {
-    SprtSpec spec;
-    bool have_spec, json;
+    CliSprt sprt; /* --sprt */
+    bool json;
     uint64_t cls[SPRT_NCLASS];
     bool have_pairs;
     double sim_elo, draws; /* sim_elo NAN: no --simulate */
     long runs, max_pairs, seed;
 } SprtOpts;
-
-/* --sprt elo0,elo1[,alpha,beta]. */
-static bool sprt_opt_spec(const char *cmd, const char *opt, const char *val, void *dst) {
-    SprtOpts *o = dst;
-    char err[160];
-    if (!sprt_parse(val, &o->spec, err, sizeof err)) {
-        cli_usage_error(cmd, "%s %s", opt, err);
-        return false;
-    }
-    o->have_spec = true;
-    return true;
-}
 
 /* --pairs LL,LD,DD,DW,WW (pentanomial) or the 9 quarter-point classes. */
 static bool sprt_opt_pairs(const char *cmd, const char *opt, const char *val, void *dst) {
@@ -78,15 +66,15 @@ static bool sprt_opt_real(const char *cmd, const char *opt, const char *val, voi
 
 /* Prints the status of the counts, as JSON or text. */
 static void sprt_print_status(const SprtOpts *o) {
-    SprtStatus st = sprt_status(&o->spec, o->cls);
+    SprtStatus st = sprt_status(&o->sprt.spec, o->cls);
     uint64_t p[SPRT_NPENTA];
     sprt_pentanomial(o->cls, p);
     const char *dec = st.decision == SPRT_H1 ? "H1" : st.decision == SPRT_H0 ? "H0" : "none";
     if (o->json) {
         printf("{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
                "\"pairs\":%llu,\"pentanomial\":[%llu,%llu,%llu,%llu,%llu],\"classes\":[",
-               o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta,
-               o->spec.normalized ? "normalized" : "logistic", (unsigned long long)st.pairs,
+               o->sprt.spec.elo0, o->sprt.spec.elo1, o->sprt.spec.alpha, o->sprt.spec.beta,
+               o->sprt.spec.normalized ? "normalized" : "logistic", (unsigned long long)st.pairs,
                (unsigned long long)p[0], (unsigned long long)p[1], (unsigned long long)p[2],
                (unsigned long long)p[3], (unsigned long long)p[4]);
         for (int i = 0; i < SPRT_NCLASS; i++)
@@ -98,8 +86,8 @@ static void sprt_print_status(const SprtOpts *o) {
     }
     printf("SPRT [%g, %g] alpha %g beta %g (%s Elo): %llu pairs LL %llu, LD %llu, LW+DD %llu, "
            "DW %llu, WW %llu\n",
-           o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta,
-           o->spec.normalized ? "normalized" : "logistic", (unsigned long long)st.pairs,
+           o->sprt.spec.elo0, o->sprt.spec.elo1, o->sprt.spec.alpha, o->sprt.spec.beta,
+           o->sprt.spec.normalized ? "normalized" : "logistic", (unsigned long long)st.pairs,
            (unsigned long long)p[0], (unsigned long long)p[1], (unsigned long long)p[2],
            (unsigned long long)p[3], (unsigned long long)p[4]);
     printf("LLR %.3f, bounds [%.3f, %.3f]: %s\n", st.llr, st.lower, st.upper,
@@ -124,30 +112,33 @@ static int sprt_print_simulation(const SprtOpts *o) {
                                o->draws, o->sim_elo);
     uint64_t *n = malloc((size_t)o->runs * sizeof *n);
     if (!n) return cli_usage_error(CMD, "out of memory for %ld runs", o->runs);
-    long h1, undecided;
-    double sum;
-    sprt_simulate(&o->spec, p, (uint64_t)o->seed, o->runs, (uint64_t)o->max_pairs, &h1, &undecided,
-                  &sum, n);
+    SprtSimResult r;
+    sprt_simulate(&o->sprt.spec, p, (uint64_t)o->seed, o->runs, (uint64_t)o->max_pairs, &r, n);
+    long h1 = r.h1, undecided = r.undecided;
+    double mean_games = 2.0 * r.pairs_sum / (double)o->runs, var = 0;
+    for (long i = 0; i < o->runs; i++) var += pow(2.0 * (double)n[i] - mean_games, 2);
+    double sd_games = o->runs > 1 ? sqrt(var / (double)(o->runs - 1)) : 0;
     qsort(n, (size_t)o->runs, sizeof *n, sprt_cmp_u64);
-    double mean_games = 2.0 * sum / (double)o->runs;
     unsigned long long med = 2 * n[o->runs / 2], p90 = 2 * n[(o->runs * 9) / 10];
     long h0 = o->runs - h1 - undecided;
     if (o->json)
         printf("{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"elo_model\":\"%s\","
                "\"elo\":%g,\"draws\":%g,\"pentanomial_p\":[%.6f,%.6f,%.6f,%.6f,%.6f],"
                "\"runs\":%ld,\"seed\":%ld,\"max_pairs\":%ld,\"h1\":%ld,\"h0\":%ld,"
-               "\"undecided\":%ld,\"mean_games\":%.2f,\"median_games\":%llu,\"p90_games\":%llu}\n",
-               o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta,
-               o->spec.normalized ? "normalized" : "logistic", o->sim_elo, o->draws, p[0], p[1],
-               p[2], p[3], p[4], o->runs, o->seed, o->max_pairs, h1, h0, undecided, mean_games, med,
-               p90);
+               "\"undecided\":%ld,\"undecided_low\":%ld,\"mean_games\":%.2f,\"sd_games\":%.2f,"
+               "\"median_games\":%llu,\"p90_games\":%llu}\n",
+               o->sprt.spec.elo0, o->sprt.spec.elo1, o->sprt.spec.alpha, o->sprt.spec.beta,
+               o->sprt.spec.normalized ? "normalized" : "logistic", o->sim_elo, o->draws, p[0],
+               p[1], p[2], p[3], p[4], o->runs, o->seed, o->max_pairs, h1, h0, undecided,
+               r.undecided_low, mean_games, sd_games, med, p90);
     else
         printf("SPRT [%g, %g] alpha %g beta %g at %+g Elo, %.0f%% draws: %ld runs, H1 %ld "
-               "(%.2f%%), H0 %ld (%.2f%%), undecided %ld; games mean %.1f, median %llu, "
-               "90th percentile %llu\n",
-               o->spec.elo0, o->spec.elo1, o->spec.alpha, o->spec.beta, o->sim_elo, 100 * o->draws,
-               o->runs, h1, 100.0 * (double)h1 / (double)o->runs, h0,
-               100.0 * (double)h0 / (double)o->runs, undecided, mean_games, med, p90);
+               "(%.2f%%), H0 %ld (%.2f%%), undecided %ld (%ld of them scoring at most 50%%); games "
+               "mean %.1f (sd %.1f), median %llu, 90th percentile %llu\n",
+               o->sprt.spec.elo0, o->sprt.spec.elo1, o->sprt.spec.alpha, o->sprt.spec.beta,
+               o->sim_elo, 100 * o->draws, o->runs, h1, 100.0 * (double)h1 / (double)o->runs, h0,
+               100.0 * (double)h0 / (double)o->runs, undecided, r.undecided_low, mean_games,
+               sd_games, med, p90);
     free(n);
     return 0;
 }
@@ -156,10 +147,10 @@ static int sprt_print_simulation(const SprtOpts *o) {
 int cmd_sprt(int argc, char **argv) {
     SprtOpts o = {.runs = 1000, .max_pairs = 100000, .seed = 1, .draws = 0.3, .sim_elo = NAN};
     const CliOpt opts[] = {
-        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", sprt_opt_spec, &o,
+        CLI_OPT_CALL("--sprt", "ELO0,ELO1[,ALPHA,BETA]", cli_opt_sprt, &o.sprt,
                      "the hypotheses H0 Elo = ELO0 and H1 Elo = ELO1, and the error\n"
                      "rates (default 0.05, 0.05) (required)"),
-        CLI_OPT_FLAG("--normalized", &o.spec.normalized,
+        CLI_OPT_FLAG("--normalized", &o.sprt.spec.normalized,
                      "ELO0, ELO1 and the estimate are normalized Elo (default logistic)"),
         CLI_OPT_CALL("--pairs", "LL,LD,DD,DW,WW", sprt_opt_pairs, &o,
                      "game-pair counts (pentanomial: LL, LD+DL, LW+DD+WL, DW+WD, WW), or\n"
@@ -189,10 +180,10 @@ int cmd_sprt(int argc, char **argv) {
         .nopts = (int)(sizeof opts / sizeof opts[0])};
     bool normalized_seen = false;
     for (int i = 1; i < argc; i++) normalized_seen |= strcmp(argv[i], "--normalized") == 0;
-    o.spec.normalized = normalized_seen; /* sprt_parse keeps it, whatever the order */
+    o.sprt.spec.normalized = normalized_seen; /* sprt_parse keeps it, whatever the order */
     int rc = cli_parse(&spec, argc, argv);
     if (rc >= 0) return rc;
-    if (!o.have_spec) return cli_usage_error(CMD, "--sprt ELO0,ELO1[,ALPHA,BETA] is required");
+    if (!o.sprt.given) return cli_usage_error(CMD, "--sprt ELO0,ELO1[,ALPHA,BETA] is required");
     bool sim = !isnan(o.sim_elo);
     if (o.have_pairs == sim)
         return cli_usage_error(CMD, "give exactly one of --pairs and --simulate");

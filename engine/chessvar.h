@@ -265,6 +265,15 @@ uint64_t pos_compute_key(const Position *pos);
 
 int move_to_str(const Position *pos, Move m, char *buf);        /* buf >= 16 */
 Move move_from_str(Position *pos, const char *s, CvError *err); /* MOVE_NONE on error */
+/* Standard Algebraic Notation (engine/san.c: the variants' drops, switches, castlings and
+ * intermediate captures are described there). move_to_san writes m, legal in pos, with the
+ * least disambiguation and a + or # suffix (pos is made and unmade, then as before);
+ * move_from_san reads SAN, the usual variations of it (suffixes, annotations, 0-0, missing
+ * or extra disambiguation, =Q or Q, long algebraic) or chessvar's own notation, and
+ * returns MOVE_NONE with err naming the token when no legal move or more than one fits. */
+#define MOVE_SAN_SIZE 48
+int move_to_san(Position *pos, Move m, char *buf); /* buf >= MOVE_SAN_SIZE */
+Move move_from_san(Position *pos, const char *s, CvError *err);
 /* qsort order of moves by their encoding: sorted lists compare as sets, duplicates meet. */
 int move_cmp(const void *a, const void *b);
 

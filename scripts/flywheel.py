@@ -5,7 +5,7 @@ Generation 0's data comes from the classical evaluation; net 1 is trained on it;
 generation 1 is played with net 1; net 2 is trained on the data of generations 0 and 1
 (the newest --window generations); and so on. Each net is matched against the classical
 evaluation and against its predecessor at equal time per move, with paired openings; the
-match against the predecessor is an SPRT (--sprt, default [0,40] at alpha = beta = 0.05,
+match against the predecessor is an SPRT (--sprt, default [0,41] at alpha = beta = 0.05,
 at most --match-games games; results/sprt_games.json has why) that accepts the net (H1,
 or undecided at the cap with a positive Elo) or rejects it (H0: the predecessor plays the
 next generation's data), and the record keeps the games it saved. The loop writes results/flywheel_<variant>.json (every step's command, CPU time and outcome)
@@ -516,10 +516,10 @@ def main():
                          "\"--output-buckets 8 --stack 16,32\" (selfplay/NETWORK.md)")
     ap.add_argument("--match-games", type=int, default=400,
                     help="games of each match (the most, for an SPRT)")
-    ap.add_argument("--sprt", default="0,40", metavar="ELO0,ELO1[,ALPHA,BETA]",
+    ap.add_argument("--sprt", default="0,41", metavar="ELO0,ELO1[,ALPHA,BETA]",
                     help="accept each net by an SPRT against its predecessor (at most "
                          "--match-games games; a rejected net does not play the next "
-                         "generation's data); 'off': a fixed-length match (default 0,40: "
+                         "generation's data); 'off': a fixed-length match (default 0,41: "
                          "results/sprt_games.json says why)")
     ap.add_argument("--movetime", type=int, default=20, help="ms per move in matches")
     ap.add_argument("--threads", type=int, default=2)

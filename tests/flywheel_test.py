@@ -129,8 +129,10 @@ def main():
         check("vs_previous" in gens[1] and gens[1]["vs_previous"]["games"] == 4,
               "net 2 matched against net 1")
         prev = gens[1]["vs_previous"]
-        s = prev["sprt"]  # the default SPRT [0,40], capped at --match-games 4
-        check(s["elo0"] == 0 and s["elo1"] == 40 and s["pairs"] == 2
+        # the default SPRT, the bounds results/sprt_games.json chose, capped at --match-games 4
+        chosen = json.load(open(os.path.join(ROOT, "results", "sprt_games.json")))["chosen"]
+        s = prev["sprt"]
+        check(s["elo0"] == chosen["elo0"] and s["elo1"] == chosen["elo1"] and s["pairs"] == 2
               and sum(prev["pentanomial"]) == 2 and prev["games_saved"] == 4 - prev["games"]
               and gens[1]["accepted"] == (s["decision"] == "H1" or
                                           (s["decision"] != "H0" and prev["elo"] > 0)),

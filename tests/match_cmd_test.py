@@ -10,6 +10,9 @@
 3. An engine too slow for its time control once loses that game on time.
 4. --sprt stops a match between a strong and a weak player with a decision.
 5. Bad --engine specs are usage errors (exit 2) that name the bad part.
+6. A PGN book (Supremo games that chessvar selfplay wrote, cut at 4 plies): each pair
+   starts from the position of one of its games after 4 plies (the FENs the selfplay run's
+   JSONL holds there), both colours; the PGN's Event tag names the match.
 
 usage: match_cmd_test.py CHESSVAR"""
 
@@ -66,6 +69,31 @@ def main():
                   f"{variant}: colours swapped in each pair: {[t['White'] for t in games]}")
             print(f"ok   {variant}: 4 games between two outside engines, "
                   f"A scored {s['a_score']}, pentanomial {s['pentanomial']}")
+
+        book_run = os.path.join(tmp, "book_run")
+        subprocess.run([CHESSVAR, "selfplay", "--variant", "supremo", "--games", "4", "--nodes",
+                        "100", "--seed", "9", "--threads", "1", "--progress", "0", "--format",
+                        "pgn,jsonl", "--out", book_run], check=True, capture_output=True)
+        at4 = set()
+        with open(os.path.join(book_run, "shard-000000.jsonl"), encoding="utf-8") as fh:
+            for line in fh:
+                rec = json.loads(line)
+                if rec["ply"] == 4:
+                    at4.add(rec["fen"])
+        out = os.path.join(tmp, "book")
+        rc, s, err = run_match(
+            out, "--variant", "supremo", "--games", "4", "--nodes", "100",
+            "--book", os.path.join(book_run, "shard-000000.pgn"), "--book-plies", "4",
+            "--engine", f"cmd={CHESSVAR} uci;name=inner;nodes=100")
+        games = pgn_games(out)
+        fens = [t["FEN"] for t in games]
+        with open(os.path.join(out, "shard-000000.pgn"), encoding="utf-8") as fh:
+            events = fh.read().count('[Event "chessvar match"]')
+        check(rc == 0 and len(at4) == 4 and len(games) == 4 and set(fens) <= at4
+              and fens[0] == fens[1] and fens[2] == fens[3] and events == 4,
+              f"book: pairs start from the PGN games after 4 plies: {rc} {fens} {at4} "
+              f"{events} Event tags {err}")
+        print(f"ok   PGN book: {len(set(fens))} openings of the selfplay games after 4 plies")
 
         out = os.path.join(tmp, "illegal")
         marker = os.path.join(tmp, "illegal.marker")

@@ -118,6 +118,21 @@ static inline const char *su_find_mpirun(char *buf, size_t n) {
     return NULL;
 }
 
+/* Runs selfplay with a bad --book (the file at book): it must exit 2 with one line on
+ * stderr (kept at err_path) that holds expect, and make no run folder at out. */
+static inline void su_expect_bad_book(const char *book, const char *err_path, const char *out,
+                                      const char *expect, size_t i) {
+    char *const argv[] = {CHESSVAR_BINARY, "selfplay",   "--variant", "chess",     "--games", "2",
+                          "--book",        (char *)book, "--out",     (char *)out, NULL};
+    cr_expect_eq(su_run_err(argv, err_path), 2, "case %zu", i);
+    long len = 0;
+    char *msg = su_slurp(err_path, &len);
+    cr_expect_not_null(strstr(msg, expect), "case %zu: %s", i, msg);
+    cr_expect(len > 0 && strchr(msg, '\n') == msg + len - 1, "case %zu: not one line: %s", i, msg);
+    free(msg);
+    cr_expect_neq(access(out, F_OK), 0, "case %zu: the run started", i);
+}
+
 #define SU_SP(...) ((char *const[]){CHESSVAR_BINARY, "selfplay", __VA_ARGS__, NULL})
 
 #endif

@@ -192,17 +192,7 @@ Test(data, bad_book_lines_are_named_with_file_and_line) {
     snprintf(out, sizeof out, "%s/run", d);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         write_file(d, "book.epd", cases[i].text, book, sizeof book);
-        cr_expect_eq(
-            su_run_err(SU_SP("--variant", "chess", "--games", "2", "--book", book, "--out", out),
-                       err),
-            2, "case %zu", i);
-        long len = 0;
-        char *msg = su_slurp(err, &len);
-        cr_expect_not_null(strstr(msg, cases[i].expect), "case %zu: %s", i, msg);
-        cr_expect(len > 0 && strchr(msg, '\n') == msg + len - 1, "case %zu: not one line: %s", i,
-                  msg);
-        free(msg);
-        cr_expect_neq(access(out, F_OK), 0, "case %zu: the run started", i);
+        su_expect_bad_book(book, err, out, cases[i].expect, i);
     }
     /* a missing file, and --book with --start */
     snprintf(book, sizeof book, "%s/none.epd", d);

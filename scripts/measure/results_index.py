@@ -65,7 +65,9 @@ FILES = [
     ("eval_tune_*.png", "Calibration of the fitted evaluation (mean result per evaluation "
      "bucket) and the piece values before and after", "python3 -m scripts.data.tune_eval --variant V"),
     ("sprt_games.json", "Games an SPRT (alpha = beta = 0.05) needs for the network loop's own "
-     "decisions, simulated per pair of bounds, capped at 400; error rates at the bounds",
+     "decisions, simulated per pair of bounds, capped at 400; the rate at which each pair "
+     "would reject the loop's past generations; error rates at the bounds; the bounds chosen "
+     "for the loop and why",
      "python3 -m scripts.measure.sprt_games"),
     ("sprt_net_vs_classical.json", "SPRT of each variant's shipped network against the "
      "classical evaluation: pentanomial, LLR, decision, Elo with intervals, CPU time",

@@ -197,10 +197,8 @@ static bool record_write_pgn(FILE *f, const ShardInfo *si, Game *const *games, P
         if (!pos_from_fen(pos, si->var, g->start_fen, err)) return false;
         const char *white = si->player_name[g->a_is_white ? 0 : 1];
         const char *black = si->player_name[g->a_is_white ? 1 : 0];
-        fprintf(
-            f,
-            "[Event \"chessvar selfplay\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%u\"]\n",
-            (unsigned)g->id);
+        fprintf(f, "[Event \"chessvar %s\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%u\"]\n",
+                si->command ? si->command : "selfplay", (unsigned)g->id);
         fprintf(f, "[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", white, black,
                 record_pgn_result(g->white_score));
         fprintf(f, "[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", si->var->name, g->start_fen);

@@ -46,6 +46,8 @@ typedef struct ShardInfo {
     uint32_t header_games;    /* games of the shard for file headers when they differ (parts of
                                  games read back from a bin file); 0: games */
     char player_name[2][160]; /* player A, player B, for the PGN tags */
+    const char *command;      /* the command that played the games, for the PGN's Event tag
+                                 ("chessvar COMMAND"; NULL: selfplay) */
 } ShardInfo;
 
 /* Bytes of one record for variant v: fixed part, board, holdings, padded to 8. */

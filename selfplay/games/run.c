@@ -72,6 +72,11 @@ static bool selfplay_reach(SelfplayRun *run, uint32_t k) {
     return ok;
 }
 
+/* The name of the command that plays the run, for its progress lines. */
+static const char *run_command(const SelfplayPlan *o) {
+    return o->command ? o->command : "selfplay";
+}
+
 /* Prints a progress line if the interval has passed (caller holds the progress lock). */
 static void selfplay_progress(SelfplayRun *run, bool force) {
     double now = run_now();
@@ -87,10 +92,10 @@ static void selfplay_progress(SelfplayRun *run, bool force) {
         double left = (double)run->o->positions - (double)all;
         eta = now_w > 0 && left > 0 ? el * left / (double)now_w : 0;
         fprintf(run->o->progress_out,
-                "selfplay %s: %ld games, %ld positions, %.0f positions/s, %llu/%ld positions "
+                "%s %s: %ld games, %ld positions, %.0f positions/s, %llu/%ld positions "
                 "written, ETA %.0f s\n",
-                run->o->game.var->name, g, p, rate, (unsigned long long)all, run->o->positions,
-                eta);
+                run_command(run->o), run->o->game.var->name, g, p, rate, (unsigned long long)all,
+                run->o->positions, eta);
         return;
     }
     const SelfplayStopRule *r = run->o->stop_rule;
@@ -99,13 +104,13 @@ static void selfplay_progress(SelfplayRun *run, bool force) {
         pthread_mutex_lock(&run->lock_manifest);
         r->note(r->ctx, run->rule_pairs, note, sizeof note);
         pthread_mutex_unlock(&run->lock_manifest);
-        fprintf(run->o->progress_out, "selfplay %s: %ld/%ld games, %s\n", run->o->game.var->name, g,
-                run->games_todo, note);
+        fprintf(run->o->progress_out, "%s %s: %ld/%ld games, %s\n", run_command(run->o),
+                run->o->game.var->name, g, run->games_todo, note);
         return;
     }
     fprintf(run->o->progress_out,
-            "selfplay %s: %ld/%ld games, %ld positions, %.0f positions/s, ETA %.0f s\n",
-            run->o->game.var->name, g, run->games_todo, p, rate, eta);
+            "%s %s: %ld/%ld games, %ld positions, %.0f positions/s, ETA %.0f s\n",
+            run_command(run->o), run->o->game.var->name, g, run->games_todo, p, rate, eta);
 }
 
 /* Counts the shard's game pairs (games 2k, 2k+1 of one opening, both in the shard) by
@@ -158,7 +163,7 @@ static void selfplay_close_shard(SelfplayRun *run, uint32_t shard, GamePlayer *g
     pthread_mutex_unlock(&run->lock_slots);
     ShardStats *s = &sh->st;
     s->hashes = calloc(last - first, sizeof *s->hashes);
-    ShardInfo si = {o->game.var, shard, first, last - first, 0, {"", ""}};
+    ShardInfo si = {o->game.var, shard, first, last - first, 0, {"", ""}, o->command};
     selfplay_player_name(&o->game.player[0], si.player_name[0], sizeof si.player_name[0]);
     selfplay_player_name(&o->game.player[1], si.player_name[1], sizeof si.player_name[1]);
     CvError err = {{0}};

@@ -41,6 +41,8 @@ typedef struct SelfplayPlan {
     double progress;    /* seconds between progress lines on progress_out; 0 = none */
     const SelfplayStopRule *stop_rule; /* non-NULL (paired, even shard_games): may end it */
     FILE *progress_out;
+    const char *command; /* what plays the run, for progress lines and the PGN's Event tag
+                            (NULL: selfplay) */
 } SelfplayPlan;
 
 /* How the ranks of a distributed run agree; size 1 (or NULL ranks) is one process and

@@ -232,30 +232,30 @@ static uint64_t sprt_rand(uint64_t *state) {
 }
 
 void sprt_simulate(const SprtSpec *spec, const double p[SPRT_NPENTA], uint64_t seed, long runs,
-                   uint64_t max_pairs, long *h1, long *undecided, double *pairs_sum,
-                   uint64_t *pair_counts) {
+                   uint64_t max_pairs, SprtSimResult *res, uint64_t *pair_counts) {
     double cum[SPRT_NPENTA], c = 0;
     for (int k = 0; k < SPRT_NPENTA; k++) cum[k] = (c += p[k]);
     uint64_t state = seed;
-    *h1 = *undecided = 0;
-    *pairs_sum = 0;
+    *res = (SprtSimResult){0};
     double lower = log(spec->beta / (1.0 - spec->alpha));
     double upper = log((1.0 - spec->beta) / spec->alpha);
     for (long r = 0; r < runs; r++) {
-        uint64_t cls[SPRT_NCLASS] = {0}, n = 0;
+        uint64_t cls[SPRT_NCLASS] = {0}, n = 0, quarters = 0;
         int decision = SPRT_CONTINUE;
         while (decision == SPRT_CONTINUE && n < max_pairs) {
             double u = (double)(sprt_rand(&state) >> 11) * 0x1.0p-53 * c;
             int k = 0;
             while (k < SPRT_NPENTA - 1 && u >= cum[k]) k++;
             cls[2 * k]++;
+            quarters += 2 * (uint64_t)k;
             n++;
             double llr = sprt_llr(spec, cls);
             decision = llr >= upper ? SPRT_H1 : llr <= lower ? SPRT_H0 : SPRT_CONTINUE;
         }
-        *h1 += decision == SPRT_H1;
-        *undecided += decision == SPRT_CONTINUE;
-        *pairs_sum += (double)n;
+        res->h1 += decision == SPRT_H1;
+        res->undecided += decision == SPRT_CONTINUE;
+        res->undecided_low += decision == SPRT_CONTINUE && quarters <= 4 * n;
+        res->pairs_sum += (double)n;
         if (pair_counts) pair_counts[r] = n;
     }
 }

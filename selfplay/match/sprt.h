@@ -81,12 +81,19 @@ double sprt_elo_of_score(double s);
  * false if no such split exists (draws too high for that Elo). */
 bool sprt_pair_model(double elo, double draws, double penta[SPRT_NPENTA]);
 
+/* What sprt_simulate found over its runs. */
+typedef struct SprtSimResult {
+    long h1;            /* runs that accepted H1 */
+    long undecided;     /* runs that hit max_pairs without a decision */
+    long undecided_low; /* of those, the runs whose score was at most one half (Elo <= 0) */
+    double pairs_sum;   /* the pairs every run used, summed */
+} SprtSimResult;
+
 /* Plays `runs` simulated tests with pairs drawn from the pentanomial probabilities p
- * (seeded splitmix64), each until a decision or max_pairs pairs. h1 gets the runs that
- * accepted H1, undecided those that hit max_pairs, pairs_sum the pairs they used. */
+ * (seeded splitmix64), each until a decision or max_pairs pairs, into r; pair_counts (NULL:
+ * not kept) gets each run's pairs. */
 void sprt_simulate(const SprtSpec *spec, const double p[SPRT_NPENTA], uint64_t seed, long runs,
-                   uint64_t max_pairs, long *h1, long *undecided, double *pairs_sum,
-                   uint64_t *pair_counts);
+                   uint64_t max_pairs, SprtSimResult *r, uint64_t *pair_counts);
 
 /* The test of spec (kept by pointer) as the stop rule of a paired self-play run: it stops
  * the run at a decision and shows LLR, bounds and pair counts in the progress line. */
