@@ -5,7 +5,7 @@
   hang     stops answering (never sends bestmove),
   illegal  answers `bestmove a1a1`,
   exit     exits with status 3,
-  slow     waits 1.5 s before it answers (a loss on time under a short time control),
+  slow     waits 6 s before it answers (a loss on time under a short time control),
   none     never misbehaves (an outside engine as good as chessvar's),
 and on `go` number N + 1, N + 2, ... after a restart it misbehaves again (every process
 misbehaves once, at its Nth go). With MARKER, only the first process to reach its Nth go
@@ -46,7 +46,7 @@ for line in sys.stdin:
                 mode = "none"
         if gos == nth:
             if mode == "slow":
-                time.sleep(1.5)
+                time.sleep(6.0)
             elif mode == "crash":
                 os.kill(os.getpid(), signal.SIGSEGV)
             elif mode == "hang":
