@@ -39,7 +39,7 @@ static Network *seeded_net(const Variant *v, int h, uint64_t seed) {
     for (int i = 0; i < h; i++) net->ft_b[i] = (int16_t)(splitmix64_next(&st) % 100);
     for (int i = 0; i < 2 * h; i++)
         net->out_w[i] = (int16_t)((int)(splitmix64_next(&st) % 81) - 40);
-    net->out_b = 100;
+    net->out_b[0] = 100;
     return net;
 }
 

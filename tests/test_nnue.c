@@ -36,7 +36,7 @@ static Network *random_net(const Variant *v, int h, int range, uint64_t seed) {
     for (int i = 0; i < h; i++) net->ft_b[i] = (int16_t)(splitmix64_next(&st) % 200);
     for (int i = 0; i < 2 * h; i++)
         net->out_w[i] = (int16_t)((int)(splitmix64_next(&st) % 401) - 200);
-    net->out_b = 1234;
+    net->out_b[0] = 1234;
     return net;
 }
 
@@ -71,16 +71,16 @@ Test(nnue, load_round_trip_and_rejections) {
     cr_assert_eq(back->d.hidden, 32);
     cr_assert_eq(memcmp(back->ft_w, net->ft_w, (size_t)back->d.nfeat * 32 * 2), 0);
     cr_assert_eq(memcmp(back->out_w, net->out_w, 64 * 2), 0);
-    cr_assert_eq(back->out_b, net->out_b);
+    cr_assert_eq(back->out_b[0], net->out_b[0]);
     nnue_free(back);
 
     expect_reject("nnue_ok.nnue", variant_by_name("switching"), "variant 'chess', not 'switching'");
     expect_reject("nnue_ok.nnue", sc, "variant 'chess', not 'superchess'");
     uint8_t *bad = malloc(len);
     memcpy(bad, img, len);
-    bad[8] = 2; /* version 2 */
+    bad[8] = 3; /* version 3 */
     write_file("nnue_version.nnue", bad, len);
-    expect_reject("nnue_version.nnue", chess, "version 2");
+    expect_reject("nnue_version.nnue", chess, "version 3");
     write_file("nnue_trunc.nnue", img, len - 100);
     expect_reject("nnue_trunc.nnue", chess, "truncated");
     write_file("nnue_trunc_header.nnue", img, 40);

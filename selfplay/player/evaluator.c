@@ -51,7 +51,12 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
         evaluator_net_refresh(e, pos, ply);
     } else {
         for (int k = j + 1; k <= ply; k++) {
-            nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k]);
+            if (!nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k])) {
+                /* a king changed bucket or mirror: plies k..ply-1 stay not current, ply
+                 * is refreshed from the position */
+                evaluator_net_refresh(e, pos, ply);
+                break;
+            }
             e->acc_ok[k] = true;
         }
     }

@@ -3,6 +3,7 @@
  * run time) and portable ones everywhere, giving identical results. */
 #include "nnue.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -22,13 +23,69 @@ void nnue_layout(const Variant *v, NnueLayout *l) {
         l->flip[sq] =
             (uint8_t)(sq < l->nsq ? (l->height - 1 - sq / l->width) * l->width + sq % l->width
                                   : sq);
+    l->nbase = l->nfeat;
+    l->kb_n = 0;
+    memset(l->kb_map, 0, sizeof l->kb_map);
+    l->king_type = (uint8_t)nnue_king_type(v);
+    for (int t = 0; t < MAX_PT; t++)
+        l->royal[t] = t >= 1 && t <= v->npt && (v->pieces[t].flags & PF_ROYAL);
+}
+
+void nnue_layout_kb(NnueLayout *l, int n, const uint8_t map[32]) {
+    l->kb_n = n;
+    memcpy(l->kb_map, map, sizeof l->kb_map);
+    l->nfeat = l->nbase * (n ? n : 1);
+}
+
+int nnue_king_type(const Variant *v) {
+    int king = 0, royals = 0;
+    for (int t = 1; t <= v->npt; t++)
+        if (v->pieces[t].flags & PF_ROYAL) king = t, royals++;
+    return v->width == 8 && v->height == 8 && royals == 1 ? king : 0;
+}
+
+int nnue_material(const NnueLayout *l, const uint8_t *board, const uint8_t *hand[2]) {
+    int n = 0;
+    for (int sq = 0; sq < l->nsq; sq++) n += board[sq] && !l->royal[PC_TYPE(board[sq])];
+    for (int c = 0; c < 2 && hand; c++)
+        for (int t = 1; t <= l->npt; t++) n += l->royal[t] ? 0 : hand[c][t];
+    return n;
+}
+
+int nnue_material_max(const Variant *v) {
+    Position *p = malloc(sizeof *p);
+    CvError err;
+    int n = 0;
+    if (p && pos_from_fen(p, v, v->start_fen, &err)) {
+        NnueLayout l;
+        nnue_layout(v, &l);
+        const uint8_t *hand[2] = {p->hand[0], p->hand[1]};
+        n = nnue_material(&l, p->board, hand);
+    }
+    free(p);
+    return n;
+}
+
+/* The square of persp's king on a board (king buckets), or NO_SQ. */
+static int nnue_king_square(const NnueLayout *l, int persp, const uint8_t *board) {
+    int pc = PC_MAKE(persp, l->king_type);
+    for (int sq = 0; sq < l->nsq; sq++)
+        if (board[sq] == pc) return sq;
+    return NO_SQ;
 }
 
 int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const uint8_t *hand[2],
                   const uint8_t *pool[2], uint16_t *out) {
-    int n = 0;
-    for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
-        if (board[sq]) out[n++] = (uint16_t)nnue_board_feature(l, persp, board[sq], sq);
+    int n = 0, base = 0, mir = 0;
+    if (l->kb_n) {
+        nnue_king_state(l, persp, nnue_king_square(l, persp, board), &base, &mir);
+        for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
+            if (board[sq])
+                out[n++] = (uint16_t)nnue_board_feature_kb(l, persp, board[sq], sq, base, mir);
+    } else {
+        for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
+            if (board[sq]) out[n++] = (uint16_t)nnue_board_feature(l, persp, board[sq], sq);
+    }
     if (!l->hold_k) return n;
     for (int which = 0; which < 2; which++) {
         const uint8_t **held = which == 0 ? hand : pool;
@@ -37,7 +94,7 @@ int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const ui
             for (int t = 1; t <= l->npt; t++) {
                 int k = held[c][t] < l->hold_k ? held[c][t] : l->hold_k;
                 for (int i = 1; i <= k && n < NNUE_MAX_ACTIVE; i++)
-                    out[n++] = (uint16_t)nnue_hold_feature(l, persp, c, which, t, i);
+                    out[n++] = (uint16_t)(base + nnue_hold_feature(l, persp, c, which, t, i));
             }
     }
     return n;
@@ -163,9 +220,84 @@ void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
     }
     memcpy(acc->hold[0], pos->hand, sizeof acc->hold[0]);
     memcpy(acc->hold[1], pos->pool, sizeof acc->hold[1]);
+    if (net->d.obuckets > 1) {
+        const uint8_t *hand[2] = {pos->hand[0], pos->hand[1]};
+        acc->material = (int16_t)nnue_material(&net->l, pos->board, hand);
+    }
+    if (net->l.kb_n)
+        for (int p = 0; p < 2; p++) {
+            int base, mir;
+            nnue_king_state(&net->l, p, nnue_king_square(&net->l, p, pos->board), &base, &mir);
+            acc->kbase[p] = (uint16_t)base;
+            acc->kmir[p] = (uint8_t)mir;
+        }
 }
 
-void nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+/* nnue_update with king buckets and output buckets (a version 2 network's features). */
+static bool nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child,
+                           const DirtyPiece *dp) {
+    const NnueLayout *l = &net->l;
+    int base[2] = {parent->kbase[0], parent->kbase[1]}, mir[2] = {parent->kmir[0], parent->kmir[1]};
+    if (l->kb_n)
+        for (int i = 0; i < dp->n; i++) {
+            int pc = dp->d[i].pc;
+            if (PC_TYPE(pc) != l->king_type) continue;
+            int c = PC_COLOR(pc), b, m;
+            /* a king leaving the board without arriving again (not in a legal game) */
+            if (dp->d[i].to == NO_SQ) return false;
+            nnue_king_state(l, c, dp->d[i].to, &b, &m);
+            if (b != base[c] || m != mir[c]) return false;
+        }
+    uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
+    int na = 0, ns = 0, mat = parent->material;
+    for (int i = 0; i < dp->n; i++) {
+        int pc = dp->d[i].pc, from = dp->d[i].from, to = dp->d[i].to;
+        int counted = !l->royal[PC_TYPE(pc)];
+        if (from != NO_SQ) {
+            for (int p = 0; p < 2; p++)
+                sub[p][ns] = (uint16_t)nnue_board_feature_kb(l, p, pc, from, base[p], mir[p]);
+            ns++;
+            mat -= counted;
+        }
+        if (to != NO_SQ) {
+            for (int p = 0; p < 2; p++)
+                add[p][na] = (uint16_t)nnue_board_feature_kb(l, p, pc, to, base[p], mir[p]);
+            na++;
+            mat += counted;
+        }
+    }
+    if (l->hold_k) memcpy(child->hold, parent->hold, sizeof child->hold);
+    for (int i = 0; i < dp->nhand && l->hold_k; i++) {
+        int c = dp->h[i].color, t = dp->h[i].type, which = dp->h[i].which;
+        int d = dp->h[i].delta;
+        uint8_t *cnt = &child->hold[which][c][t];
+        if (which == DIRTY_HAND && !l->royal[t]) mat += d;
+        for (; d > 0; d--) {
+            int k = ++*cnt;
+            if (k > l->hold_k) continue;
+            for (int p = 0; p < 2; p++)
+                add[p][na] = (uint16_t)(base[p] + nnue_hold_feature(l, p, c, which, t, k));
+            na++;
+        }
+        for (; d < 0; d++) {
+            int k = (*cnt)--;
+            if (k > l->hold_k) continue;
+            for (int p = 0; p < 2; p++)
+                sub[p][ns] = (uint16_t)(base[p] + nnue_hold_feature(l, p, c, which, t, k));
+            ns++;
+        }
+    }
+    child->material = (int16_t)mat;
+    for (int p = 0; p < 2; p++) {
+        child->kbase[p] = (uint16_t)base[p];
+        child->kmir[p] = (uint8_t)mir[p];
+        nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
+    }
+    return true;
+}
+
+bool nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+    if (net->d.version > 1) return nnue_update_v2(net, parent, child, dp);
     const NnueLayout *l = &net->l;
     uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
     int na = 0, ns = 0;
@@ -199,14 +331,22 @@ void nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, cons
         }
     }
     for (int p = 0; p < 2; p++) nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
+    return true;
 }
 
 int nnue_evaluate_side(const Network *net, const NnueAcc *acc, int stm) {
-    int h = net->d.hidden;
-    int32_t s = net->simd
-                    ? nnue_output_avx2(acc->v[stm], acc->v[stm ^ 1], net->out_w, h, net->d.qa)
-                    : nnue_output_portable(acc->v[stm], acc->v[stm ^ 1], net->out_w, h, net->d.qa);
-    int64_t cp = ((int64_t)s + net->out_b) * net->d.scale / ((int64_t)net->d.qa * net->d.qb);
+    int h = net->d.hidden, b = 0;
+    int32_t s;
+    if (net->d.obuckets > 1)
+        b = net->bucket_of[acc->material < 0 ? 0 : acc->material > 255 ? 255 : acc->material];
+    if (net->d.l1) {
+        s = nnue_stack_sum(net, acc->v[stm], acc->v[stm ^ 1], b, net->simd);
+    } else {
+        const int16_t *w = net->out_w + (size_t)b * 2 * h;
+        s = net->simd ? nnue_output_avx2(acc->v[stm], acc->v[stm ^ 1], w, h, net->d.qa)
+                      : nnue_output_portable(acc->v[stm], acc->v[stm ^ 1], w, h, net->d.qa);
+    }
+    int64_t cp = ((int64_t)s + net->out_b[b]) * net->d.scale / ((int64_t)net->d.qa * net->d.qb);
     return cp > NNUE_MAX_CP ? NNUE_MAX_CP : cp < -NNUE_MAX_CP ? -NNUE_MAX_CP : (int)cp;
 }
 

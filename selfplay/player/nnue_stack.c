@@ -1,0 +1,124 @@
+/* nnue_stack.c - the dense stack of a version 2 network (NETWORK.md): the feature
+ * transformer's halves clipped to uint8 [0, 127], the first layer (int8 weights, int32
+ * sums) and the second layer and output. AVX2 kernels where the processor has them and
+ * portable ones everywhere; all sums are exact integers that cannot overflow or saturate,
+ * so the two give the same numbers. */
+#include "nnue.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NNUE_X86 1
+#endif
+
+#define QA NNUE_STACK_QA
+
+void nnue_transform_portable(const int16_t *a0, const int16_t *a1, int h, uint8_t *x) {
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? a1 : a0;
+        for (int i = 0; i < h; i++)
+            x[half * h + i] = (uint8_t)(a[i] < 0 ? 0 : a[i] > QA ? QA : a[i]);
+    }
+}
+
+void nnue_l1_portable(const uint8_t *x, const int8_t *w, const int32_t *b, int h2, int n,
+                      int32_t *out) {
+    for (int j = 0; j < n; j++) {
+        const int8_t *row = w + (size_t)j * h2;
+        int32_t s = b[j];
+        for (int i = 0; i < h2; i++) s += x[i] * row[i];
+        out[j] = s;
+    }
+}
+
+#ifdef NNUE_X86
+/* 32 lanes of int16 clipped to [0, 127] and packed to uint8 in their order. */
+__attribute__((target("avx2"))) void nnue_transform_avx2(const int16_t *a0, const int16_t *a1,
+                                                         int h, uint8_t *x) {
+    const __m256i top = _mm256_set1_epi8(QA);
+    for (int half = 0; half < 2; half++) {
+        const int16_t *a = half ? a1 : a0;
+        for (int i = 0; i < h; i += 32) {
+            __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
+            __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 16));
+            /* packus saturates to [0, 255] and interleaves the 128-bit halves */
+            __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
+            _mm256_storeu_si256((__m256i *)(x + half * h + i), _mm256_min_epu8(p, top));
+        }
+    }
+}
+
+/* The sum of the eight int32 lanes of each of four registers, as four int32. */
+__attribute__((target("avx2"))) static __m128i nnue_hadd4(__m256i a, __m256i b, __m256i c,
+                                                          __m256i d) {
+    a = _mm256_hadd_epi32(a, b);
+    c = _mm256_hadd_epi32(c, d);
+    a = _mm256_hadd_epi32(a, c);
+    return _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+}
+
+/* Four outputs at a time: uint8 x int8 pairs (maddubs: at most 2 * 127 * 128, no
+ * saturation), pairs of int16 to int32 (madd with ones), summed in int32. */
+__attribute__((target("avx2"))) void nnue_l1_avx2(const uint8_t *x, const int8_t *w,
+                                                  const int32_t *b, int h2, int n, int32_t *out) {
+    const __m256i ones = _mm256_set1_epi16(1);
+    for (int j = 0; j < n; j += 4) {
+        __m256i s[4];
+        for (int k = 0; k < 4; k++) s[k] = _mm256_setzero_si256();
+        for (int i = 0; i < h2; i += 32) {
+            __m256i xv = _mm256_loadu_si256((const __m256i *)(x + i));
+            for (int k = 0; k < 4; k++) {
+                __m256i wv = _mm256_loadu_si256((const __m256i *)(w + (size_t)(j + k) * h2 + i));
+                __m256i p = _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones);
+                s[k] = _mm256_add_epi32(s[k], p);
+            }
+        }
+        __m128i r = nnue_hadd4(s[0], s[1], s[2], s[3]);
+        r = _mm_add_epi32(r, _mm_loadu_si128((const __m128i *)(b + j)));
+        _mm_storeu_si128((__m128i *)(out + j), r);
+    }
+}
+#else
+void nnue_transform_avx2(const int16_t *a0, const int16_t *a1, int h, uint8_t *x) {
+    nnue_transform_portable(a0, a1, h, x);
+}
+void nnue_l1_avx2(const uint8_t *x, const int8_t *w, const int32_t *b, int h2, int n,
+                  int32_t *out) {
+    nnue_l1_portable(x, w, b, h2, n, out);
+}
+#endif
+
+/* A dense layer's int32 sum back to an activation: divided by 2^6 (an arithmetic shift,
+ * rounding toward minus infinity) and clipped to [0, 127]. */
+static inline uint8_t nnue_act(int32_t s) {
+    s >>= NNUE_STACK_SHIFT;
+    return (uint8_t)(s < 0 ? 0 : s > QA ? QA : s);
+}
+
+int32_t nnue_stack_sum(const Network *net, const int16_t *a0, const int16_t *a1, int b, bool simd) {
+    int h = net->d.hidden, l1 = net->d.l1, l2 = net->d.l2;
+    _Alignas(32) uint8_t x[2 * NNUE_MAX_HIDDEN];
+    int32_t s1[NNUE_MAX_L1];
+    uint8_t y1[NNUE_MAX_L1];
+    const int8_t *w1 = net->l1_w + (size_t)b * l1 * 2 * h;
+    const int32_t *b1 = net->l1_b + (size_t)b * l1;
+    if (simd) {
+        nnue_transform_avx2(a0, a1, h, x);
+        nnue_l1_avx2(x, w1, b1, 2 * h, l1, s1);
+    } else {
+        nnue_transform_portable(a0, a1, h, x);
+        nnue_l1_portable(x, w1, b1, 2 * h, l1, s1);
+    }
+    for (int j = 0; j < l1; j++) y1[j] = nnue_act(s1[j]);
+    const int8_t *w2 = net->l2_w + (size_t)b * l2 * l1;
+    const int32_t *b2 = net->l2_b + (size_t)b * l2;
+    const int16_t *wo = net->out_w + (size_t)b * l2;
+    int32_t out = 0;
+    for (int k = 0; k < l2; k++) {
+        int32_t s = b2[k];
+        for (int j = 0; j < l1; j++) s += y1[j] * w2[(size_t)k * l1 + j];
+        out += nnue_act(s) * wo[k];
+    }
+    return out;
+}
