@@ -55,6 +55,7 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
                 /* a king changed bucket or mirror: plies k..ply-1 stay not current, ply
                  * is refreshed from the position */
                 evaluator_net_refresh(e, pos, ply);
+                e->king_refreshes++;
                 break;
             }
             e->acc_ok[k] = true;
@@ -66,8 +67,13 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
             nnue_refresh(e->net, pos, fresh);
             int h = e->net->d.hidden;
             bool same = true;
+            const NnueAcc *a = &e->acc[ply];
             for (int p = 0; p < 2; p++)
-                same &= memcmp(fresh->v[p], e->acc[ply].v[p], (size_t)h * sizeof(int16_t)) == 0;
+                same &= memcmp(fresh->v[p], a->v[p], (size_t)h * sizeof(int16_t)) == 0;
+            if (e->net->d.obuckets > 1) same &= fresh->material == a->material;
+            if (e->net->d.kbuckets)
+                same &= fresh->kbase[0] == a->kbase[0] && fresh->kbase[1] == a->kbase[1] &&
+                        fresh->kmir[0] == a->kmir[0] && fresh->kmir[1] == a->kmir[1];
             e->verified++;
             e->mismatches += !same;
             free(fresh);

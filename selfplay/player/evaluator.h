@@ -44,6 +44,7 @@ typedef struct Evaluator {
      * where the two accumulators differ. */
     bool verify;
     int64_t verified, mismatches;
+    int64_t king_refreshes; /* refreshes because a king changed bucket or mirror */
 } Evaluator;
 
 /* Sets up e for variant v: the classical evaluation when net is NULL, else the network

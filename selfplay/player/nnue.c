@@ -237,8 +237,10 @@ void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
 static bool nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child,
                            const DirtyPiece *dp) {
     const NnueLayout *l = &net->l;
-    int base[2] = {parent->kbase[0], parent->kbase[1]}, mir[2] = {parent->kmir[0], parent->kmir[1]};
-    if (l->kb_n)
+    int base[2] = {0, 0}, mir[2] = {0, 0};
+    if (l->kb_n) {
+        base[0] = parent->kbase[0], base[1] = parent->kbase[1];
+        mir[0] = parent->kmir[0], mir[1] = parent->kmir[1];
         for (int i = 0; i < dp->n; i++) {
             int pc = dp->d[i].pc;
             if (PC_TYPE(pc) != l->king_type) continue;
@@ -248,6 +250,7 @@ static bool nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *c
             nnue_king_state(l, c, dp->d[i].to, &b, &m);
             if (b != base[c] || m != mir[c]) return false;
         }
+    }
     uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
     int na = 0, ns = 0, mat = parent->material;
     for (int i = 0; i < dp->n; i++) {

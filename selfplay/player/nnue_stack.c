@@ -89,10 +89,10 @@ void nnue_l1_avx2(const uint8_t *x, const int8_t *w, const int32_t *b, int h2, i
 }
 #endif
 
-/* A dense layer's int32 sum back to an activation: divided by 2^6 (an arithmetic shift,
- * rounding toward minus infinity) and clipped to [0, 127]. */
+/* A dense layer's int32 sum back to an activation: divided by 2^6, rounded to the nearest
+ * (halves up: add 2^5, then an arithmetic shift), and clipped to [0, 127]. */
 static inline uint8_t nnue_act(int32_t s) {
-    s >>= NNUE_STACK_SHIFT;
+    s = (s + (1 << (NNUE_STACK_SHIFT - 1))) >> NNUE_STACK_SHIFT;
     return (uint8_t)(s < 0 ? 0 : s > QA ? QA : s);
 }
 
