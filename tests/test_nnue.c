@@ -151,14 +151,15 @@ static bool acc_equal_net(const Network *net, const NnueAcc *a, const NnueAcc *b
     return same;
 }
 
-/* The child accumulator as a search gets it: updated, or refreshed from the position
- * where the update cannot (a king crossed a bucket or the mirror); counts those. */
+/* The child accumulator as a search gets it: updated, and the perspectives the update
+ * leaves stale (a king crossed a bucket or the mirror) refreshed from the position; counts
+ * those. */
 static void update_or_refresh(const Network *net, const NnueAcc *parent, NnueAcc *child,
                               const Position *p, const DirtyPiece *dp, long *refreshes) {
-    if (!nnue_update(net, parent, child, dp)) {
-        nnue_refresh(net, p, child);
-        ++*refreshes;
-    }
+    int stale = nnue_update(net, parent, child, dp);
+    for (int side = 0; side < 2; side++)
+        if (stale >> side & 1) nnue_refresh_side(net, p, child, side);
+    *refreshes += stale != 0;
 }
 
 /* The engine's record of what the last move changed. */

@@ -51,12 +51,18 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
         evaluator_net_refresh(e, pos, ply);
     } else {
         for (int k = j + 1; k <= ply; k++) {
-            if (!nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k])) {
-                /* a king changed bucket or mirror: plies k..ply-1 stay not current, ply
-                 * is refreshed from the position */
-                evaluator_net_refresh(e, pos, ply);
+            int stale = nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k]);
+            if (stale) {
+                /* a king changed bucket or mirror: at ply its side is refreshed from the
+                 * position; before ply (no position at hand) plies k..ply-1 stay not
+                 * current and ply is refreshed whole */
                 e->king_refreshes++;
-                break;
+                if (k < ply) {
+                    evaluator_net_refresh(e, pos, ply);
+                    break;
+                }
+                for (int p = 0; p < 2; p++)
+                    if (stale >> p & 1) nnue_refresh_side(e->net, pos, &e->acc[k], p);
             }
             e->acc_ok[k] = true;
         }

@@ -212,6 +212,18 @@ static inline void nnue_rows(const Network *net, int16_t *dst, const int16_t *sr
 
 /* ---------------------------------------------------------------- accumulator */
 
+void nnue_refresh_side(const Network *net, const Position *pos, NnueAcc *acc, int persp) {
+    uint16_t f[NNUE_MAX_ACTIVE];
+    int n = nnue_features_pos(&net->l, pos, persp, f);
+    nnue_rows(net, acc->v[persp], net->ft_b, f, n, NULL, 0);
+    if (net->l.kb_n) {
+        int base, mir;
+        nnue_king_state(&net->l, persp, nnue_king_square(&net->l, persp, pos->board), &base, &mir);
+        acc->kbase[persp] = (uint16_t)base;
+        acc->kmir[persp] = (uint8_t)mir;
+    }
+}
+
 void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
     uint16_t f[NNUE_MAX_ACTIVE];
     for (int p = 0; p < 2; p++) {
@@ -234,10 +246,10 @@ void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
 }
 
 /* nnue_update with king buckets and output buckets (a version 2 network's features). */
-static bool nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child,
-                           const DirtyPiece *dp) {
+static int nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child,
+                          const DirtyPiece *dp) {
     const NnueLayout *l = &net->l;
-    int base[2] = {0, 0}, mir[2] = {0, 0};
+    int base[2] = {0, 0}, mir[2] = {0, 0}, stale = 0;
     if (l->kb_n) {
         base[0] = parent->kbase[0], base[1] = parent->kbase[1];
         mir[0] = parent->kmir[0], mir[1] = parent->kmir[1];
@@ -246,9 +258,12 @@ static bool nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *c
             if (PC_TYPE(pc) != l->king_type) continue;
             int c = PC_COLOR(pc), b, m;
             /* a king leaving the board without arriving again (not in a legal game) */
-            if (dp->d[i].to == NO_SQ) return false;
+            if (dp->d[i].to == NO_SQ) {
+                stale |= 1 << c;
+                continue;
+            }
             nnue_king_state(l, c, dp->d[i].to, &b, &m);
-            if (b != base[c] || m != mir[c]) return false;
+            if (b != base[c] || m != mir[c]) stale |= 1 << c;
         }
     }
     uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
@@ -292,14 +307,15 @@ static bool nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *c
     }
     child->material = (int16_t)mat;
     for (int p = 0; p < 2; p++) {
+        if (stale >> p & 1) continue;
         child->kbase[p] = (uint16_t)base[p];
         child->kmir[p] = (uint8_t)mir[p];
         nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
     }
-    return true;
+    return stale;
 }
 
-bool nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
     if (net->d.version > 1) return nnue_update_v2(net, parent, child, dp);
     const NnueLayout *l = &net->l;
     uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
@@ -334,7 +350,7 @@ bool nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, cons
         }
     }
     for (int p = 0; p < 2; p++) nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
-    return true;
+    return 0;
 }
 
 int nnue_evaluate_side(const Network *net, const NnueAcc *acc, int stm) {

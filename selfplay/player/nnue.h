@@ -171,10 +171,13 @@ Network *nnue_alloc(const NnueDims *d, const Variant *v);
 
 /* The accumulator computed from scratch. */
 void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc);
-/* The child accumulator from the parent's and what the move changed; false, with child
- * untouched, when a king moved to another bucket or mirror (king buckets): then only a
- * refresh from the position gives it. */
-bool nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp);
+/* The child accumulator from the parent's and what the move changed. Returns the
+ * perspectives (bit 1 << colour) left stale because their king moved to another bucket or
+ * mirror (king buckets): only nnue_refresh_side from the child's position gives those;
+ * 0 when the child is complete (always for networks without king buckets). */
+int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp);
+/* Perspective persp of acc computed from scratch (its half and king state only). */
+void nnue_refresh_side(const Network *net, const Position *pos, NnueAcc *acc, int persp);
 /* The evaluation in centipawns for the side to move of pos. */
 int nnue_evaluate(const Network *net, const NnueAcc *acc, const Position *pos);
 /* The same for side to move stm (no position needed). */
