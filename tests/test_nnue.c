@@ -422,6 +422,7 @@ Test(nnue, v2_round_trip_and_rejections) {
 Test(nnue, stack_kernels_avx2_equal_portable) {
     if (!nnue_have_avx2()) cr_skip_test("this processor has no AVX2");
     uint64_t st = 77;
+    int vnni = 0;
     for (int h = 16; h <= NNUE_MAX_HIDDEN; h *= 2) {
         int16_t *a0 = malloc((size_t)h * 2), *a1 = malloc((size_t)h * 2);
         uint8_t *x = malloc(2 * (size_t)h), *y = malloc(2 * (size_t)h);
@@ -440,6 +441,10 @@ Test(nnue, stack_kernels_avx2_equal_portable) {
             nnue_l1_portable(x, w, b, 2 * h, n, o1);
             nnue_l1_avx2(x, w, b, 2 * h, n, o2);
             cr_assert_eq(memcmp(o1, o2, (size_t)n * 4), 0, "L1 differs at h %d, n %d", h, n);
+            if (!nnue_have_vnni()) continue;
+            vnni++;
+            nnue_l1_vnni(x, w, b, 2 * h, n, o2);
+            cr_assert_eq(memcmp(o1, o2, (size_t)n * 4), 0, "VNNI L1 differs at h %d, n %d", h, n);
         }
         free(a0);
         free(a1);
@@ -460,8 +465,11 @@ Test(nnue, stack_kernels_avx2_equal_portable) {
                 a1[i] = (int16_t)tu_range(&st, -40, 170);
             }
             for (int b = 0; b < 4; b++) {
-                int32_t p = nnue_stack_sum(net, a0, a1, b, false);
-                cr_assert_eq(p, nnue_stack_sum(net, a0, a1, b, true), "stack %d bucket %d", k, b);
+                int32_t p = nnue_stack_sum(net, a0, a1, b, 0);
+                cr_assert_eq(p, nnue_stack_sum(net, a0, a1, b, 1), "stack %d bucket %d", k, b);
+                if (vnni)
+                    cr_assert_eq(p, nnue_stack_sum(net, a0, a1, b, 2), "VNNI stack %d bucket %d", k,
+                                 b);
                 inside += p != 0;
             }
         }
@@ -488,9 +496,12 @@ Test(nnue, v2_portable_and_simd_evaluate_alike) {
             nnue_refresh(net, p, a);
             int ea = nnue_evaluate(net, a, p);
             net->simd = true;
+            net->vnni = false;
             nnue_refresh(net, p, b);
             cr_assert(acc_equal_net(net, a, b), "%s: accumulators differ", v->name);
             cr_assert_eq(ea, nnue_evaluate(net, b, p), "%s ply %d", v->name, ply);
+            net->vnni = nnue_have_vnni();
+            cr_assert_eq(ea, nnue_evaluate(net, b, p), "%s ply %d (VNNI)", v->name, ply);
             distinct += ea != last;
             last = ea;
             int n = pos_legal_moves(p, moves);

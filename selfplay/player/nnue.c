@@ -359,7 +359,8 @@ int nnue_evaluate_side(const Network *net, const NnueAcc *acc, int stm) {
     if (net->d.obuckets > 1)
         b = net->bucket_of[acc->material < 0 ? 0 : acc->material > 255 ? 255 : acc->material];
     if (net->d.l1) {
-        s = nnue_stack_sum(net, acc->v[stm], acc->v[stm ^ 1], b, net->simd);
+        s = nnue_stack_sum(net, acc->v[stm], acc->v[stm ^ 1], b,
+                           net->simd ? 1 + (net->vnni ? 1 : 0) : 0);
     } else {
         const int16_t *w = net->out_w + (size_t)b * 2 * h;
         s = net->simd ? nnue_output_avx2(acc->v[stm], acc->v[stm ^ 1], w, h, net->d.qa)

@@ -141,6 +141,7 @@ typedef struct Network {
     int32_t *l2_b;          /* b * l2 + k */
     uint8_t bucket_of[256]; /* output bucket of a material count */
     bool simd;              /* use the AVX2 kernels (the processor has them) */
+    bool vnni; /* and the VNNI one for the stack's first layer (the processor has it) */
 } Network;
 
 /* Accumulator of one ply: the feature transformer's output per perspective (WHITE, BLACK)
@@ -194,12 +195,15 @@ bool nnue_have_avx2(void);
 void nnue_l1_portable(const uint8_t *x, const int8_t *w, const int32_t *b, int h2, int n,
                       int32_t *out);
 void nnue_l1_avx2(const uint8_t *x, const int8_t *w, const int32_t *b, int h2, int n, int32_t *out);
+bool nnue_have_vnni(void);
+void nnue_l1_vnni(const uint8_t *x, const int8_t *w, const int32_t *b, int h2, int n, int32_t *out);
 /* The clipped activations of both halves, side to move first, as uint8 in [0, 127]. */
 void nnue_transform_portable(const int16_t *a0, const int16_t *a1, int h, uint8_t *x);
 void nnue_transform_avx2(const int16_t *a0, const int16_t *a1, int h, uint8_t *x);
 /* The stack of bucket b on the halves a0 (side to move), a1: the output's int32 sum
- * (units 127 * qb); simd picks the kernels. */
-int32_t nnue_stack_sum(const Network *net, const int16_t *a0, const int16_t *a1, int b, bool simd);
+ * (units 127 * qb); simd picks the kernels: 0 portable, 1 AVX2, 2 AVX2 with the VNNI
+ * first layer. */
+int32_t nnue_stack_sum(const Network *net, const int16_t *a0, const int16_t *a1, int b, int simd);
 void nnue_rows_avx2(int16_t *dst, const int16_t *src, const int16_t *w, int h, const uint16_t *adds,
                     int nadd, const uint16_t *subs, int nsub);
 int32_t nnue_output_avx2(const int16_t *a0, const int16_t *a1, const int16_t *w, int h, int qa);

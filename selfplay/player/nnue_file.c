@@ -94,6 +94,7 @@ Network *nnue_alloc(const NnueDims *d, const Variant *v) {
     memset(net->l2_w, 0, l2w);
     memset(net->l2_b, 0, nb * l2 * 4);
     net->simd = nnue_have_avx2();
+    net->vnni = net->simd && nnue_have_vnni();
     return net;
 }
 
