@@ -225,6 +225,8 @@ Network *nnue_parse(const uint8_t *b, size_t len, const char *name, const Varian
                                  d.kb_map[i], d.kbuckets);
         if (d.obuckets > 1 && !d.mat_max)
             return nnue_fail(err, name, "%u output buckets with a material count of 0", d.obuckets);
+        if (b[H_KBUCKETS + 1])
+            return nnue_fail(err, name, "reserved header byte %d is not zero", H_KBUCKETS + 1);
         for (size_t i = H_RESERVED2; i < hsize; i++)
             if (b[i]) return nnue_fail(err, name, "reserved header byte %zu is not zero", i);
     }
