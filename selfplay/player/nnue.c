@@ -246,8 +246,8 @@ void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
 }
 
 /* nnue_update with king buckets and output buckets (a version 2 network's features). */
-static int nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child,
-                          const DirtyPiece *dp) {
+__attribute__((noinline)) static int nnue_update_v2(const Network *net, const NnueAcc *parent,
+                                                    NnueAcc *child, const DirtyPiece *dp) {
     const NnueLayout *l = &net->l;
     int base[2] = {0, 0}, mir[2] = {0, 0}, stale = 0;
     if (l->kb_n) {
@@ -315,8 +315,10 @@ static int nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *ch
     return stale;
 }
 
-int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
-    if (net->d.version > 1) return nnue_update_v2(net, parent, child, dp);
+/* nnue_update of a version 1 network: the hot path of search with the shipped nets, the
+ * kernels inlined into it (flatten) as they were before version 2 added callers. */
+__attribute__((flatten)) static void nnue_update_v1(const Network *net, const NnueAcc *parent,
+                                                    NnueAcc *child, const DirtyPiece *dp) {
     const NnueLayout *l = &net->l;
     uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
     int na = 0, ns = 0;
@@ -350,6 +352,11 @@ int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const
         }
     }
     for (int p = 0; p < 2; p++) nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
+}
+
+int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+    if (net->d.version > 1) return nnue_update_v2(net, parent, child, dp);
+    nnue_update_v1(net, parent, child, dp);
     return 0;
 }
 
