@@ -16,25 +16,9 @@ static const char *const suites[] = {"chess.epd", "switching.epd", "superchess.e
 /* A network for v with seeded weights and h hidden units (no training: any weights will do
  * to compare two ways of computing the same accumulator). */
 static Network *seeded_net(const Variant *v, int h, uint64_t seed) {
-    NnueLayout l;
-    nnue_layout(v, &l);
-    NnueDims d;
-    memset(&d, 0, sizeof d);
-    snprintf(d.variant, sizeof d.variant, "%s", v->name);
-    d.width = v->width;
-    d.height = v->height;
-    d.npt = v->npt;
-    d.hold_k = (uint8_t)l.hold_k;
-    d.feature_set = NNUE_FEATURE_SET;
-    d.hidden = (uint16_t)h;
-    d.nfeat = (uint32_t)l.nfeat;
-    d.qa = 255;
-    d.qb = 64;
-    d.scale = 400;
-    Network *net = nnue_alloc(&d, v);
-    cr_assert_not_null(net);
+    Network *net = tu_net_alloc(v, h, 1, 0, 0, 0, 64);
     uint64_t st = seed;
-    for (size_t i = 0; i < (size_t)l.nfeat * h; i++)
+    for (size_t i = 0; i < (size_t)net->d.nfeat * h; i++)
         net->ft_w[i] = (int16_t)((int)(splitmix64_next(&st) % 61) - 30);
     for (int i = 0; i < h; i++) net->ft_b[i] = (int16_t)(splitmix64_next(&st) % 100);
     for (int i = 0; i < 2 * h; i++)

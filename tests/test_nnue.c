@@ -18,25 +18,9 @@ static const char *const variants[] = {"chess", "switching", "superchess", "supr
 
 /* A network for v with hidden h and seeded weights: FT weights in [-range, range]. */
 static Network *random_net(const Variant *v, int h, int range, uint64_t seed) {
-    NnueLayout l;
-    nnue_layout(v, &l);
-    NnueDims d;
-    memset(&d, 0, sizeof d);
-    snprintf(d.variant, sizeof d.variant, "%s", v->name);
-    d.width = v->width;
-    d.height = v->height;
-    d.npt = v->npt;
-    d.hold_k = (uint8_t)l.hold_k;
-    d.feature_set = NNUE_FEATURE_SET;
-    d.hidden = (uint16_t)h;
-    d.nfeat = (uint32_t)l.nfeat;
-    d.qa = 255;
-    d.qb = 256;
-    d.scale = 400;
-    Network *net = nnue_alloc(&d, v);
-    cr_assert_not_null(net);
+    Network *net = tu_net_alloc(v, h, 1, 0, 0, 0, 256);
     uint64_t st = seed;
-    for (size_t i = 0; i < (size_t)l.nfeat * h; i++)
+    for (size_t i = 0; i < (size_t)net->d.nfeat * h; i++)
         net->ft_w[i] = (int16_t)((int)(splitmix64_next(&st) % (2 * range + 1)) - range);
     for (int i = 0; i < h; i++) net->ft_b[i] = (int16_t)(splitmix64_next(&st) % 200);
     for (int i = 0; i < 2 * h; i++)
@@ -537,7 +521,6 @@ Test(nnue, float_model_and_quantised_net_agree) {
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
         const Variant *v = variant_by_name(cfg[c].variant);
         Network *net = tu_net_v2(v, 256, cfg[c].obuckets, cfg[c].l1, cfg[c].l2, cfg[c].kb, 1, 3);
-        if (cfg[c].obuckets == 1 && !cfg[c].l1) net->d.version = 1;
         TrainModel m;
         cr_assert(
             train_model_init(&m, net->l.nfeat, 256, cfg[c].obuckets, cfg[c].l1, cfg[c].l2, 40 + c));
