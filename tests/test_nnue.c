@@ -168,6 +168,16 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
         tu_fen(p, v, fen);
         nnue_refresh(net, p, parent);
         for (int ply = 0; ply < plies; ply++) {
+            /* the position's features (bitboards on 8x8) are the board's (the trainer's) */
+            for (int side = 0; side < 2; side++) {
+                uint16_t fa[NNUE_MAX_ACTIVE], fb[NNUE_MAX_ACTIVE];
+                const uint8_t *hand[2] = {p->hand[0], p->hand[1]};
+                const uint8_t *pool[2] = {p->pool[0], p->pool[1]};
+                int na = nnue_features_pos(&net->l, p, side, fa);
+                int nb = nnue_features(&net->l, side, p->board, hand, pool, fb);
+                cr_assert(na == nb && memcmp(fa, fb, (size_t)na * 2) == 0,
+                          "%s: position and board features differ", v->name);
+            }
             int n = pos_legal_moves(p, moves);
             if (n == 0) break;
             for (int i = 0; i < n; i++) {

@@ -101,6 +101,20 @@ int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const ui
 }
 
 int nnue_features_pos(const NnueLayout *l, const Position *pos, int persp, uint16_t *out) {
+    if (!pos->wide && !l->hold_k) {
+        /* 8x8 without holdings: the occupied squares from the bitboards, in the board's
+         * order (as nnue_features gives them) */
+        int base = 0, mir = 0, n = 0;
+        if (l->kb_n) {
+            Bitboard k = pos->bb.b8.type[l->king_type] & pos->bb.b8.color[persp];
+            nnue_king_state(l, persp, k ? __builtin_ctzll(k) : NO_SQ, &base, &mir);
+        }
+        for (Bitboard occ = pos->bb.b8.color[0] | pos->bb.b8.color[1]; occ; occ &= occ - 1) {
+            int sq = __builtin_ctzll(occ);
+            out[n++] = (uint16_t)nnue_board_feature_kb(l, persp, pos->board[sq], sq, base, mir);
+        }
+        return n;
+    }
     const uint8_t *hand[2] = {pos->hand[0], pos->hand[1]};
     const uint8_t *pool[2] = {pos->pool[0], pos->pool[1]};
     return nnue_features(l, persp, pos->board, hand, pool, out);
