@@ -139,10 +139,11 @@ static bool acc_equal_net(const Network *net, const NnueAcc *a, const NnueAcc *b
  * leaves stale (a king crossed a bucket or the mirror) refreshed from the position; counts
  * those. */
 static void update_or_refresh(const Network *net, const NnueAcc *parent, NnueAcc *child,
-                              const Position *p, const DirtyPiece *dp, long *refreshes) {
+                              const Position *p, const DirtyPiece *dp, long *refreshes,
+                              NnueCacheEntry *cache) {
     int stale = nnue_update(net, parent, child, dp);
     for (int side = 0; side < 2; side++)
-        if (stale >> side & 1) nnue_refresh_side(net, p, child, side);
+        if (stale >> side & 1) nnue_refresh_side_cached(net, p, child, side, cache);
     *refreshes += stale != 0;
 }
 
@@ -160,6 +161,9 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
     Move moves[MAX_MOVES];
     long checked = 0;
     uint64_t st = seed;
+    /* king-bucket nets refresh through the accumulator cache, checked against a refresh */
+    NnueCacheEntry *cache = nnue_cache_new(net);
+    cr_assert(!net->d.kbuckets || net->l.hold_k || cache);
     for (int g = 0; g < games; g++) {
         char fen[256];
         CvError err = {{0}};
@@ -178,13 +182,16 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
                 cr_assert(na == nb && memcmp(fa, fb, (size_t)na * 2) == 0,
                           "%s: position and board features differ", v->name);
             }
+            nnue_refresh_cached(net, p, child, cache);
+            nnue_refresh(net, p, fresh);
+            cr_assert(acc_equal_net(net, child, fresh), "%s: cached refresh != refresh", v->name);
             int n = pos_legal_moves(p, moves);
             if (n == 0) break;
             for (int i = 0; i < n; i++) {
                 char mv[16];
                 move_to_str(p, moves[i], mv);
                 pos_make(p, moves[i]);
-                update_or_refresh(net, parent, child, p, last_dirty(p), refreshes);
+                update_or_refresh(net, parent, child, p, last_dirty(p), refreshes, cache);
                 nnue_refresh(net, p, fresh);
                 if (!acc_equal_net(net, child, fresh)) {
                     char now[256];
@@ -199,7 +206,7 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
             /* on along a random move; long random games reach promotions, drops and blasts */
             Move m = moves[splitmix64_next(&st) % (uint64_t)n];
             pos_make(p, m);
-            update_or_refresh(net, parent, child, p, last_dirty(p), refreshes);
+            update_or_refresh(net, parent, child, p, last_dirty(p), refreshes, cache);
             NnueAcc *t = parent;
             parent = child;
             child = t;
@@ -209,6 +216,7 @@ static long incremental_games(const Network *net, const Variant *v, int games, i
     free(parent);
     free(child);
     free(fresh);
+    free(cache);
     return checked;
 }
 
@@ -281,7 +289,7 @@ static long incremental_tree(const Network *net, Position *p, NnueAcc *stack, in
     long nodes = 0;
     for (int i = 0; i < n; i++) {
         pos_make(p, moves[i]);
-        update_or_refresh(net, &stack[0], &stack[1], p, last_dirty(p), refreshes);
+        update_or_refresh(net, &stack[0], &stack[1], p, last_dirty(p), refreshes, NULL);
         nnue_refresh(net, p, &stack[2]);
         if (!acc_equal_net(net, &stack[1], &stack[2]) ||
             nnue_evaluate(net, &stack[1], p) != nnue_evaluate(net, &stack[2], p)) {

@@ -12,6 +12,9 @@ self-play with each trained net, `chessvar selfplay --variant V --threads 1 --ga
 time kept. The nets are trained briefly on small data: their games differ from a strong
 net's, so nodes per second is the comparable figure, as a ratio to the version 1 net's
 trained the same way (and to the shipped net's). The machine is shared: read ratios.
+With --callgrind BINARY (an x86-64-v3 build: valgrind cannot run AVX-512), each net's
+self-play of --callgrind-games games also runs under callgrind: instructions per search
+node, a figure the load of the machine does not move (AVX2 kernels: valgrind has no VNNI).
 
   python3 -m scripts.measure.nnue_v2_speed --data RUN           # results/nnue_v2_speed.json
 """
@@ -19,6 +22,7 @@ trained the same way (and to the shipped net's). The machine is shared: read rat
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -58,6 +62,22 @@ def timed(cmd):
     return proc.stdout, max(cpu, 1e-3)
 
 
+def callgrind_per_node(args, net, work):
+    """Instructions per search node of a self-play run with net under callgrind."""
+    out = os.path.join(work, "cg_run")
+    shutil.rmtree(out, ignore_errors=True)
+    cg = os.path.join(work, "cg.out")
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", args.callgrind,
+           "selfplay", "--variant", args.variant, "--games", str(args.callgrind_games), "--seed",
+           str(args.seed), "--threads", "1", "--eval", net, "--nodes", str(args.nodes), "--out",
+           out, "--json", "--progress", "0"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"nnue_v2_speed: callgrind: {proc.stderr[-500:]}")
+    instr = int(re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr).group(1).replace(",", ""))
+    return round(instr / result(proc.stdout, cmd)["search_nodes"], 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -72,6 +92,8 @@ def main():
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--bench-reps", type=int, default=2000)
     ap.add_argument("--only", default="", help="comma-separated configuration names")
+    ap.add_argument("--callgrind", default="", help="an x86-64-v3 chessvar for callgrind")
+    ap.add_argument("--callgrind-games", type=int, default=2)
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "nnue_v2_speed.json"))
     args = ap.parse_args()
 
@@ -137,6 +159,16 @@ def main():
             row["nps_over_shipped_v1"] = round(m["nodes_per_cpu_s"] / ship, 3)
         shipped_row = {"config": "shipped v1", "search_nodes_per_cpu_s": ship,
                        "search_runs": runs["shipped v1"]}
+        if args.callgrind:
+            by_name = {r["config"]: r for r in rows}
+            for n, net in order:
+                ipn = callgrind_per_node(args, net, work)
+                log(f"{n}: {ipn:,.0f} instructions per search node (callgrind)")
+                (by_name[n] if n in by_name else shipped_row)["callgrind_instr_per_node"] = ipn
+            base_i = by_name["v1"]["callgrind_instr_per_node"] if "v1" in by_name else None
+            for row in rows:
+                if base_i:
+                    row["callgrind_nps_over_v1"] = round(base_i / row["callgrind_instr_per_node"], 3)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -144,13 +176,16 @@ def main():
         print(f"{row['config']:38s} train {row['train_positions_per_cpu_s']:>9,} pos/CPU s | "
               f"refresh {row['refresh_ns']:7.1f} update {row['update_ns']:6.1f} eval "
               f"{row['evaluate_ns']:6.1f} ns | search {row['search_nodes_per_cpu_s']:>9,} "
-              f"nodes/CPU s, x{row.get('nps_over_trained_v1', 0):.3f} of v1")
+              f"nodes/CPU s, x{row.get('nps_over_trained_v1', 0):.3f} of v1"
+              + (f" | {row['callgrind_instr_per_node']:,.0f} instr/node, "
+                 f"x{row.get('callgrind_nps_over_v1', 0):.3f}" if args.callgrind else ""))
     head, dirty = git_state(ROOT)
     record = {
         "what": "Training positions per CPU second (1 thread) and search nodes per CPU second "
                 "(self-play, 1 thread) of version 1 and each version 2 configuration, nets "
                 "trained the same way on the same data; ns per call of refresh, update after "
-                "a quiet move and evaluation on 50 FENs",
+                "a quiet move and evaluation on 50 FENs (wall clock of a loaded machine: noisy); "
+                "with --callgrind, instructions per search node of an x86-64-v3 build",
         "command": "python3 -m scripts.measure.nnue_v2_speed " + " ".join(sys.argv[1:]),
         "date": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
         "machine": machine_info(),

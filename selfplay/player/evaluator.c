@@ -18,17 +18,21 @@ bool evaluator_init(Evaluator *e, const Variant *v, const Network *net) {
     if (net) {
         e->acc = aligned_alloc(_Alignof(NnueAcc), EVALUATOR_PLIES * sizeof *e->acc);
         if (!e->acc) return false;
+        e->cache = nnue_cache_new(net);
+        if (net->l.kb_n && !net->l.hold_k && !e->cache) return false;
     }
     return true;
 }
 
 void evaluator_free(Evaluator *e) {
     free(e->acc);
+    free(e->cache);
     e->acc = NULL;
+    e->cache = NULL;
 }
 
 void evaluator_net_refresh(Evaluator *e, const Position *pos, int ply) {
-    nnue_refresh(e->net, pos, &e->acc[ply]);
+    nnue_refresh_cached(e->net, pos, &e->acc[ply], e->cache);
     e->acc_key[ply] = pos->key;
     e->acc_ok[ply] = true;
 }
@@ -62,7 +66,8 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
                     break;
                 }
                 for (int p = 0; p < 2; p++)
-                    if (stale >> p & 1) nnue_refresh_side(e->net, pos, &e->acc[k], p);
+                    if (stale >> p & 1)
+                        nnue_refresh_side_cached(e->net, pos, &e->acc[k], p, e->cache);
             }
             e->acc_ok[k] = true;
         }

@@ -238,12 +238,71 @@ void nnue_refresh_side(const Network *net, const Position *pos, NnueAcc *acc, in
     }
 }
 
+/* What a refresh sets besides the halves: holding counts, material, king states. */
+static void nnue_refresh_rest(const Network *net, const Position *pos, NnueAcc *acc);
+
 void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
     uint16_t f[NNUE_MAX_ACTIVE];
     for (int p = 0; p < 2; p++) {
         int n = nnue_features_pos(&net->l, pos, p, f);
         nnue_rows(net, acc->v[p], net->ft_b, f, n, NULL, 0);
     }
+    nnue_refresh_rest(net, pos, acc);
+}
+
+NnueCacheEntry *nnue_cache_new(const Network *net) {
+    if (!net->l.kb_n || net->l.hold_k) return NULL;
+    int n = 2 * net->l.kb_n * 2;
+    NnueCacheEntry *c = aligned_alloc(_Alignof(NnueCacheEntry), (size_t)n * sizeof *c);
+    for (int i = 0; c && i < n; i++) {
+        memset(&c[i], 0, sizeof c[i]);
+        memcpy(c[i].v, net->ft_b, (size_t)net->d.hidden * sizeof *net->ft_b);
+    }
+    return c;
+}
+
+void nnue_refresh_side_cached(const Network *net, const Position *pos, NnueAcc *acc, int persp,
+                              NnueCacheEntry *cache) {
+    const NnueLayout *l = &net->l;
+    if (!cache || pos->wide) {
+        nnue_refresh_side(net, pos, acc, persp);
+        return;
+    }
+    int base, mir;
+    Bitboard k = pos->bb.b8.type[l->king_type] & pos->bb.b8.color[persp];
+    nnue_king_state(l, persp, k ? __builtin_ctzll(k) : NO_SQ, &base, &mir);
+    NnueCacheEntry *e = &cache[(persp * l->kb_n + base / l->nbase) * 2 + (mir != 0)];
+    uint16_t add[MAX_SQ], sub[MAX_SQ];
+    int na = 0, ns = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = 1; t <= l->npt; t++) {
+            Bitboard now = pos->bb.b8.type[t] & pos->bb.b8.color[c], was = e->bb[c][t];
+            int pc = PC_MAKE(c, t);
+            for (Bitboard b = was & ~now; b; b &= b - 1)
+                sub[ns++] =
+                    (uint16_t)nnue_board_feature_kb(l, persp, pc, __builtin_ctzll(b), base, mir);
+            for (Bitboard b = now & ~was; b; b &= b - 1)
+                add[na++] =
+                    (uint16_t)nnue_board_feature_kb(l, persp, pc, __builtin_ctzll(b), base, mir);
+            e->bb[c][t] = now;
+        }
+    nnue_rows(net, e->v, e->v, add, na, sub, ns);
+    memcpy(acc->v[persp], e->v, (size_t)net->d.hidden * sizeof *e->v);
+    acc->kbase[persp] = (uint16_t)base;
+    acc->kmir[persp] = (uint8_t)mir;
+}
+
+void nnue_refresh_cached(const Network *net, const Position *pos, NnueAcc *acc,
+                         NnueCacheEntry *cache) {
+    if (!cache) {
+        nnue_refresh(net, pos, acc);
+        return;
+    }
+    for (int p = 0; p < 2; p++) nnue_refresh_side_cached(net, pos, acc, p, cache);
+    nnue_refresh_rest(net, pos, acc);
+}
+
+static void nnue_refresh_rest(const Network *net, const Position *pos, NnueAcc *acc) {
     memcpy(acc->hold[0], pos->hand, sizeof acc->hold[0]);
     memcpy(acc->hold[1], pos->pool, sizeof acc->hold[1]);
     if (net->d.obuckets > 1) {

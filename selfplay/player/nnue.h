@@ -179,6 +179,24 @@ void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc);
 int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp);
 /* Perspective persp of acc computed from scratch (its half and king state only). */
 void nnue_refresh_side(const Network *net, const Position *pos, NnueAcc *acc, int persp);
+
+/* Accumulator cache of a network with king buckets (Stockfish's "Finny table"): per
+ * perspective, king bucket and mirror, the half it last computed there and the pieces it
+ * computed it from, so a refresh adds and removes only the pieces that differ. One per
+ * search thread (an Evaluator). */
+typedef struct NnueCacheEntry {
+    _Alignas(64) int16_t v[NNUE_MAX_HIDDEN];
+    Bitboard bb[2][MAX_PT]; /* [colour][type] */
+} NnueCacheEntry;
+
+/* The cache of net (2 x king buckets x 2 entries, each the biases of an empty board), or
+ * NULL when net has no king buckets (or variant holdings) or out of memory. free() it. */
+NnueCacheEntry *nnue_cache_new(const Network *net);
+/* nnue_refresh_side and nnue_refresh through the cache (the same values). */
+void nnue_refresh_side_cached(const Network *net, const Position *pos, NnueAcc *acc, int persp,
+                              NnueCacheEntry *cache);
+void nnue_refresh_cached(const Network *net, const Position *pos, NnueAcc *acc,
+                         NnueCacheEntry *cache);
 /* The evaluation in centipawns for the side to move of pos. */
 int nnue_evaluate(const Network *net, const NnueAcc *acc, const Position *pos);
 /* The same for side to move stm (no position needed). */
