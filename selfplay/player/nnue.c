@@ -319,8 +319,8 @@ static void nnue_refresh_rest(const Network *net, const Position *pos, NnueAcc *
 }
 
 /* nnue_update with king buckets and output buckets (a version 2 network's features). */
-__attribute__((noinline)) static int nnue_update_v2(const Network *net, const NnueAcc *parent,
-                                                    NnueAcc *child, const DirtyPiece *dp) {
+__attribute__((noinline, flatten)) static int
+nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
     const NnueLayout *l = &net->l;
     int base[2] = {0, 0}, mir[2] = {0, 0}, stale = 0;
     if (l->kb_n) {
