@@ -40,6 +40,90 @@ static bool train_opt_double(const char *cmd, const char *opt, const char *val, 
     return true;
 }
 
+/* --stack: "L1,L2" or "0" (none). */
+static bool train_opt_stack(const char *cmd, const char *opt, const char *val, void *dst) {
+    TrainOpts *o = dst;
+    int a = 0, b = 0, n = 0;
+    if (strcmp(val, "0") == 0 || strcmp(val, "none") == 0) {
+        o->l1 = o->l2 = 0;
+        return true;
+    }
+    if (sscanf(val, "%d,%d%n", &a, &b, &n) != 2 || val[n] || a < 4 || a > NNUE_MAX_L1 || a % 4 ||
+        b < 1 || b > NNUE_MAX_L2) {
+        cli_usage_error(cmd,
+                        "%s needs L1,L2 (L1 a multiple of 4 in 4..%d, L2 in 1..%d) or 0, got "
+                        "'%s'",
+                        opt, NNUE_MAX_L1, NNUE_MAX_L2, val);
+        return false;
+    }
+    o->l1 = a;
+    o->l2 = b;
+    return true;
+}
+
+static void train_show_stack(const char *opt, const void *dst, char *buf, size_t n) {
+    const TrainOpts *o = dst;
+    (void)opt;
+    if (o->l1) snprintf(buf, n, "%d,%d", o->l1, o->l2);
+    else snprintf(buf, n, "0: none");
+}
+
+/* King bucket maps by name: the bucket of the king on each of the 32 squares of ranks 1-8
+ * x files a-d (its own side's view, files e-h mirrored onto them), rank by rank. */
+static const struct {
+    const char *name;
+    uint8_t map[32];
+} kb_presets[] = {
+    {"1", {0}},
+    {"4", {0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+           3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}},
+    {"8", {0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7,
+           7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}},
+    {"16", {0,  1,  2,  3,  4,  5,  6,  7,  8,  8,  9,  9,  10, 10, 11, 11,
+            12, 12, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15}},
+};
+
+/* --king-buckets: off, a preset (1, 4, 8, 16), or 32 comma-separated buckets. */
+static bool train_opt_kb(const char *cmd, const char *opt, const char *val, void *dst) {
+    TrainOpts *o = dst;
+    if (strcmp(val, "off") == 0 || strcmp(val, "0") == 0) {
+        o->kbuckets = 0;
+        memset(o->kb_map, 0, sizeof o->kb_map);
+        return true;
+    }
+    for (size_t i = 0; i < sizeof kb_presets / sizeof *kb_presets; i++)
+        if (strcmp(val, kb_presets[i].name) == 0) {
+            memcpy(o->kb_map, kb_presets[i].map, sizeof o->kb_map);
+            o->kbuckets = atoi(val);
+            return true;
+        }
+    const char *p = val;
+    int top = -1;
+    for (int i = 0; i < 32; i++) {
+        char *end;
+        long b = strtol(p, &end, 10);
+        if (end == p || b < 0 || b >= NNUE_MAX_KBUCKET || (i < 31 ? *end != ',' : *end != 0)) {
+            cli_usage_error(cmd,
+                            "%s needs off, 1, 4, 8, 16 or 32 comma-separated buckets 0..%d "
+                            "(ranks 1-8 x files a-d), got '%s'",
+                            opt, NNUE_MAX_KBUCKET - 1, val);
+            return false;
+        }
+        o->kb_map[i] = (uint8_t)b;
+        top = b > top ? (int)b : top;
+        p = end + 1;
+    }
+    o->kbuckets = top + 1;
+    return true;
+}
+
+static void train_show_kb(const char *opt, const void *dst, char *buf, size_t n) {
+    const TrainOpts *o = dst;
+    (void)opt;
+    if (o->kbuckets) snprintf(buf, n, "%d buckets", o->kbuckets);
+    else snprintf(buf, n, "off");
+}
+
 /* Prints the network's evaluation of every FEN line of path ("-": stdin). */
 static int train_eval_fens(const char *net_path, const char *vname, const char *path) {
     const Variant *v = cli_variant(CMD, vname);
@@ -155,6 +239,16 @@ int cmd_train(int argc, char **argv) {
         CLI_OPT_TEXT("--out", "FILE", &o.out, "the network file to write"),
         CLI_OPT_INT("--hidden", "H", 16, NNUE_MAX_HIDDEN, &o.hidden,
                     "feature transformer outputs per perspective, a multiple of 16 (default %v)"),
+        CLI_OPT_INT("--output-buckets", "N", 1, NNUE_MAX_OBUCKET, &o.obuckets,
+                    "output buckets by material (non-royal pieces on the board and in hand,\n"
+                    "N equal slices of the start's count; a version 2 file; default %v)"),
+        CLI_OPT_CALL_SHOW("--stack", "L1,L2", train_opt_stack, train_show_stack, &o,
+                          "dense layers after the feature transformer, 2H -> L1 -> L2 -> 1\n"
+                          "(clipped ReLU, int8 weights; a version 2 file; default %v)"),
+        CLI_OPT_CALL_SHOW("--king-buckets", "MAP", train_opt_kb, train_show_kb, &o,
+                          "king input buckets, mirrored when the king is on files e-h: 1, 4,\n"
+                          "8, 16 or 32 comma-separated buckets of ranks 1-8 x files a-d; chess\n"
+                          "and Switching only (a version 2 file; default %v)"),
         CLI_OPT_INT("--batch", "N", 1, 1 << 22, &o.batch, "positions per step (default %v)"),
         CLI_OPT_LONG("--positions", "N", 1, 1L << 50, &positions,
                      "training positions to consume in all (default %v)"),
@@ -217,11 +311,12 @@ int cmd_train(int argc, char **argv) {
     };
     const CliSpec spec = {
         .cmd = CMD,
-        .usage =
-            "usage: chessvar train --data DIRS --out FILE [options]\n"
-            "       chessvar train --net FILE --variant V --eval-fens FILE\n\n"
-            "Trains an evaluation network on self-play records (features -> 2 x H ->\n"
-            "clipped ReLU -> 1, Adam, OpenMP) and writes it quantised (selfplay/NETWORK.md).\n",
+        .usage = "usage: chessvar train --data DIRS --out FILE [options]\n"
+                 "       chessvar train --net FILE --variant V --eval-fens FILE\n\n"
+                 "Trains an evaluation network on self-play records (features -> 2 x H ->\n"
+                 "clipped ReLU -> 1, or with --output-buckets, --stack, --king-buckets the\n"
+                 "version 2 architecture; Adam, OpenMP) and writes it quantised\n"
+                 "(selfplay/NETWORK.md).\n",
         .epilogue = "On a machine shared with other work, OMP_WAIT_POLICY=passive in the "
                     "environment saves\nthe CPU time waiting threads would spin.\n",
         .opts = opts,

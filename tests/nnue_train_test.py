@@ -5,6 +5,10 @@ and without --mirror (which changes the network, and whose checkpoint a run with
 resumed gives the same file as one that was never stopped; the loss log shows the training
 loss falling; a network file that is truncated, corrupt or of another variant makes the command
 exit 2 with one line naming the file; a corrupt block of a shard is reported and skipped.
+Version 2 (output buckets, a dense stack, king buckets, all at once): one network for 1 and
+2 threads, a stopped and resumed run gives the same file, a checkpoint of other version 2
+options is refused, the file is a version 2 file that evaluates FENs, and --king-buckets
+in Superchess is refused with one line.
 
 usage: nnue_train_test.py CHESSVAR_BINARY WORK_DIR
 """
@@ -74,6 +78,32 @@ def main():
     r = train(binary, data, p("mc.nnue"), "--checkpoint", p("m.ckpt"))
     if r.returncode != 2 or "mirror" not in r.stderr:
         fail(f"a --mirror checkpoint resumed without --mirror: exit {r.returncode}, {r.stderr!r}")
+    # version 2: the same guarantees with every part on
+    v2 = ["--output-buckets", "4", "--stack", "8,16", "--king-buckets", "4"]
+    r = train(binary, data, p("v2a.nnue"), "--threads", "2", *v2)
+    r1 = train(binary, data, p("v2b.nnue"), "--threads", "1", *v2)
+    if r.returncode or r1.returncode or read(p("v2a.nnue")) != read(p("v2b.nnue")):
+        fail(f"version 2: 1 and 2 threads differ or fail: {r.stderr} {r1.stderr}")
+    elif read(p("v2a.nnue"))[8] != 2 or read(p("a.nnue"))[8] != 1:
+        fail("version 2 options do not make a version 2 file, or none a version 1 file")
+    r = train(binary, data, p("v2c.nnue"), "--checkpoint", p("v2.ckpt"), "--stop-after", "20000",
+              *v2)
+    r = train(binary, data, p("v2c.nnue"), "--checkpoint", p("v2.ckpt"), *v2)
+    if r.returncode or "resumed" not in r.stderr or read(p("v2a.nnue")) != read(p("v2c.nnue")):
+        fail(f"version 2: a resumed run differs or fails: {r.stderr}")
+    other_map = ",".join(["0", "1", "2"] + ["3"] * 29)  # 4 buckets, not the preset's map
+    r = train(binary, data, p("v2d.nnue"), "--checkpoint", p("v2.ckpt"), "--output-buckets", "4",
+              "--stack", "8,16", "--king-buckets", other_map)
+    if r.returncode != 2 or "king buckets" not in r.stderr:
+        fail(f"a checkpoint of other king buckets resumed: exit {r.returncode}, {r.stderr!r}")
+    sc = p("sc_run")
+    subprocess.run([binary, "selfplay", "--variant", "superchess", "--games", "1", "--seed", "8",
+                    "--out", sc, "--progress", "0", "--nodes", "50", "--ply-cap", "20"],
+                   check=True, stdout=subprocess.DEVNULL)
+    r = train(binary, sc, p("sc.nnue"), "--king-buckets", "4")
+    lines = r.stderr.strip().splitlines()
+    if r.returncode != 2 or len(lines) != 1 or "superchess has none" not in lines[0]:
+        fail(f"--king-buckets in superchess: exit {r.returncode}, {r.stderr!r}")
     r = train(binary, data, p("d.nnue"), "--seed", "5")
     if r.returncode or read(p("a.nnue")) == read(p("d.nnue")):
         fail("another seed gives the same network")
@@ -118,10 +148,11 @@ def main():
         lines = r.stderr.strip().splitlines()
         if r.returncode != 2 or len(lines) != 1 or what not in lines[0] or name not in lines[0]:
             fail(f"{name} as {variant}: exit {r.returncode}, stderr {r.stderr!r}")
-    r = subprocess.run([binary, "train", "--net", p("a.nnue"), "--variant", "chess",
-                        "--eval-fens", fens], capture_output=True, text=True)
-    if r.returncode != 0 or len(r.stdout.split()) != 1:
-        fail(f"a good network: exit {r.returncode}, {r.stdout!r} {r.stderr!r}")
+    for name in ("a.nnue", "v2a.nnue"):
+        r = subprocess.run([binary, "train", "--net", p(name), "--variant", "chess",
+                            "--eval-fens", fens], capture_output=True, text=True)
+        if r.returncode != 0 or len(r.stdout.split()) != 1:
+            fail(f"a good network {name}: exit {r.returncode}, {r.stdout!r} {r.stderr!r}")
     print("nnue train:", "FAIL" if FAILS else "ok")
     return 1 if FAILS else 0
 

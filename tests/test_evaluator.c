@@ -5,7 +5,7 @@
 #include "../selfplay/player/nets_builtin.h"
 #include "../selfplay/player/search.h"
 #include "../selfplay/profile.h"
-#include "test_util.h"
+#include "nnue_util.h"
 
 TestSuite(evaluator, .init = engine_init, .timeout = 300);
 
@@ -16,30 +16,14 @@ static const char *const suites[] = {"chess.epd", "switching.epd", "superchess.e
 /* A network for v with seeded weights and h hidden units (no training: any weights will do
  * to compare two ways of computing the same accumulator). */
 static Network *seeded_net(const Variant *v, int h, uint64_t seed) {
-    NnueLayout l;
-    nnue_layout(v, &l);
-    NnueDims d;
-    memset(&d, 0, sizeof d);
-    snprintf(d.variant, sizeof d.variant, "%s", v->name);
-    d.width = v->width;
-    d.height = v->height;
-    d.npt = v->npt;
-    d.hold_k = (uint8_t)l.hold_k;
-    d.feature_set = NNUE_FEATURE_SET;
-    d.hidden = (uint16_t)h;
-    d.nfeat = (uint32_t)l.nfeat;
-    d.qa = 255;
-    d.qb = 64;
-    d.scale = 400;
-    Network *net = nnue_alloc(&d, v);
-    cr_assert_not_null(net);
+    Network *net = tu_net_alloc(v, h, 1, 0, 0, 0, 64);
     uint64_t st = seed;
-    for (size_t i = 0; i < (size_t)l.nfeat * h; i++)
+    for (size_t i = 0; i < (size_t)net->d.nfeat * h; i++)
         net->ft_w[i] = (int16_t)((int)(splitmix64_next(&st) % 61) - 30);
     for (int i = 0; i < h; i++) net->ft_b[i] = (int16_t)(splitmix64_next(&st) % 100);
     for (int i = 0; i < 2 * h; i++)
         net->out_w[i] = (int16_t)((int)(splitmix64_next(&st) % 81) - 40);
-    net->out_b = 100;
+    net->out_b[0] = 100;
     return net;
 }
 
@@ -114,19 +98,28 @@ Test(evaluator, classical_carried_sum_equals_whole_sum) {
     cr_assert_geq(carried, 2, "chess and Switching carry the sum (tapered tables)");
 }
 
+/* The network of test k for variant v: version 1 (k 0), or version 2 with 8 output
+ * buckets, a 16, 32 stack and, where v has them, 16 king buckets (k 1). */
+static Network *test_net(const Variant *v, int k, uint64_t seed) {
+    if (k == 0) return seeded_net(v, 32, seed);
+    return tu_net_v2(v, 32, 8, 16, 32, nnue_king_type(v) ? 16 : 0, 40, seed);
+}
+
 Test(evaluator, network_incremental_equals_refresh_in_perft_trees) {
-    for (int i = 0; i < 5; i++) {
-        const Variant *v = variant_by_name(variants[i]);
-        Network *net = seeded_net(v, 32, 11 + (uint64_t)i);
+    for (int i = 0; i < 10; i++) {
+        const Variant *v = variant_by_name(variants[i / 2]);
+        Network *net = test_net(v, i % 2, 11 + (uint64_t)i);
         Evaluator *e = malloc(sizeof *e);
         cr_assert(evaluator_init(e, v, net));
         e->verify = true;
-        int64_t nodes = walk_suite(e, suites[i], v, 12);
+        int64_t nodes = walk_suite(e, suites[i / 2], v, 12);
         cr_assert_gt(e->verified, 1000, "%s: %lld evaluations checked", v->name,
                      (long long)e->verified);
         cr_assert_eq(e->mismatches, 0, "%s: %lld of %lld incremental accumulators differ", v->name,
                      (long long)e->mismatches, (long long)e->verified);
         cr_assert_eq(e->verified, nodes);
+        if (i % 2 && nnue_king_type(v))
+            cr_assert_gt(e->king_refreshes, 0, "%s: no king crossed a bucket", v->name);
         evaluator_free(e);
         free(e);
         nnue_free(net);
@@ -134,15 +127,15 @@ Test(evaluator, network_incremental_equals_refresh_in_perft_trees) {
 }
 
 Test(evaluator, network_incremental_equals_refresh_in_searches) {
-    for (int i = 0; i < 5; i++) {
-        const Variant *v = variant_by_name(variants[i]);
-        Network *net = seeded_net(v, 32, 21 + (uint64_t)i);
+    for (int i = 0; i < 10; i++) {
+        const Variant *v = variant_by_name(variants[i / 2]);
+        Network *net = test_net(v, i % 2, 21 + (uint64_t)i);
         Search *s = search_new(v, 14);
         cr_assert_not_null(s);
         cr_assert(search_set_network(s, net));
         s->eval.verify = true;
         int n;
-        EpdEntry *ent = tu_load_epd(suites[i], &n);
+        EpdEntry *ent = tu_load_epd(suites[i / 2], &n);
         Position *pos = malloc(sizeof *pos);
         for (int k = 0; k < n && k < 6; k++) {
             tu_fen(pos, v, ent[k].fen);
@@ -157,6 +150,8 @@ Test(evaluator, network_incremental_equals_refresh_in_searches) {
                      (long long)s->eval.verified);
         cr_assert_eq(s->eval.mismatches, 0, "%s: %lld of %lld incremental accumulators differ",
                      v->name, (long long)s->eval.mismatches, (long long)s->eval.verified);
+        if (i % 2 && nnue_king_type(v))
+            cr_assert_gt(s->eval.king_refreshes, 0, "%s: no king crossed a bucket", v->name);
         free(pos);
         free(ent);
         search_free(s);

@@ -136,6 +136,10 @@ FILES = [
      "python3 scripts/flywheel.py --variant V (command inside)"),
     ("flywheel_*.png", "Elo per generation and per positions trained on, with intervals",
      "python3 scripts/flywheel.py --variant V"),
+    ("nnue_v2_speed.json", "Network architecture v2 (issue 41): training positions per CPU second "
+     "and search nodes per CPU second (and callgrind instructions per search node) of version 1 "
+     "and each version 2 configuration, nets trained alike on the same data",
+     "python3 -m scripts.measure.nnue_v2_speed --data RUN --callgrind V3BUILD/chessvar"),
     ("net_speed.json", "Self-play nodes and positions per CPU second with each variant's shipped "
      "network against the classical evaluation, default node budget, one thread",
      "python3 -m scripts.measure.net_speed"),

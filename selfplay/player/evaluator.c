@@ -18,17 +18,21 @@ bool evaluator_init(Evaluator *e, const Variant *v, const Network *net) {
     if (net) {
         e->acc = aligned_alloc(_Alignof(NnueAcc), EVALUATOR_PLIES * sizeof *e->acc);
         if (!e->acc) return false;
+        e->cache = nnue_cache_new(net);
+        if (net->l.kb_n && !net->l.hold_k && !e->cache) return false;
     }
     return true;
 }
 
 void evaluator_free(Evaluator *e) {
     free(e->acc);
+    free(e->cache);
     e->acc = NULL;
+    e->cache = NULL;
 }
 
 void evaluator_net_refresh(Evaluator *e, const Position *pos, int ply) {
-    nnue_refresh(e->net, pos, &e->acc[ply]);
+    nnue_refresh_cached(e->net, pos, &e->acc[ply], e->cache);
     e->acc_key[ply] = pos->key;
     e->acc_ok[ply] = true;
 }
@@ -51,7 +55,20 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
         evaluator_net_refresh(e, pos, ply);
     } else {
         for (int k = j + 1; k <= ply; k++) {
-            nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k]);
+            int stale = nnue_update(e->net, &e->acc[k - 1], &e->acc[k], e->dirty[k]);
+            if (stale) {
+                /* a king changed bucket or mirror: at ply its side is refreshed from the
+                 * position; before ply (no position at hand) plies k..ply-1 stay not
+                 * current and ply is refreshed whole */
+                e->king_refreshes++;
+                if (k < ply) {
+                    evaluator_net_refresh(e, pos, ply);
+                    break;
+                }
+                for (int p = 0; p < 2; p++)
+                    if (stale >> p & 1)
+                        nnue_refresh_side_cached(e->net, pos, &e->acc[k], p, e->cache);
+            }
             e->acc_ok[k] = true;
         }
     }
@@ -61,8 +78,13 @@ int evaluator_net_evaluate(Evaluator *e, const Position *pos, int ply) {
             nnue_refresh(e->net, pos, fresh);
             int h = e->net->d.hidden;
             bool same = true;
+            const NnueAcc *a = &e->acc[ply];
             for (int p = 0; p < 2; p++)
-                same &= memcmp(fresh->v[p], e->acc[ply].v[p], (size_t)h * sizeof(int16_t)) == 0;
+                same &= memcmp(fresh->v[p], a->v[p], (size_t)h * sizeof(int16_t)) == 0;
+            if (e->net->d.obuckets > 1) same &= fresh->material == a->material;
+            if (e->net->d.kbuckets)
+                same &= fresh->kbase[0] == a->kbase[0] && fresh->kbase[1] == a->kbase[1] &&
+                        fresh->kmir[0] == a->kmir[0] && fresh->kmir[1] == a->kmir[1];
             e->verified++;
             e->mismatches += !same;
             free(fresh);

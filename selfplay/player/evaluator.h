@@ -35,6 +35,7 @@ typedef struct Evaluator {
     /* Network: the accumulator of each ply, whether it is current for the position the
      * ply holds now (acc_key), and that position's key. */
     NnueAcc *acc;
+    NnueCacheEntry *cache; /* a king-bucket network's accumulator cache, else NULL */
     uint64_t acc_key[EVALUATOR_PLIES];
     bool acc_ok[EVALUATOR_PLIES];
     /* What the move into each ply changed, pushed by evaluator_enter when the ply is
@@ -44,6 +45,7 @@ typedef struct Evaluator {
      * where the two accumulators differ. */
     bool verify;
     int64_t verified, mismatches;
+    int64_t king_refreshes; /* refreshes because a king changed bucket or mirror */
 } Evaluator;
 
 /* Sets up e for variant v: the classical evaluation when net is NULL, else the network

@@ -3,6 +3,7 @@
  * run time) and portable ones everywhere, giving identical results. */
 #include "nnue.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -22,13 +23,69 @@ void nnue_layout(const Variant *v, NnueLayout *l) {
         l->flip[sq] =
             (uint8_t)(sq < l->nsq ? (l->height - 1 - sq / l->width) * l->width + sq % l->width
                                   : sq);
+    l->nbase = l->nfeat;
+    l->kb_n = 0;
+    memset(l->kb_map, 0, sizeof l->kb_map);
+    l->king_type = (uint8_t)nnue_king_type(v);
+    for (int t = 0; t < MAX_PT; t++)
+        l->royal[t] = t >= 1 && t <= v->npt && (v->pieces[t].flags & PF_ROYAL);
+}
+
+void nnue_layout_kb(NnueLayout *l, int n, const uint8_t map[32]) {
+    l->kb_n = n;
+    memcpy(l->kb_map, map, sizeof l->kb_map);
+    l->nfeat = l->nbase * (n ? n : 1);
+}
+
+int nnue_king_type(const Variant *v) {
+    int king = 0, royals = 0;
+    for (int t = 1; t <= v->npt; t++)
+        if (v->pieces[t].flags & PF_ROYAL) king = t, royals++;
+    return v->width == 8 && v->height == 8 && royals == 1 ? king : 0;
+}
+
+int nnue_material(const NnueLayout *l, const uint8_t *board, const uint8_t *hand[2]) {
+    int n = 0;
+    for (int sq = 0; sq < l->nsq; sq++) n += board[sq] && !l->royal[PC_TYPE(board[sq])];
+    for (int c = 0; c < 2 && hand; c++)
+        for (int t = 1; t <= l->npt; t++) n += l->royal[t] ? 0 : hand[c][t];
+    return n;
+}
+
+int nnue_material_max(const Variant *v) {
+    Position *p = malloc(sizeof *p);
+    CvError err;
+    int n = 0;
+    if (p && pos_from_fen(p, v, v->start_fen, &err)) {
+        NnueLayout l;
+        nnue_layout(v, &l);
+        const uint8_t *hand[2] = {p->hand[0], p->hand[1]};
+        n = nnue_material(&l, p->board, hand);
+    }
+    free(p);
+    return n;
+}
+
+/* The square of persp's king on a board (king buckets), or NO_SQ. */
+static int nnue_king_square(const NnueLayout *l, int persp, const uint8_t *board) {
+    int pc = PC_MAKE(persp, l->king_type);
+    for (int sq = 0; sq < l->nsq; sq++)
+        if (board[sq] == pc) return sq;
+    return NO_SQ;
 }
 
 int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const uint8_t *hand[2],
                   const uint8_t *pool[2], uint16_t *out) {
-    int n = 0;
-    for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
-        if (board[sq]) out[n++] = (uint16_t)nnue_board_feature(l, persp, board[sq], sq);
+    int n = 0, base = 0, mir = 0;
+    if (l->kb_n) {
+        nnue_king_state(l, persp, nnue_king_square(l, persp, board), &base, &mir);
+        for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
+            if (board[sq])
+                out[n++] = (uint16_t)nnue_board_feature_kb(l, persp, board[sq], sq, base, mir);
+    } else {
+        for (int sq = 0; sq < l->nsq && n < NNUE_MAX_ACTIVE; sq++)
+            if (board[sq]) out[n++] = (uint16_t)nnue_board_feature(l, persp, board[sq], sq);
+    }
     if (!l->hold_k) return n;
     for (int which = 0; which < 2; which++) {
         const uint8_t **held = which == 0 ? hand : pool;
@@ -37,13 +94,27 @@ int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const ui
             for (int t = 1; t <= l->npt; t++) {
                 int k = held[c][t] < l->hold_k ? held[c][t] : l->hold_k;
                 for (int i = 1; i <= k && n < NNUE_MAX_ACTIVE; i++)
-                    out[n++] = (uint16_t)nnue_hold_feature(l, persp, c, which, t, i);
+                    out[n++] = (uint16_t)(base + nnue_hold_feature(l, persp, c, which, t, i));
             }
     }
     return n;
 }
 
 int nnue_features_pos(const NnueLayout *l, const Position *pos, int persp, uint16_t *out) {
+    if (!pos->wide && !l->hold_k) {
+        /* 8x8 without holdings: the occupied squares from the bitboards, in the board's
+         * order (as nnue_features gives them) */
+        int base = 0, mir = 0, n = 0;
+        if (l->kb_n) {
+            Bitboard k = pos->bb.b8.type[l->king_type] & pos->bb.b8.color[persp];
+            nnue_king_state(l, persp, k ? __builtin_ctzll(k) : NO_SQ, &base, &mir);
+        }
+        for (Bitboard occ = pos->bb.b8.color[0] | pos->bb.b8.color[1]; occ; occ &= occ - 1) {
+            int sq = __builtin_ctzll(occ);
+            out[n++] = (uint16_t)nnue_board_feature_kb(l, persp, pos->board[sq], sq, base, mir);
+        }
+        return n;
+    }
     const uint8_t *hand[2] = {pos->hand[0], pos->hand[1]};
     const uint8_t *pool[2] = {pos->pool[0], pos->pool[1]};
     return nnue_features(l, persp, pos->board, hand, pool, out);
@@ -155,17 +226,172 @@ static inline void nnue_rows(const Network *net, int16_t *dst, const int16_t *sr
 
 /* ---------------------------------------------------------------- accumulator */
 
+void nnue_refresh_side(const Network *net, const Position *pos, NnueAcc *acc, int persp) {
+    uint16_t f[NNUE_MAX_ACTIVE];
+    int n = nnue_features_pos(&net->l, pos, persp, f);
+    nnue_rows(net, acc->v[persp], net->ft_b, f, n, NULL, 0);
+    if (net->l.kb_n) {
+        int base, mir;
+        nnue_king_state(&net->l, persp, nnue_king_square(&net->l, persp, pos->board), &base, &mir);
+        acc->kbase[persp] = (uint16_t)base;
+        acc->kmir[persp] = (uint8_t)mir;
+    }
+}
+
+/* What a refresh sets besides the halves: holding counts, material, king states. */
+static void nnue_refresh_rest(const Network *net, const Position *pos, NnueAcc *acc);
+
 void nnue_refresh(const Network *net, const Position *pos, NnueAcc *acc) {
     uint16_t f[NNUE_MAX_ACTIVE];
     for (int p = 0; p < 2; p++) {
         int n = nnue_features_pos(&net->l, pos, p, f);
         nnue_rows(net, acc->v[p], net->ft_b, f, n, NULL, 0);
     }
-    memcpy(acc->hold[0], pos->hand, sizeof acc->hold[0]);
-    memcpy(acc->hold[1], pos->pool, sizeof acc->hold[1]);
+    nnue_refresh_rest(net, pos, acc);
 }
 
-void nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+NnueCacheEntry *nnue_cache_new(const Network *net) {
+    if (!net->l.kb_n || net->l.hold_k) return NULL;
+    int n = 2 * net->l.kb_n * 2;
+    NnueCacheEntry *c = aligned_alloc(_Alignof(NnueCacheEntry), (size_t)n * sizeof *c);
+    for (int i = 0; c && i < n; i++) {
+        memset(&c[i], 0, sizeof c[i]);
+        memcpy(c[i].v, net->ft_b, (size_t)net->d.hidden * sizeof *net->ft_b);
+    }
+    return c;
+}
+
+void nnue_refresh_side_cached(const Network *net, const Position *pos, NnueAcc *acc, int persp,
+                              NnueCacheEntry *cache) {
+    const NnueLayout *l = &net->l;
+    if (!cache || pos->wide) {
+        nnue_refresh_side(net, pos, acc, persp);
+        return;
+    }
+    int base, mir;
+    Bitboard k = pos->bb.b8.type[l->king_type] & pos->bb.b8.color[persp];
+    nnue_king_state(l, persp, k ? __builtin_ctzll(k) : NO_SQ, &base, &mir);
+    NnueCacheEntry *e = &cache[(persp * l->kb_n + base / l->nbase) * 2 + (mir != 0)];
+    uint16_t add[MAX_SQ], sub[MAX_SQ];
+    int na = 0, ns = 0;
+    for (int c = 0; c < 2; c++)
+        for (int t = 1; t <= l->npt; t++) {
+            Bitboard now = pos->bb.b8.type[t] & pos->bb.b8.color[c], was = e->bb[c][t];
+            int pc = PC_MAKE(c, t);
+            for (Bitboard b = was & ~now; b; b &= b - 1)
+                sub[ns++] =
+                    (uint16_t)nnue_board_feature_kb(l, persp, pc, __builtin_ctzll(b), base, mir);
+            for (Bitboard b = now & ~was; b; b &= b - 1)
+                add[na++] =
+                    (uint16_t)nnue_board_feature_kb(l, persp, pc, __builtin_ctzll(b), base, mir);
+            e->bb[c][t] = now;
+        }
+    nnue_rows(net, e->v, e->v, add, na, sub, ns);
+    memcpy(acc->v[persp], e->v, (size_t)net->d.hidden * sizeof *e->v);
+    acc->kbase[persp] = (uint16_t)base;
+    acc->kmir[persp] = (uint8_t)mir;
+}
+
+void nnue_refresh_cached(const Network *net, const Position *pos, NnueAcc *acc,
+                         NnueCacheEntry *cache) {
+    if (!cache) {
+        nnue_refresh(net, pos, acc);
+        return;
+    }
+    for (int p = 0; p < 2; p++) nnue_refresh_side_cached(net, pos, acc, p, cache);
+    nnue_refresh_rest(net, pos, acc);
+}
+
+static void nnue_refresh_rest(const Network *net, const Position *pos, NnueAcc *acc) {
+    memcpy(acc->hold[0], pos->hand, sizeof acc->hold[0]);
+    memcpy(acc->hold[1], pos->pool, sizeof acc->hold[1]);
+    if (net->d.obuckets > 1) {
+        const uint8_t *hand[2] = {pos->hand[0], pos->hand[1]};
+        acc->material = (int16_t)nnue_material(&net->l, pos->board, hand);
+    }
+    if (net->l.kb_n)
+        for (int p = 0; p < 2; p++) {
+            int base, mir;
+            nnue_king_state(&net->l, p, nnue_king_square(&net->l, p, pos->board), &base, &mir);
+            acc->kbase[p] = (uint16_t)base;
+            acc->kmir[p] = (uint8_t)mir;
+        }
+}
+
+/* nnue_update with king buckets and output buckets (a version 2 network's features). */
+__attribute__((noinline, flatten)) static int
+nnue_update_v2(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+    const NnueLayout *l = &net->l;
+    int base[2] = {0, 0}, mir[2] = {0, 0}, stale = 0;
+    if (l->kb_n) {
+        base[0] = parent->kbase[0], base[1] = parent->kbase[1];
+        mir[0] = parent->kmir[0], mir[1] = parent->kmir[1];
+        for (int i = 0; i < dp->n; i++) {
+            int pc = dp->d[i].pc;
+            if (PC_TYPE(pc) != l->king_type) continue;
+            int c = PC_COLOR(pc), b, m;
+            /* a king leaving the board without arriving again (not in a legal game) */
+            if (dp->d[i].to == NO_SQ) {
+                stale |= 1 << c;
+                continue;
+            }
+            nnue_king_state(l, c, dp->d[i].to, &b, &m);
+            if (b != base[c] || m != mir[c]) stale |= 1 << c;
+        }
+    }
+    uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
+    int na = 0, ns = 0, mat = parent->material;
+    for (int i = 0; i < dp->n; i++) {
+        int pc = dp->d[i].pc, from = dp->d[i].from, to = dp->d[i].to;
+        int counted = !l->royal[PC_TYPE(pc)];
+        if (from != NO_SQ) {
+            for (int p = 0; p < 2; p++)
+                sub[p][ns] = (uint16_t)nnue_board_feature_kb(l, p, pc, from, base[p], mir[p]);
+            ns++;
+            mat -= counted;
+        }
+        if (to != NO_SQ) {
+            for (int p = 0; p < 2; p++)
+                add[p][na] = (uint16_t)nnue_board_feature_kb(l, p, pc, to, base[p], mir[p]);
+            na++;
+            mat += counted;
+        }
+    }
+    if (l->hold_k) memcpy(child->hold, parent->hold, sizeof child->hold);
+    for (int i = 0; i < dp->nhand && l->hold_k; i++) {
+        int c = dp->h[i].color, t = dp->h[i].type, which = dp->h[i].which;
+        int d = dp->h[i].delta;
+        uint8_t *cnt = &child->hold[which][c][t];
+        if (which == DIRTY_HAND && !l->royal[t]) mat += d;
+        for (; d > 0; d--) {
+            int k = ++*cnt;
+            if (k > l->hold_k) continue;
+            for (int p = 0; p < 2; p++)
+                add[p][na] = (uint16_t)(base[p] + nnue_hold_feature(l, p, c, which, t, k));
+            na++;
+        }
+        for (; d < 0; d++) {
+            int k = (*cnt)--;
+            if (k > l->hold_k) continue;
+            for (int p = 0; p < 2; p++)
+                sub[p][ns] = (uint16_t)(base[p] + nnue_hold_feature(l, p, c, which, t, k));
+            ns++;
+        }
+    }
+    child->material = (int16_t)mat;
+    for (int p = 0; p < 2; p++) {
+        if (stale >> p & 1) continue;
+        child->kbase[p] = (uint16_t)base[p];
+        child->kmir[p] = (uint8_t)mir[p];
+        nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
+    }
+    return stale;
+}
+
+/* nnue_update of a version 1 network: the hot path of search with the shipped nets, the
+ * kernels inlined into it (flatten) as they were before version 2 added callers. */
+__attribute__((flatten)) static void nnue_update_v1(const Network *net, const NnueAcc *parent,
+                                                    NnueAcc *child, const DirtyPiece *dp) {
     const NnueLayout *l = &net->l;
     uint16_t add[2][2 * MAX_DIRTY + 16], sub[2][2 * MAX_DIRTY + 16];
     int na = 0, ns = 0;
@@ -201,12 +427,26 @@ void nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, cons
     for (int p = 0; p < 2; p++) nnue_rows(net, child->v[p], parent->v[p], add[p], na, sub[p], ns);
 }
 
+int nnue_update(const Network *net, const NnueAcc *parent, NnueAcc *child, const DirtyPiece *dp) {
+    if (net->d.version > 1) return nnue_update_v2(net, parent, child, dp);
+    nnue_update_v1(net, parent, child, dp);
+    return 0;
+}
+
 int nnue_evaluate_side(const Network *net, const NnueAcc *acc, int stm) {
-    int h = net->d.hidden;
-    int32_t s = net->simd
-                    ? nnue_output_avx2(acc->v[stm], acc->v[stm ^ 1], net->out_w, h, net->d.qa)
-                    : nnue_output_portable(acc->v[stm], acc->v[stm ^ 1], net->out_w, h, net->d.qa);
-    int64_t cp = ((int64_t)s + net->out_b) * net->d.scale / ((int64_t)net->d.qa * net->d.qb);
+    int h = net->d.hidden, b = 0;
+    int32_t s;
+    if (net->d.obuckets > 1)
+        b = net->bucket_of[acc->material < 0 ? 0 : acc->material > 255 ? 255 : acc->material];
+    if (net->d.l1) {
+        s = nnue_stack_sum(net, acc->v[stm], acc->v[stm ^ 1], b,
+                           net->simd ? 1 + (net->vnni ? 1 : 0) : 0);
+    } else {
+        const int16_t *w = net->out_w + (size_t)b * 2 * h;
+        s = net->simd ? nnue_output_avx2(acc->v[stm], acc->v[stm ^ 1], w, h, net->d.qa)
+                      : nnue_output_portable(acc->v[stm], acc->v[stm ^ 1], w, h, net->d.qa);
+    }
+    int64_t cp = ((int64_t)s + net->out_b[b]) * net->d.scale / ((int64_t)net->d.qa * net->d.qb);
     return cp > NNUE_MAX_CP ? NNUE_MAX_CP : cp < -NNUE_MAX_CP ? -NNUE_MAX_CP : (int)cp;
 }
 

@@ -21,6 +21,7 @@
 void train_defaults(TrainOpts *o) {
     memset(o, 0, sizeof *o);
     o->hidden = 256;
+    o->obuckets = 1;
     o->batch = 4096;
     o->positions = 10000000;
     o->lr = 0.003;
@@ -65,7 +66,7 @@ static bool train_mirrored(const TrainOpts *o, uint64_t i) {
 
 /* The inputs and target of record r, its board's files mirrored when mirror is set. */
 static void train_make_sample(const DataSet *ds, const NnueLayout *l, const TrainOpts *o,
-                              const uint8_t *r, bool mirror, TrainSample *x) {
+                              int mat_max, const uint8_t *r, bool mirror, TrainSample *x) {
     uint8_t hand[2][MAX_PT], pool[2][MAX_PT];
     data_holdings(ds, r, hand, pool);
     const uint8_t *hp[2] = {hand[0], hand[1]}, *pp[2] = {pool[0], pool[1]};
@@ -77,6 +78,11 @@ static void train_make_sample(const DataSet *ds, const NnueLayout *l, const Trai
         board = flipped;
     }
     int stm = r[REC_SIDE];
+    x->bucket = 0;
+    if (o->obuckets > 1) {
+        int n = nnue_material(l, board, hp), nb = o->obuckets, b = n * nb / (mat_max + 1);
+        x->bucket = (uint8_t)(b < nb ? b : nb - 1);
+    }
     for (int k = 0; k < 2; k++)
         x->n[k] = (uint16_t)nnue_features(l, k == 0 ? stm : stm ^ 1, board, hp, pp, x->f[k]);
     int score = (int16_t)(r[REC_SCORE] | r[REC_SCORE + 1] << 8);
@@ -90,6 +96,7 @@ typedef struct TrainState {
     const TrainOpts *o;
     DataSet ds;
     NnueLayout l;
+    int mat_max; /* material of the variant's start: the top output bucket */
     TrainModel model;
     TrainSlot slots[TRAIN_SLOTS];
     uint8_t *batch; /* batch records */
@@ -112,7 +119,7 @@ static double train_batch(TrainState *t, float out_to_sig) {
         int lo = (int)((int64_t)b * s / TRAIN_SLOTS),
             hi = (int)((int64_t)b * (s + 1) / TRAIN_SLOTS);
         for (int i = lo; i < hi; i++) {
-            train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize,
+            train_make_sample(&t->ds, &t->l, o, t->mat_max, t->batch + (size_t)i * t->ds.rsize,
                               train_mirrored(o, t->consumed + (uint64_t)i), &x);
             train_sample(&t->model, &x, 1.0f / (float)b, out_to_sig, &t->slots[s]);
         }
@@ -132,7 +139,8 @@ static double train_val_loss(TrainState *t, float out_to_sig) {
         int lo = (int)((int64_t)t->nval * s / TRAIN_SLOTS);
         int hi = (int)((int64_t)t->nval * (s + 1) / TRAIN_SLOTS);
         for (int i = lo; i < hi; i++) {
-            train_make_sample(&t->ds, &t->l, t->o, t->val + (size_t)i * t->ds.rsize, false, &x);
+            train_make_sample(&t->ds, &t->l, t->o, t->mat_max, t->val + (size_t)i * t->ds.rsize,
+                              false, &x);
             part[s] += train_loss(&t->model, &x, out_to_sig, t->slots[s].acc);
         }
     }
@@ -160,8 +168,17 @@ static bool train_load_val(TrainState *t, CvError *err) {
 
 /* ---------------------------------------------------------------- checkpoints */
 
-static size_t train_param_count(const TrainModel *m) {
-    return (size_t)m->nfeat * m->hidden + 3 * (size_t)m->hidden + 1;
+static size_t train_param_count(const TrainModel *m) { return train_nparams(m); }
+
+/* The version 2 options a checkpoint records (bytes 113..127; zero for version 1): output
+ * buckets - 1, l1, l2, king buckets, and the XXH3-64 of the king bucket map. */
+static void train_ckpt_arch(const TrainOpts *o, uint8_t *b) {
+    b[0] = (uint8_t)(o->obuckets - 1);
+    b[1] = (uint8_t)o->l1;
+    b[2] = (uint8_t)o->l2;
+    b[3] = (uint8_t)o->kbuckets;
+    uint64_t h = o->kbuckets ? XXH3_64bits(o->kb_map, sizeof o->kb_map) : 0;
+    memcpy(b + 7, &h, 8);
 }
 
 /* Checkpoint: magic, version, what must match on resume, progress, the best validation
@@ -185,16 +202,16 @@ static bool train_save_checkpoint(TrainState *t, double seconds, CvError *err) {
     memcpy(b + 96, &t->best_val, sizeof t->best_val);
     memcpy(b + 104, &t->best_at, sizeof t->best_at);
     b[112] = t->o->mirror; /* 0 in checkpoints from before --mirror */
+    train_ckpt_arch(t->o, b + 113);
     uint8_t *p = b + 128;
     size_t hw = (size_t)m->nfeat * m->hidden * sizeof(float);
     memcpy(p, m->ftw, hw);
     p += hw;
     memcpy(p, m->ftb, (size_t)m->hidden * sizeof(float));
     p += (size_t)m->hidden * sizeof(float);
-    memcpy(p, m->ow, 2 * (size_t)m->hidden * sizeof(float));
-    p += 2 * (size_t)m->hidden * sizeof(float);
-    memcpy(p, &m->ob, sizeof(float));
-    p += sizeof(float);
+    size_t hh = (size_t)m->obuckets * m->hstride * sizeof(float);
+    memcpy(p, m->head, hh);
+    p += hh;
     memcpy(p, m->m, np * sizeof(float));
     p += np * sizeof(float);
     memcpy(p, m->v, np * sizeof(float));
@@ -232,13 +249,15 @@ static int train_load_checkpoint(TrainState *t, CvError *err) {
     }
     char name[17] = {0};
     memcpy(name, b + 80, 16);
+    uint8_t arch[15] = {0};
+    train_ckpt_arch(t->o, arch);
     if (head[0] != CKPT_VERSION || head[1] != (uint64_t)m->nfeat ||
         head[2] != (uint64_t)m->hidden || head[3] != t->o->seed ||
         head[4] != (uint64_t)t->o->batch || strcmp(name, t->ds.var->name) != 0 ||
-        b[112] != (uint8_t)t->o->mirror) {
+        b[112] != (uint8_t)t->o->mirror || memcmp(b + 113, arch, sizeof arch) != 0) {
         snprintf(err->msg, sizeof err->msg,
-                 "checkpoint %s: made with other options (variant, hidden, seed, batch or "
-                 "mirror); "
+                 "checkpoint %s: made with other options (variant, hidden, seed, batch, "
+                 "mirror, output buckets, stack or king buckets); "
                  "remove it or use the same options",
                  path);
         goto done;
@@ -255,10 +274,9 @@ static int train_load_checkpoint(TrainState *t, CvError *err) {
     p += hw;
     memcpy(m->ftb, p, (size_t)m->hidden * sizeof(float));
     p += (size_t)m->hidden * sizeof(float);
-    memcpy(m->ow, p, 2 * (size_t)m->hidden * sizeof(float));
-    p += 2 * (size_t)m->hidden * sizeof(float);
-    memcpy(&m->ob, p, sizeof(float));
-    p += sizeof(float);
+    size_t hh = (size_t)m->obuckets * m->hstride * sizeof(float);
+    memcpy(m->head, p, hh);
+    p += hh;
     memcpy(m->m, p, np * sizeof(float));
     p += np * sizeof(float);
     memcpy(m->v, p, np * sizeof(float));
@@ -287,16 +305,21 @@ static bool train_dump(TrainState *t, float out_to_sig, CvError *err) {
         return false;
     }
     int h = m->hidden;
-    fprintf(f, "{\"nfeat\":%d,\"hidden\":%d,\"out_to_sig\":%.9g,\"batch\":%d,\n", m->nfeat, h,
-            (double)out_to_sig, o->batch);
+    size_t nhead = (size_t)m->obuckets * m->hstride;
+    fprintf(f,
+            "{\"nfeat\":%d,\"hidden\":%d,\"out_to_sig\":%.9g,\"batch\":%d,\"obuckets\":%d,"
+            "\"l1\":%d,\"l2\":%d,\"hstride\":%zu,\"kbuckets\":%d,\n",
+            m->nfeat, h, (double)out_to_sig, o->batch, m->obuckets, m->l1, m->l2, m->hstride,
+            o->kbuckets);
     train_dump_floats(f, "ftw", m->ftw, (size_t)m->nfeat * h);
     train_dump_floats(f, "ftb", m->ftb, (size_t)h);
-    train_dump_floats(f, "ow", m->ow, 2 * (size_t)h);
-    fprintf(f, "\"ob\":%.9g,\n\"samples\":[\n", (double)m->ob);
+    train_dump_floats(f, "head", m->head, nhead);
+    fprintf(f, "\"samples\":[\n");
     for (int i = 0; i < o->batch; i++) {
         TrainSample x;
-        train_make_sample(&t->ds, &t->l, o, t->batch + (size_t)i * t->ds.rsize, false, &x);
-        fprintf(f, "%s{\"t\":%.9g", i ? "," : "", (double)x.target);
+        train_make_sample(&t->ds, &t->l, o, t->mat_max, t->batch + (size_t)i * t->ds.rsize, false,
+                          &x);
+        fprintf(f, "%s{\"t\":%.9g,\"b\":%d", i ? "," : "", (double)x.target, x.bucket);
         for (int k = 0; k < 2; k++) {
             fprintf(f, ",\"f%d\":[", k);
             for (int j = 0; j < x.n[k]; j++) fprintf(f, "%s%u", j ? "," : "", x.f[k][j]);
@@ -306,20 +329,19 @@ static bool train_dump(TrainState *t, float out_to_sig, CvError *err) {
     }
     double loss = train_batch(t, out_to_sig) / o->batch;
     /* the slots' sums, in slot order, as the Adam step adds them */
-    float *g = calloc((size_t)m->nfeat * h + 3 * (size_t)h + 1, sizeof *g);
+    float *g = calloc(train_nparams(m), sizeof *g);
     float *gw = g, *gb = g + (size_t)m->nfeat * h, *go = gb + h;
     for (int s = 0; s < TRAIN_SLOTS; s++) {
         TrainSlot *sl = &t->slots[s];
         for (size_t i = 0; i < (size_t)m->nfeat * h; i++) gw[i] += sl->gftw[i];
         for (int i = 0; i < h; i++) gb[i] += sl->gftb[i];
-        for (int i = 0; i < 2 * h; i++) go[i] += sl->gow[i];
-        go[2 * h] += sl->gob;
+        for (size_t i = 0; i < nhead; i++) go[i] += sl->ghead[i];
     }
     fprintf(f, "],\n\"loss\":%.9g,\n", loss);
     train_dump_floats(f, "g_ftw", gw, (size_t)m->nfeat * h);
     train_dump_floats(f, "g_ftb", gb, (size_t)h);
-    train_dump_floats(f, "g_ow", go, 2 * (size_t)h);
-    fprintf(f, "\"g_ob\":%.9g}\n", (double)go[2 * h]);
+    train_dump_floats(f, "g_head", go, nhead);
+    fprintf(f, "\"end\":0}\n");
     free(g);
     bool ok = fclose(f) == 0;
     if (!ok) snprintf(err->msg, sizeof err->msg, "%s: write failed", o->dump_grads);
@@ -433,10 +455,17 @@ static bool train_write_net(TrainState *t, CvError *err) {
     d.height = (uint8_t)t->l.height;
     d.npt = (uint8_t)t->l.npt;
     d.hold_k = (uint8_t)t->l.hold_k;
-    d.feature_set = NNUE_FEATURE_SET;
+    d.feature_set = o->kbuckets ? NNUE_FEATURE_KB : NNUE_FEATURE_SET;
     d.hidden = (uint16_t)o->hidden;
     d.nfeat = (uint32_t)t->l.nfeat;
-    d.qa = (uint16_t)o->qa;
+    d.version = o->obuckets > 1 || o->l1 || o->kbuckets ? 2 : 1;
+    d.obuckets = (uint8_t)o->obuckets;
+    d.mat_max = (uint8_t)(o->obuckets > 1 ? t->mat_max : 0);
+    d.l1 = (uint16_t)o->l1;
+    d.l2 = (uint16_t)o->l2;
+    d.kbuckets = (uint8_t)o->kbuckets;
+    if (o->kbuckets) memcpy(d.kb_map, o->kb_map, sizeof d.kb_map);
+    d.qa = (uint16_t)(o->l1 ? NNUE_STACK_QA : o->qa);
     d.qb = (uint16_t)o->qb;
     d.scale = (uint16_t)o->scale;
     Network *net = nnue_alloc(&d, t->ds.var);
@@ -483,11 +512,31 @@ int train_run(const TrainOpts *o, CvError *err) {
                  NNUE_MAX_HIDDEN);
         return 2;
     }
+    if (o->obuckets < 1 || o->obuckets > NNUE_MAX_OBUCKET || o->l1 < 0 || o->l1 > NNUE_MAX_L1 ||
+        o->l1 % 4 || o->l2 < 0 || o->l2 > NNUE_MAX_L2 || !o->l1 != !o->l2) {
+        snprintf(err->msg, sizeof err->msg,
+                 "output buckets %d (1..%d), stack %d,%d (L1 a multiple of 4 up to %d, L2 "
+                 "1..%d)",
+                 o->obuckets, NNUE_MAX_OBUCKET, o->l1, o->l2, NNUE_MAX_L1, NNUE_MAX_L2);
+        return 2;
+    }
     if (!dataset_open(&t.ds, o->data, err)) return 2;
     nnue_layout(t.ds.var, &t.l);
-    bool ok = train_model_init(&t.model, t.l.nfeat, o->hidden, o->seed);
-    for (int s = 0; s < TRAIN_SLOTS; s++)
-        ok = ok && train_slot_init(&t.slots[s], t.l.nfeat, o->hidden);
+    if (o->kbuckets) {
+        if (!t.l.king_type) {
+            snprintf(err->msg, sizeof err->msg,
+                     "--king-buckets: variant %s has none (on 8x8 with one royal piece only; "
+                     "NETWORK.md)",
+                     t.ds.var->name);
+            dataset_close(&t.ds);
+            return 2;
+        }
+        nnue_layout_kb(&t.l, o->kbuckets, o->kb_map);
+    }
+    t.mat_max = nnue_material_max(t.ds.var);
+    if (t.mat_max > 255) t.mat_max = 255;
+    bool ok = train_model_init(&t.model, t.l.nfeat, o->hidden, o->obuckets, o->l1, o->l2, o->seed);
+    for (int s = 0; s < TRAIN_SLOTS; s++) ok = ok && train_slot_init(&t.slots[s], &t.model);
     t.batch = malloc((size_t)o->batch * t.ds.rsize);
     if (!ok || !t.batch) {
         snprintf(err->msg, sizeof err->msg, "out of memory for the model or the batch");
@@ -522,6 +571,11 @@ int train_run(const TrainOpts *o, CvError *err) {
             "2x%d, batch %d, %d threads%s\n",
             t.ds.var->name, (unsigned long long)t.ds.records, t.ds.nshards, t.nval, t.l.nfeat,
             o->hidden, o->batch, omp_get_max_threads(), loaded ? ", resumed" : "");
+    if (o->obuckets > 1 || o->l1 || o->kbuckets)
+        fprintf(stderr,
+                "train %s: version 2: %d output buckets (material 0..%d), stack %d,%d, %d king "
+                "buckets\n",
+                t.ds.var->name, o->obuckets, t.mat_max, o->l1, o->l2, o->kbuckets);
     uint64_t train_records = t.ds.records > (uint64_t)t.nval ? t.ds.records - (uint64_t)t.nval : 1;
     double passes = (double)o->positions / (double)train_records;
     if (passes > TRAIN_PASSES_WARN)

@@ -1,5 +1,6 @@
 /* train.h - the network trainer: float training of features -> FT (H per perspective) ->
- * clipped ReLU -> one output on self-play records, with sparse feature-transformer updates
+ * clipped ReLU -> one output (or, version 2, output buckets by material, a dense stack, king
+ * input buckets) on self-play records, with sparse feature-transformer updates
  * (only the rows a batch touched), Adam, OpenMP over fixed batch slices (so a seed gives the
  * same net for any thread count), a validation split, checkpoints, a loss log, and the
  * quantised network file (nnue.h) at the end. NETWORK.md describes the choices. */
@@ -18,6 +19,10 @@ typedef struct TrainOpts {
     const char *log;        /* loss log CSV, or NULL */
     const char *dump_grads; /* write one batch's parameters and gradients here and stop */
     int hidden;
+    int obuckets;       /* output buckets by material (1: none) */
+    int l1, l2;         /* dense stack 2H -> l1 -> l2 -> 1 (0, 0: none) */
+    int kbuckets;       /* king input buckets (0: none) */
+    uint8_t kb_map[32]; /* their map (NnueLayout.kb_map) */
     int batch;
     uint64_t positions; /* training positions to consume in all */
     double lr, lr_end;  /* Adam step size, cosine-decayed from lr to lr_end */
@@ -47,38 +52,49 @@ int train_run(const TrainOpts *o, CvError *err);
 
 /* ---------------------------------------------------------------- model (train_model.c) */
 
-/* One position's inputs: feature lists of the side to move's and the other perspective. */
+/* One position's inputs: feature lists of the side to move's and the other perspective,
+ * and its output bucket. */
 typedef struct TrainSample {
     uint16_t f[2][NNUE_MAX_ACTIVE];
     uint16_t n[2];
+    uint8_t bucket;
     float target;
 } TrainSample;
 
-/* Float parameters and Adam moments. */
+/* Float parameters and Adam moments. The head of output bucket b starts at head + b *
+ * hstride: without a stack ow[2 hidden], ob; with one w1[l1][2 hidden], b1[l1],
+ * w2[l2][l1], b2[l2], wo[l2], bo. */
 typedef struct TrainModel {
     int nfeat, hidden;
-    float *ftw, *ftb, *ow; /* nfeat x hidden, hidden, 2 x hidden */
-    float ob;
-    float *m, *v;   /* Adam moments of every parameter, in the order ftw, ftb, ow, ob */
-    uint64_t steps; /* Adam steps taken */
+    int obuckets, l1, l2;
+    size_t hsize;   /* parameters of one bucket's head */
+    size_t hstride; /* hsize, rounded up to 16 floats when there is more than the v1 head */
+    float *ftw, *ftb, *head; /* nfeat x hidden, hidden, obuckets x hstride */
+    float *m, *v;            /* Adam moments of every parameter, in the order ftw, ftb, head */
+    uint64_t steps;          /* Adam steps taken */
 } TrainModel;
 
 /* Gradients of one slice of a batch. */
 typedef struct TrainSlot {
     float *gftw; /* nfeat x hidden; rows not in touched are zero */
-    float *gftb, *gow;
-    float gob;
+    float *gftb, *ghead;
     uint8_t *touched; /* per feature */
     double loss;      /* sum over the slice */
     float *acc;       /* scratch: 2 x hidden */
 } TrainSlot;
 
-bool train_model_init(TrainModel *m, int nfeat, int hidden, uint64_t seed);
+/* A model of nfeat features, hidden, obuckets output buckets and a stack l1, l2 (0, 0:
+ * none), initialised from seed. */
+bool train_model_init(TrainModel *m, int nfeat, int hidden, int obuckets, int l1, int l2,
+                      uint64_t seed);
 void train_model_free(TrainModel *m);
-bool train_slot_init(TrainSlot *s, int nfeat, int hidden);
+bool train_slot_init(TrainSlot *s, const TrainModel *m);
 void train_slot_free(TrainSlot *s);
+/* Parameters in all (FT weights, FT biases, heads). */
+size_t train_nparams(const TrainModel *m);
 
-/* The float output (units: scale centipawns) of one sample, acc filled (2 x hidden). */
+/* The float output (units: scale centipawns) of one sample, acc filled (2 x hidden) with the
+ * feature transformer's output before clipping. */
 float train_forward(const TrainModel *m, const TrainSample *x, float *acc);
 /* Forward and backward pass of one sample: adds its share of the gradients of the mean
  * loss over a batch (inv_batch = 1 / batch size) into slot; loss per sample

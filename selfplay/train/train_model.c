@@ -28,22 +28,32 @@ static float *train_alloc(size_t n) {
     return p;
 }
 
-/* Parameters in all: FT weights, FT biases, output weights, output bias. */
-static size_t train_nparams(int nfeat, int hidden) {
-    return (size_t)nfeat * hidden + (size_t)hidden + 2 * (size_t)hidden + 1;
+/* The bound of the stack's dense weights: int8 at 2^6 per unit, as the quantised net has. */
+#define STACK_WMAX (127.0f / (1 << NNUE_STACK_SHIFT))
+
+size_t train_nparams(const TrainModel *m) {
+    return (size_t)m->nfeat * m->hidden + (size_t)m->hidden + (size_t)m->obuckets * m->hstride;
 }
 
-bool train_model_init(TrainModel *m, int nfeat, int hidden, uint64_t seed) {
+bool train_model_init(TrainModel *m, int nfeat, int hidden, int obuckets, int l1, int l2,
+                      uint64_t seed) {
     memset(m, 0, sizeof *m);
     m->nfeat = nfeat;
     m->hidden = hidden;
-    size_t np = train_nparams(nfeat, hidden);
+    m->obuckets = obuckets;
+    m->l1 = l1;
+    m->l2 = l2;
+    size_t h2 = 2 * (size_t)hidden;
+    m->hsize = l1 ? (size_t)l1 * h2 + (size_t)l1 + (size_t)l2 * l1 + 2 * (size_t)l2 + 1 : h2 + 1;
+    /* a version 1 model keeps its parameters (and checkpoints) as they were */
+    m->hstride = obuckets == 1 && !l1 ? m->hsize : (m->hsize + 15) / 16 * 16;
+    size_t np = train_nparams(m);
     m->ftw = train_alloc((size_t)nfeat * hidden);
     m->ftb = train_alloc((size_t)hidden);
-    m->ow = train_alloc(2 * (size_t)hidden);
+    m->head = train_alloc((size_t)obuckets * m->hstride);
     m->m = train_alloc(np);
     m->v = train_alloc(np);
-    if (!m->ftw || !m->ftb || !m->ow || !m->m || !m->v) {
+    if (!m->ftw || !m->ftb || !m->head || !m->m || !m->v) {
         train_model_free(m);
         return false;
     }
@@ -52,29 +62,43 @@ bool train_model_init(TrainModel *m, int nfeat, int hidden, uint64_t seed) {
     uint64_t st = seed ^ 0xA0761D6478BD642FULL;
     for (size_t i = 0; i < (size_t)nfeat * hidden; i++) m->ftw[i] = train_uniform(&st, 0.1);
     for (int i = 0; i < hidden; i++) m->ftb[i] = 0.25f + train_uniform(&st, 0.05);
-    double a = 1.0 / sqrt(2.0 * hidden);
-    for (int i = 0; i < 2 * hidden; i++) m->ow[i] = train_uniform(&st, a);
-    m->ob = 0;
+    for (int b = 0; b < obuckets; b++) {
+        float *hp = m->head + (size_t)b * m->hstride;
+        if (!l1) {
+            double a = 1.0 / sqrt((double)h2);
+            for (size_t i = 0; i < h2; i++) hp[i] = train_uniform(&st, a);
+            continue;
+        }
+        /* dense layers: uniform in +-1/sqrt(inputs), biases 0.5 (the middle of the clipped
+         * ReLU's linear part) */
+        float *b1 = hp + (size_t)l1 * h2, *w2 = b1 + l1, *b2 = w2 + (size_t)l2 * l1, *wo = b2 + l2;
+        for (size_t i = 0; i < (size_t)l1 * h2; i++)
+            hp[i] = train_uniform(&st, 1.0 / sqrt((double)h2));
+        for (int i = 0; i < l1; i++) b1[i] = 0.5f;
+        for (int i = 0; i < l2 * l1; i++) w2[i] = train_uniform(&st, 1.0 / sqrt((double)l1));
+        for (int i = 0; i < l2; i++) b2[i] = 0.5f;
+        for (int i = 0; i < l2; i++) wo[i] = train_uniform(&st, 1.0 / sqrt((double)l2));
+    }
     return true;
 }
 
 void train_model_free(TrainModel *m) {
     free(m->ftw);
     free(m->ftb);
-    free(m->ow);
+    free(m->head);
     free(m->m);
     free(m->v);
     memset(m, 0, sizeof *m);
 }
 
-bool train_slot_init(TrainSlot *s, int nfeat, int hidden) {
+bool train_slot_init(TrainSlot *s, const TrainModel *m) {
     memset(s, 0, sizeof *s);
-    s->gftw = train_alloc((size_t)nfeat * hidden);
-    s->gftb = train_alloc((size_t)hidden);
-    s->gow = train_alloc(2 * (size_t)hidden);
-    s->acc = train_alloc(2 * (size_t)hidden);
-    s->touched = calloc((size_t)nfeat, 1);
-    if (!s->gftw || !s->gftb || !s->gow || !s->acc || !s->touched) {
+    s->gftw = train_alloc((size_t)m->nfeat * m->hidden);
+    s->gftb = train_alloc((size_t)m->hidden);
+    s->ghead = train_alloc((size_t)m->obuckets * m->hstride);
+    s->acc = train_alloc(2 * (size_t)m->hidden);
+    s->touched = calloc((size_t)m->nfeat, 1);
+    if (!s->gftw || !s->gftb || !s->ghead || !s->acc || !s->touched) {
         train_slot_free(s);
         return false;
     }
@@ -84,7 +108,7 @@ bool train_slot_init(TrainSlot *s, int nfeat, int hidden) {
 void train_slot_free(TrainSlot *s) {
     free(s->gftw);
     free(s->gftb);
-    free(s->gow);
+    free(s->ghead);
     free(s->acc);
     free(s->touched);
     memset(s, 0, sizeof *s);
@@ -150,11 +174,103 @@ TRAIN_CLONES static float train_output(const float *restrict acc, const float *r
     return t;
 }
 
+/* The stack's activations of one sample (forward values kept for the backward pass). */
+typedef struct StackAct {
+    _Alignas(64) float a[2 * NNUE_MAX_HIDDEN]; /* clamp(acc, 0, 1) */
+    float z1[NNUE_MAX_L1], h1[NNUE_MAX_L1], z2[NNUE_MAX_L2], h2[NNUE_MAX_L2];
+} StackAct;
+
+/* Dot product of n floats (n a multiple of 16), partial sums in a fixed order. */
+TRAIN_CLONES static float train_dot(const float *restrict a, const float *restrict w, int n) {
+    V8 s0 = {0}, s1 = {0};
+    for (int i = 0; i < n; i += 16) {
+        s0 += *(const V8 *)(a + i) * *(const V8 *)(w + i);
+        s1 += *(const V8 *)(a + i + 8) * *(const V8 *)(w + i + 8);
+    }
+    float t = 0;
+    for (int j = 0; j < 8; j++) t += s0[j];
+    for (int j = 0; j < 8; j++) t += s1[j];
+    return t;
+}
+
+/* dst += c * x over n floats (n a multiple of 8). */
+TRAIN_CLONES static void train_axpy(float *restrict dst, const float *restrict x, float c, int n) {
+    const V8 cv = v8_zero + c;
+    for (int i = 0; i < n; i += 8) *(V8 *)(dst + i) += cv * *(const V8 *)(x + i);
+}
+
+/* dst = clamp(x, 0, 1) over n floats (n a multiple of 8). */
+TRAIN_CLONES static void train_clamp(float *restrict dst, const float *restrict x, int n) {
+    for (int i = 0; i < n; i += 8) V8_CLAMP(*(V8 *)(dst + i), *(const V8 *)(x + i));
+}
+
+static inline float train_clamp1(float x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/* Forward through one bucket's stack hp from the transformer's output acc (2 x hidden). */
+static float train_stack_forward(const TrainModel *m, const float *hp, const float *acc,
+                                 StackAct *st) {
+    int h2 = 2 * m->hidden, l1 = m->l1, l2 = m->l2;
+    const float *b1 = hp + (size_t)l1 * h2, *w2 = b1 + l1, *b2 = w2 + (size_t)l2 * l1,
+                *wo = b2 + l2;
+    train_clamp(st->a, acc, h2);
+    for (int j = 0; j < l1; j++) {
+        st->z1[j] = b1[j] + train_dot(st->a, hp + (size_t)j * h2, h2);
+        st->h1[j] = train_clamp1(st->z1[j]);
+    }
+    float out = wo[l2];
+    for (int k = 0; k < l2; k++) {
+        float z = b2[k];
+        for (int j = 0; j < l1; j++) z += w2[(size_t)k * l1 + j] * st->h1[j];
+        st->z2[k] = z;
+        st->h2[k] = train_clamp1(z);
+        out += wo[k] * st->h2[k];
+    }
+    return out;
+}
+
+/* Backward through the stack for output gradient g: the head's gradients into gh, and acc
+ * replaced by the gradient of the transformer's output (zero where it was clipped). */
+TRAIN_CLONES static void train_stack_backward(const TrainModel *m, const float *hp, float *gh,
+                                              float *restrict acc, const StackAct *st, float g) {
+    int h2 = 2 * m->hidden, l1 = m->l1, l2 = m->l2;
+    const float *b1 = hp + (size_t)l1 * h2, *w2 = b1 + l1, *b2 = w2 + (size_t)l2 * l1,
+                *wo = b2 + l2;
+    float *gb1 = gh + (size_t)l1 * h2, *gw2 = gb1 + l1, *gb2 = gw2 + (size_t)l2 * l1,
+          *gwo = gb2 + l2;
+    float d2[NNUE_MAX_L2], d1[NNUE_MAX_L1];
+    gwo[l2] += g;
+    for (int k = 0; k < l2; k++) {
+        gwo[k] += g * st->h2[k];
+        d2[k] = st->z2[k] >= 0 && st->z2[k] <= 1 ? g * wo[k] : 0;
+        gb2[k] += d2[k];
+    }
+    for (int j = 0; j < l1; j++) d1[j] = 0;
+    for (int k = 0; k < l2; k++)
+        for (int j = 0; j < l1; j++) {
+            gw2[(size_t)k * l1 + j] += d2[k] * st->h1[j];
+            d1[j] += d2[k] * w2[(size_t)k * l1 + j];
+        }
+    _Alignas(64) float da[2 * NNUE_MAX_HIDDEN];
+    memset(da, 0, (size_t)h2 * sizeof *da);
+    for (int j = 0; j < l1; j++) {
+        if (!(st->z1[j] >= 0 && st->z1[j] <= 1)) continue;
+        gb1[j] += d1[j];
+        train_axpy(gh + (size_t)j * h2, st->a, d1[j], h2);
+        train_axpy(da, hp + (size_t)j * h2, d1[j], h2);
+    }
+    for (int i = 0; i < h2; i++) acc[i] = acc[i] >= 0 && acc[i] <= 1 ? da[i] : 0;
+}
+
 float train_forward(const TrainModel *m, const TrainSample *x, float *acc) {
     int h = m->hidden;
     train_gather(acc, m->ftw, m->ftb, h, x->f[0], x->n[0]);
     train_gather(acc + h, m->ftw, m->ftb, h, x->f[1], x->n[1]);
-    return train_output(acc, m->ow, m->ob, h);
+    const float *hp = m->head + (size_t)x->bucket * m->hstride;
+    if (m->l1) {
+        StackAct st;
+        return train_stack_forward(m, hp, acc, &st);
+    }
+    return train_output(acc, hp, hp[2 * h], h);
 }
 
 static inline float train_sigmoid(float z) { return 1.0f / (1.0f + expf(-z)); }
@@ -214,13 +330,22 @@ void train_sample(const TrainModel *m, const TrainSample *x, float inv_batch, fl
                   TrainSlot *slot) {
     int h = m->hidden;
     float *acc = slot->acc;
-    float out = train_forward(m, x, acc);
+    const float *hp = m->head + (size_t)x->bucket * m->hstride;
+    float *gh = slot->ghead + (size_t)x->bucket * m->hstride;
+    StackAct st;
+    train_gather(acc, m->ftw, m->ftb, h, x->f[0], x->n[0]);
+    train_gather(acc + h, m->ftw, m->ftb, h, x->f[1], x->n[1]);
+    float out = m->l1 ? train_stack_forward(m, hp, acc, &st) : train_output(acc, hp, hp[2 * h], h);
     float p = train_sigmoid(out * out_to_sig);
     float e = p - x->target;
     slot->loss += (double)e * (double)e;
     float g = 2.0f * e * p * (1.0f - p) * out_to_sig * inv_batch;
-    slot->gob += g;
-    train_back_output(acc, m->ow, slot->gow, g, 2 * h);
+    if (m->l1) {
+        train_stack_backward(m, hp, gh, acc, &st, g);
+    } else {
+        gh[2 * h] += g;
+        train_back_output(acc, hp, gh, g, 2 * h);
+    }
     train_add2(slot->gftb, acc, acc + h, h);
     train_scatter(slot->gftw, acc, h, x->f[0], x->n[0], slot->touched);
     train_scatter(slot->gftw, acc + h, h, x->f[1], x->n[1], slot->touched);
@@ -243,7 +368,8 @@ void train_adam(TrainModel *m, TrainSlot *slots, int nslots, double lr) {
     /* bias correction folded into the step size and epsilon */
     double c1 = 1 - pow(ADAM_B1, (double)m->steps), c2 = 1 - pow(ADAM_B2, (double)m->steps);
     float lr_t = (float)(lr * sqrt(c2) / c1), eps_t = (float)(ADAM_EPS * sqrt(c2));
-    size_t off_b = (size_t)nf * h, off_o = off_b + (size_t)h, off_ob = off_o + 2 * (size_t)h;
+    size_t off_b = (size_t)nf * h, off_o = off_b + (size_t)h;
+    size_t nhead = (size_t)m->obuckets * m->hstride;
     int *rows = malloc((size_t)nf * sizeof *rows), nrows = 0;
     for (int f = 0; f < nf; f++) {
         bool t = false;
@@ -270,20 +396,31 @@ void train_adam(TrainModel *m, TrainSlot *slots, int nslots, double lr) {
             for (int s = 1; s < nslots; s++)
                 for (int i = 0; i < h; i++) g[i] += slots[s].gftb[i];
             train_adam_run(m->ftb, g, m->m + off_b, m->v + off_b, h, lr_t, eps_t);
-            memcpy(g, slots[0].gow, 2 * (size_t)h * sizeof *g);
+            float *gh = malloc(nhead * sizeof *gh);
+            memcpy(gh, slots[0].ghead, nhead * sizeof *gh);
             for (int s = 1; s < nslots; s++)
-                for (int i = 0; i < 2 * h; i++) g[i] += slots[s].gow[i];
-            train_adam_run(m->ow, g, m->m + off_o, m->v + off_o, 2 * h, lr_t, eps_t);
-            float gob = slots[0].gob;
-            for (int s = 1; s < nslots; s++) gob += slots[s].gob;
-            train_adam_run(&m->ob, &gob, m->m + off_ob, m->v + off_ob, 1, lr_t, eps_t);
+                for (size_t i = 0; i < nhead; i++) gh[i] += slots[s].ghead[i];
+            train_adam_run(m->head, gh, m->m + off_o, m->v + off_o, (int)nhead, lr_t, eps_t);
+            free(gh);
+            /* the stack's weights stay inside what int8 at 2^6 per unit holds */
+            for (int b = 0; b < m->obuckets && m->l1; b++) {
+                float *w1 = m->head + (size_t)b * m->hstride;
+                float *w2 = w1 + (size_t)m->l1 * 2 * h + m->l1;
+                for (size_t i = 0; i < (size_t)m->l1 * 2 * h; i++)
+                    w1[i] = w1[i] > STACK_WMAX    ? STACK_WMAX
+                            : w1[i] < -STACK_WMAX ? -STACK_WMAX
+                                                  : w1[i];
+                for (int i = 0; i < m->l2 * m->l1; i++)
+                    w2[i] = w2[i] > STACK_WMAX    ? STACK_WMAX
+                            : w2[i] < -STACK_WMAX ? -STACK_WMAX
+                                                  : w2[i];
+            }
         }
         free(g);
     }
     for (int s = 0; s < nslots; s++) {
         memset(slots[s].gftb, 0, (size_t)h * sizeof(float));
-        memset(slots[s].gow, 0, 2 * (size_t)h * sizeof(float));
-        slots[s].gob = 0;
+        memset(slots[s].ghead, 0, nhead * sizeof(float));
         slots[s].loss = 0;
         memset(slots[s].touched, 0, (size_t)nf);
     }
@@ -302,16 +439,42 @@ static long train_round(double x, long lim, long *clipped) {
 
 long train_quantise(const TrainModel *m, Network *net) {
     long clipped = 0;
-    int h = m->hidden, qa = net->d.qa, qb = net->d.qb;
+    int h = m->hidden, qa = net->d.qa, qb = net->d.qb, l1 = m->l1, l2 = m->l2;
     for (size_t i = 0; i < (size_t)m->nfeat * h; i++)
         net->ft_w[i] = (int16_t)train_round((double)m->ftw[i] * qa, 32767, &clipped);
     for (int i = 0; i < h; i++)
         net->ft_b[i] = (int16_t)train_round((double)m->ftb[i] * qa, 32767, &clipped);
-    /* the output sum of 2h terms of at most qa * |w| stays inside int32 */
-    long lim = (1L << 30) / (2L * h * qa);
-    if (lim > 32767) lim = 32767;
-    for (int i = 0; i < 2 * h; i++)
-        net->out_w[i] = (int16_t)train_round((double)m->ow[i] * qb, lim, &clipped);
-    net->out_b = (int32_t)train_round((double)m->ob * qa * qb, 1L << 30, &clipped);
+    const double qw = 1 << NNUE_STACK_SHIFT;
+    for (int b = 0; b < m->obuckets; b++) {
+        const float *hp = m->head + (size_t)b * m->hstride;
+        if (!l1) {
+            /* the output sum of 2h terms of at most qa * |w| stays inside int32 */
+            long lim = (1L << 30) / (2L * h * qa);
+            if (lim > 32767) lim = 32767;
+            for (int i = 0; i < 2 * h; i++)
+                net->out_w[(size_t)b * 2 * h + i] =
+                    (int16_t)train_round((double)hp[i] * qb, lim, &clipped);
+            net->out_b[b] = (int32_t)train_round((double)hp[2 * h] * qa * qb, 1L << 30, &clipped);
+            continue;
+        }
+        const float *b1 = hp + (size_t)l1 * 2 * h, *w2 = b1 + l1, *b2 = w2 + (size_t)l2 * l1,
+                    *wo = b2 + l2;
+        for (size_t i = 0; i < (size_t)l1 * 2 * h; i++)
+            net->l1_w[(size_t)b * l1 * 2 * h + i] =
+                (int8_t)train_round((double)hp[i] * qw, 127, &clipped);
+        for (int i = 0; i < l1; i++)
+            net->l1_b[b * l1 + i] =
+                (int32_t)train_round((double)b1[i] * qa * qw, 1L << 30, &clipped);
+        for (int i = 0; i < l2 * l1; i++)
+            net->l2_w[(size_t)b * l2 * l1 + i] =
+                (int8_t)train_round((double)w2[i] * qw, 127, &clipped);
+        for (int i = 0; i < l2; i++)
+            net->l2_b[b * l2 + i] =
+                (int32_t)train_round((double)b2[i] * qa * qw, 1L << 30, &clipped);
+        for (int i = 0; i < l2; i++)
+            net->out_w[(size_t)b * l2 + i] =
+                (int16_t)train_round((double)wo[i] * qb, 32767, &clipped);
+        net->out_b[b] = (int32_t)train_round((double)wo[l2] * qa * qb, 1L << 30, &clipped);
+    }
     return clipped;
 }
