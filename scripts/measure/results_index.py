@@ -143,6 +143,11 @@ FILES = [
     ("net_speed.json", "Self-play nodes and positions per CPU second with each variant's shipped "
      "network against the classical evaluation, default node budget, one thread",
      "python3 -m scripts.measure.net_speed"),
+    ("net_arch_*.json", "Network architecture v2 at equal data (issue 41): one net per "
+     "configuration (v1, output buckets, dense stack, king buckets, all) trained on the same "
+     "self-play run, each against the v1 net by SPRT at 20 ms a move, paired openings; an "
+     "equal-nodes check", "python3 -m scripts.measure.net_sweep --against v1 --sprt "
+     "(command inside)"),
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "
      "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
