@@ -156,7 +156,7 @@ class Loop:
                 "--out", out, "--seed", str(1000 + g), "--threads", str(a.threads),
                 "--eval", net or "classical", "--write-min-ply", str(a.write_min_ply),
                 "--eval-limit", str(a.eval_limit), "--dedup-bits", str(a.dedup_bits),
-                "--progress", "60", "--json"]
+                "--progress", "60", "--json", "--format", a.data_format]
         if a.nodes:
             argv += ["--nodes", str(a.nodes)]
         if a.book:
@@ -500,6 +500,10 @@ def main():
                          "the record keeps the earlier loop's generations up to K")
     ap.add_argument("--start-generation", type=int, default=1, metavar="K",
                     help="the generation number of --start-net's net (default 1)")
+    ap.add_argument("--data-format", default="chain", choices=("chain", "bin"),
+                    help="format of the loop's self-play data (default chain: about 2.5 bytes "
+                         "a position against bin's 104, so every generation's data can be kept "
+                         "and trained on again; the trainer reads both)")
     ap.add_argument("--write-min-ply", type=int, default=8)
     ap.add_argument("--eval-limit", type=int, default=3000)
     ap.add_argument("--dedup-bits", type=int, default=24)
