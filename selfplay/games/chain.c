@@ -17,6 +17,8 @@
 #define DEPTH_CTX 65 /* previous searched depth 0..63, and 64 for an unsearched ply */
 #define EXP_CTX   8  /* bucket of the previous score difference's size */
 #define EXP_MAX   18 /* size classes of a score difference (up to 2^17) */
+#define MANT_TOP1 3  /* modelled mantissa bits of a score difference, version 1 */
+#define MANT_TOP2 1  /* and version 2 (more are no smaller, and cost as much to decode) */
 #define DDELTA    3  /* version 2: depth differences -3..3 from the last searched depth */
 
 typedef uint16_t Prob;
@@ -143,10 +145,10 @@ static void enc_index(ChainEnc *e, uint32_t i, uint32_t n) {
 /* Size class of a score difference's magnitude: floor(log2 m) + 1, 0 for 0. */
 static inline int chain_class(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 
-/* Codes the bits of mag (of size class c) after its leading one: three modelled, the rest
- * direct. */
-static void enc_mantissa(ChainEnc *e, uint32_t mag, int c) {
-    int rest = c - 1, top = rest < 3 ? rest : 3;
+/* Codes the bits of mag (of size class c) after its leading one: the first mtop modelled,
+ * the rest direct. */
+static void enc_mantissa(ChainEnc *e, uint32_t mag, int c, int mtop) {
+    int rest = c - 1, top = rest < mtop ? rest : mtop;
     uint32_t node = 1;
     for (int b = 0; b < top; b++) {
         int bit = (mag >> (rest - 1 - b)) & 1;
@@ -175,12 +177,13 @@ static void enc_score(ChainEnc *e, int score, int pred, int searched, int *prev_
         rc_bit(e, &ex[i], c > i);
         if (c <= i) break;
     }
-    enc_mantissa(e, mag, c);
+    enc_mantissa(e, mag, c, MANT_TOP1);
     *prev_class = c;
 }
 
 /* Version 2's score: the size class of its difference from the prediction (0: none) in a
- * 5-bit tree by the previous difference's class, then sign and mantissa as version 1. */
+ * 5-bit tree by the previous difference's class, then the sign and the mantissa, its first
+ * bit modelled. */
 static void enc_score2(ChainEnc *e, int score, int pred, int searched, int *prev_class) {
     ChainModel *m = e->m;
     int d = score - pred;
@@ -191,7 +194,7 @@ static void enc_score2(ChainEnc *e, int score, int pred, int searched, int *prev
     *prev_class = c;
     if (!c) return;
     rc_bit(e, &m->ssign[searched][pred < 0], d < 0);
-    enc_mantissa(e, mag, c);
+    enc_mantissa(e, mag, c, MANT_TOP2);
 }
 
 /* The depth's context: the last searched depth (capped), or the unsearched one. */
@@ -417,8 +420,8 @@ static uint32_t rd_index(ChainDec *d, uint32_t n) {
 }
 
 /* Decodes a magnitude of size class c coded by enc_mantissa. */
-static uint32_t rd_mantissa(ChainDec *d, int c) {
-    int rest = c - 1, top = rest < 3 ? rest : 3;
+static uint32_t rd_mantissa(ChainDec *d, int c, int mtop) {
+    int rest = c - 1, top = rest < mtop ? rest : mtop;
     uint32_t node = 1;
     for (int b = 0; b < top; b++) node = node << 1 | (uint32_t)rd_bit(d, &d->m->smant[c][node]);
     uint32_t mag = node << (rest - top); /* the leading 1 and the top bits */
@@ -437,7 +440,7 @@ static int rd_score(ChainDec *d, int pred, int searched, int *prev_class) {
     int c = 1;
     while (c < EXP_MAX && rd_bit(d, &ex[c])) c++;
     *prev_class = c;
-    int diff = (int)rd_mantissa(d, c);
+    int diff = (int)rd_mantissa(d, c, MANT_TOP1);
     return pred + (neg ? -diff : diff);
 }
 
@@ -450,7 +453,7 @@ static int rd_score2(ChainDec *d, int pred, int searched, int *prev_class) {
     *prev_class = c;
     if (!c) return pred;
     int neg = rd_bit(d, &m->ssign[searched][pred < 0]);
-    int diff = (int)rd_mantissa(d, c);
+    int diff = (int)rd_mantissa(d, c, MANT_TOP2);
     return pred + (neg ? -diff : diff);
 }
 
