@@ -23,28 +23,6 @@
 
 typedef uint16_t Prob;
 
-/* Version 2's shaped trees: a symbol's path is its Huffman code for the symbol counts of the
- * default self-play runs of the four variants pooled (results/README, chain format), so the
- * frequent symbols take fewer binary decisions; every internal node has its adaptive
- * probability, so the shape costs no compression, only decisions where the counts differ.
- * child[node][bit]: the next internal node, or ~symbol at a leaf. Made by a script from the
- * code lengths (canonical codes).
- *
- * The size class of a score difference, 0..17 (lengths 3 4 4 4 3 2 3 3 5 6 8 9 12 12 11 7
- * 11 11): */
-static const uint16_t class_tree_code[18] = {2,  12,  13,  14,   3,    0,    4,   5,    30,
-                                             62, 254, 510, 4094, 4095, 2044, 126, 2045, 2046};
-static const uint8_t class_tree_len[18] = {3, 4, 4, 4,  3,  2,  3, 3,  5,
-                                           6, 8, 9, 12, 12, 11, 7, 11, 11};
-static const int8_t class_tree_child[17][2] = {
-    {1, 3},    {-6, 2},   {-1, -5},  {7, 4},    {5, 6},   {-2, -3},  {-4, 8},    {-7, -8},  {-9, 9},
-    {-10, 10}, {-16, 11}, {-11, 12}, {-12, 13}, {16, 14}, {-18, 15}, {-13, -14}, {-15, -17}};
-/* The depth difference + 3, 0..6, and 7 the escape (lengths 5 4 2 2 2 4 5 4): */
-static const uint16_t ddelta_tree_code[8] = {30, 12, 0, 1, 2, 13, 31, 14};
-static const uint8_t ddelta_tree_len[8] = {5, 4, 2, 2, 2, 4, 5, 4};
-static const int8_t ddelta_tree_child[7][2] = {{6, 1},   {-5, 2},  {5, 3},  {-8, 4},
-                                               {-1, -7}, {-2, -6}, {-3, -4}};
-
 /* Every adaptive probability of a block. */
 struct ChainModel {
     Prob idx[IDX_BITS + 1][1 << IDX_BITS]; /* move index tree, by the index's bit length */
@@ -66,8 +44,8 @@ struct ChainModel {
     Prob term[16];
     /* version 2 */
     Prob usual[2];                          /* by the previous ply's */
-    Prob sclass[2][EXP_CTX][EXP_MAX - 1];   /* class_tree's nodes: score size class */
-    Prob ddelta[DEPTH_CTX][2 * DDELTA + 1]; /* ddelta_tree's nodes: depth difference */
+    Prob sclass[2][EXP_CTX][32];            /* score size class tree, 0 = no difference */
+    Prob ddelta[DEPTH_CTX][2 * DDELTA + 2]; /* depth difference tree, the last an escape */
 };
 
 /* Every probability at one half. */
@@ -164,16 +142,6 @@ static void enc_index(ChainEnc *e, uint32_t i, uint32_t n) {
     }
 }
 
-/* Codes a symbol by its code (len bits, high first) in a shaped tree of probabilities p. */
-static void enc_shaped(ChainEnc *e, Prob *p, const int8_t (*child)[2], uint32_t code, int len) {
-    int node = 0;
-    for (int i = len - 1; i >= 0; i--) {
-        int bit = (code >> i) & 1;
-        rc_bit(e, &p[node], bit);
-        node = child[node][bit];
-    }
-}
-
 /* Size class of a score difference's magnitude: floor(log2 m) + 1, 0 for 0. */
 static inline int chain_class(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 
@@ -214,15 +182,15 @@ static void enc_score(ChainEnc *e, int score, int pred, int searched, int *prev_
 }
 
 /* Version 2's score: the size class of its difference from the prediction (0: none) in a
- * shaped tree (class_tree) by the previous difference's class, then the sign and the mantissa, its
- * first bit modelled. */
+ * 5-bit tree by the previous difference's class, then the sign and the mantissa, its first
+ * bit modelled. */
 static void enc_score2(ChainEnc *e, int score, int pred, int searched, int *prev_class) {
     ChainModel *m = e->m;
     int d = score - pred;
     uint32_t mag = (uint32_t)(d < 0 ? -d : d);
     int c = chain_class(mag); /* 0..17 */
-    enc_shaped(e, m->sclass[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1],
-               class_tree_child, class_tree_code[c], class_tree_len[c]);
+    rc_tree(e, m->sclass[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1], (uint32_t)c,
+            5);
     *prev_class = c;
     if (!c) return;
     rc_bit(e, &m->ssign[searched][pred < 0], d < 0);
@@ -235,18 +203,15 @@ static inline int chain_depth_ctx(int searched, int prev_depth) {
 }
 
 /* Version 2's depth: its difference from the last searched depth (from 0 on an unsearched
- * ply) in a shaped tree (ddelta_tree), -3..3 or an escape followed by the depth in version 1's
- * tree. */
+ * ply) in a 3-bit tree, -3..3 or an escape followed by the depth in version 1's tree. */
 static void enc_depth2(ChainEnc *e, int depth, int searched, int prev_depth) {
     ChainModel *m = e->m;
     int ctx = chain_depth_ctx(searched, prev_depth);
     int dd = depth - (searched ? prev_depth : 0);
     if (dd >= -DDELTA && dd <= DDELTA) {
-        enc_shaped(e, m->ddelta[ctx], ddelta_tree_child, ddelta_tree_code[dd + DDELTA],
-                   ddelta_tree_len[dd + DDELTA]);
+        rc_tree(e, m->ddelta[ctx], (uint32_t)(dd + DDELTA), 3);
     } else {
-        enc_shaped(e, m->ddelta[ctx], ddelta_tree_child, ddelta_tree_code[2 * DDELTA + 1],
-                   ddelta_tree_len[2 * DDELTA + 1]);
+        rc_tree(e, m->ddelta[ctx], 2 * DDELTA + 1, 3);
         rc_tree(e, m->depth[ctx], (uint32_t)depth, 8);
     }
 }
@@ -479,21 +444,12 @@ static int rd_score(ChainDec *d, int pred, int searched, int *prev_class) {
     return pred + (neg ? -diff : diff);
 }
 
-/* Decodes a symbol coded by enc_shaped. */
-static inline int rd_shaped(ChainDec *d, Prob *p, const int8_t (*child)[2]) {
-    int node = 0;
-    for (;;) {
-        int next = child[node][rd_bit(d, &p[node])];
-        if (next < 0) return ~next;
-        node = next;
-    }
-}
-
 /* Decodes a score coded by enc_score2. */
 static int rd_score2(ChainDec *d, int pred, int searched, int *prev_class) {
     ChainModel *m = d->m;
-    int c = rd_shaped(d, m->sclass[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1],
-                      class_tree_child);
+    int c =
+        (int)rd_tree(d, m->sclass[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1], 5);
+    if (c >= EXP_MAX) c = EXP_MAX - 1; /* only a corrupt payload: its key check fails */
     *prev_class = c;
     if (!c) return pred;
     int neg = rd_bit(d, &m->ssign[searched][pred < 0]);
@@ -505,7 +461,7 @@ static int rd_score2(ChainDec *d, int pred, int searched, int *prev_class) {
 static int rd_depth2(ChainDec *d, int searched, int prev_depth) {
     ChainModel *m = d->m;
     int ctx = chain_depth_ctx(searched, prev_depth);
-    int s = rd_shaped(d, m->ddelta[ctx], ddelta_tree_child);
+    int s = (int)rd_tree(d, m->ddelta[ctx], 3);
     if (s <= 2 * DDELTA) return (searched ? prev_depth : 0) + s - DDELTA;
     return (int)rd_tree(d, m->depth[ctx], 8);
 }
