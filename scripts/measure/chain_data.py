@@ -5,7 +5,8 @@ default): bytes per position of chain and bin, and of the chain's fields in a pl
 layout (`chessvar data layout`) and of the bin shards compressed by zstd -19 (the general
 compressor the chain coder has to beat); chain decoding speed into the trainer's records
 (`chessvar data speed`, one core, `--speed-repeat` passes; with `--baseline OTHER` the
-same timed for another chessvar in alternating runs, and the ratio); trainer throughput on the same positions as chain and as
+same timed for another chessvar in alternating runs, and the ratio; `--baseline-runs` gives
+it the same games in a chain version it reads); trainer throughput on the same positions as chain and as
 bin (`chessvar train`, default network, one training thread beside its loader thread,
 alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
 10,000 nodes on a small sample (a 4-game chain run per variant), and at 1,000 nodes under
@@ -14,6 +15,7 @@ alternating runs, medians of positions per CPU second of the child and per wall 
 usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
            [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
            [--repeats 3] [--shuffle 65536] [--speed-repeat 50] [--baseline CHESSVAR]
+           [--baseline-runs DIR]
 """
 import argparse
 import json
@@ -91,6 +93,10 @@ def main():
                     help="passes of `data speed` over a run (a default run decodes in "
                          "milliseconds: one pass is below the clock's resolution)")
     ap.add_argument("--baseline", help="another chessvar whose decoding is timed beside")
+    ap.add_argument("--baseline-runs",
+                    help="the same runs' chains in a version the baseline reads (one subfolder "
+                         "per variant; default the runs themselves), e.g. `chessvar data "
+                         "convert --from bin --to chain` by the baseline")
     args = ap.parse_args()
     machine = machine_info()  # the load before the measurements
     cv = os.path.abspath(args.chessvar)
@@ -121,7 +127,11 @@ def main():
             cpu_rates.append(speed["positions_per_cpu_second"])
             wall_rates.append(speed["positions_per_second"])
             if args.baseline:
-                base = json.loads(timed([os.path.abspath(args.baseline)] + rep)[0])
+                brun = os.path.join(args.baseline_runs, v) if args.baseline_runs else run
+                base = json.loads(timed([os.path.abspath(args.baseline), "data", "speed", "--in",
+                                         brun, "--repeat", str(args.speed_repeat)])[0])
+                if base["positions"] != speed["positions"]:
+                    sys.exit(f"{brun}: {base['positions']} positions, {run} {speed['positions']}")
                 base_rates.append(base["positions_per_cpu_second"])
         row["decode_positions_per_second"] = statistics.median(wall_rates)
         row["decode_positions_per_cpu_second"] = statistics.median(cpu_rates)
@@ -187,7 +197,7 @@ def main():
            "command": "python3 -m scripts.measure.chain_data " + " ".join(sys.argv[1:]),
            "train_positions": args.train_positions, "repeats": args.repeats,
            "shuffle": args.shuffle, "speed_repeat": args.speed_repeat,
-           "baseline": args.baseline,
+           "baseline": args.baseline, "baseline_runs": args.baseline_runs,
            "machine": machine, "loadavg_at_end": list(os.getloadavg()),
            "build": build_flags(cv),
            "commit": git_state(ROOT)[0],

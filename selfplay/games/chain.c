@@ -17,6 +17,9 @@
 #define DEPTH_CTX 65 /* previous searched depth 0..63, and 64 for an unsearched ply */
 #define EXP_CTX   8  /* bucket of the previous score difference's size */
 #define EXP_MAX   18 /* size classes of a score difference (up to 2^17) */
+#define MANT_TOP1 3  /* modelled mantissa bits of a score difference, version 1 */
+#define MANT_TOP2 1  /* and version 2 (more are no smaller, and cost as much to decode) */
+#define DDELTA    3  /* version 2: depth differences -3..3 from the last searched depth */
 
 typedef uint16_t Prob;
 
@@ -39,6 +42,10 @@ struct ChainModel {
     Prob nply_exp[16];
     Prob wscore[8];
     Prob term[16];
+    /* version 2 */
+    Prob usual[2];                          /* by the previous ply's */
+    Prob sclass[2][EXP_CTX][32];            /* score size class tree, 0 = no difference */
+    Prob ddelta[DEPTH_CTX][2 * DDELTA + 2]; /* depth difference tree, the last an escape */
 };
 
 /* Every probability at one half. */
@@ -138,6 +145,19 @@ static void enc_index(ChainEnc *e, uint32_t i, uint32_t n) {
 /* Size class of a score difference's magnitude: floor(log2 m) + 1, 0 for 0. */
 static inline int chain_class(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 
+/* Codes the bits of mag (of size class c) after its leading one: the first mtop modelled,
+ * the rest direct. */
+static void enc_mantissa(ChainEnc *e, uint32_t mag, int c, int mtop) {
+    int rest = c - 1, top = rest < mtop ? rest : mtop;
+    uint32_t node = 1;
+    for (int b = 0; b < top; b++) {
+        int bit = (mag >> (rest - 1 - b)) & 1;
+        rc_bit(e, &e->m->smant[c][node], bit);
+        node = node << 1 | (uint32_t)bit;
+    }
+    rc_direct(e, mag, rest - top);
+}
+
 /* Codes a score as its difference from the prediction: zero flag, sign, size class
  * (unary, by the size of the previous difference), three modelled mantissa bits and the
  * rest direct. */
@@ -157,19 +177,48 @@ static void enc_score(ChainEnc *e, int score, int pred, int searched, int *prev_
         rc_bit(e, &ex[i], c > i);
         if (c <= i) break;
     }
-    int rest = c - 1, top = rest < 3 ? rest : 3;
-    uint32_t node = 1;
-    for (int b = 0; b < top; b++) {
-        int bit = (mag >> (rest - 1 - b)) & 1;
-        rc_bit(e, &m->smant[c][node], bit);
-        node = node << 1 | (uint32_t)bit;
-    }
-    rc_direct(e, mag, rest - top);
+    enc_mantissa(e, mag, c, MANT_TOP1);
     *prev_class = c;
 }
 
-bool chain_enc_init(ChainEnc *e, uint32_t first_id) {
+/* Version 2's score: the size class of its difference from the prediction (0: none) in a
+ * 5-bit tree by the previous difference's class, then the sign and the mantissa, its first
+ * bit modelled. */
+static void enc_score2(ChainEnc *e, int score, int pred, int searched, int *prev_class) {
+    ChainModel *m = e->m;
+    int d = score - pred;
+    uint32_t mag = (uint32_t)(d < 0 ? -d : d);
+    int c = chain_class(mag); /* 0..17 */
+    rc_tree(e, m->sclass[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1], (uint32_t)c,
+            5);
+    *prev_class = c;
+    if (!c) return;
+    rc_bit(e, &m->ssign[searched][pred < 0], d < 0);
+    enc_mantissa(e, mag, c, MANT_TOP2);
+}
+
+/* The depth's context: the last searched depth (capped), or the unsearched one. */
+static inline int chain_depth_ctx(int searched, int prev_depth) {
+    return searched ? (prev_depth < 63 ? prev_depth : 63) : DEPTH_CTX - 1;
+}
+
+/* Version 2's depth: its difference from the last searched depth (from 0 on an unsearched
+ * ply) in a 3-bit tree, -3..3 or an escape followed by the depth in version 1's tree. */
+static void enc_depth2(ChainEnc *e, int depth, int searched, int prev_depth) {
+    ChainModel *m = e->m;
+    int ctx = chain_depth_ctx(searched, prev_depth);
+    int dd = depth - (searched ? prev_depth : 0);
+    if (dd >= -DDELTA && dd <= DDELTA) {
+        rc_tree(e, m->ddelta[ctx], (uint32_t)(dd + DDELTA), 3);
+    } else {
+        rc_tree(e, m->ddelta[ctx], 2 * DDELTA + 1, 3);
+        rc_tree(e, m->depth[ctx], (uint32_t)depth, 8);
+    }
+}
+
+bool chain_enc_init(ChainEnc *e, uint32_t first_id, int version) {
     memset(e, 0, sizeof *e);
+    e->version = version;
     e->range = 0xFFFFFFFFu;
     e->cache_size = 1;
     e->m = malloc(sizeof *e->m);
@@ -236,13 +285,24 @@ static int chain_find(const Move *list, int n, Move m) {
     return -1;
 }
 
+/* Codes a ply's flags one by one (version 1, and version 2's unusual plies): not for
+ * training, random, searched and, searched, whether the best move is not legal. */
+static void enc_flags(ChainEnc *e, const GamePly *p, int k, int prev_unwritten, int prev_random,
+                      int searched, int bi) {
+    ChainModel *m = e->m;
+    rc_bit(e, &m->unwritten[prev_unwritten], p->unwritten != 0);
+    rc_bit(e, &m->random[k < 15 ? k : 15][prev_random], p->random != 0);
+    rc_bit(e, &m->searched[p->random != 0], searched);
+    if (searched) rc_bit(e, &m->best_legal[0], bi < 0);
+}
+
 bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos, CvError *err) {
     ChainModel *m = e->m;
     if (!pos_from_fen(pos, v, g->start_fen, err)) return false;
     enc_header(e, g);
     Move list[MAX_MOVES];
     int prev_unwritten = 0, prev_random = 0, prev_score = 0, prev_searched = 0, prev_depth = 0;
-    int prev_class = 0;
+    int prev_class = 0, prev_usual = 0;
     for (int k = 0; k < g->nply; k++) {
         const GamePly *p = &g->ply[k];
         int n = pos_legal_moves(pos, list);
@@ -252,13 +312,18 @@ bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos,
                      (unsigned)g->id, k + g->ply0);
             return false;
         }
-        rc_bit(e, &m->unwritten[prev_unwritten], p->unwritten != 0);
-        rc_bit(e, &m->random[k < 15 ? k : 15][prev_random], p->random != 0);
         int searched = p->best != MOVE_NONE;
-        rc_bit(e, &m->searched[p->random != 0], searched);
+        int bi = searched ? chain_find(list, n, p->best) : -1;
+        if (e->version >= 2) {
+            /* the usual ply (written, searched, not random, best legal) in one decision */
+            int usual = !p->unwritten && !p->random && searched && bi >= 0;
+            rc_bit(e, &m->usual[prev_usual], !usual);
+            if (!usual) enc_flags(e, p, k, prev_unwritten, prev_random, searched, bi);
+            prev_usual = usual;
+        } else {
+            enc_flags(e, p, k, prev_unwritten, prev_random, searched, bi);
+        }
         if (searched) {
-            int bi = chain_find(list, n, p->best);
-            rc_bit(e, &m->best_legal[0], bi < 0);
             if (bi >= 0) enc_index(e, (uint32_t)bi, (uint32_t)n);
             else rc_direct(e, p->best, 32);
             bool same = p->played == p->best;
@@ -271,8 +336,13 @@ bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos,
             enc_index(e, (uint32_t)pi, (uint32_t)n);
         }
         int pred = searched && prev_searched ? -prev_score : 0;
-        enc_score(e, p->score, pred, searched, &prev_class);
-        rc_tree(e, m->depth[searched ? (prev_depth < 63 ? prev_depth : 63) : 64], p->depth, 8);
+        if (e->version >= 2) {
+            enc_score2(e, p->score, pred, searched, &prev_class);
+            enc_depth2(e, p->depth, searched, prev_depth);
+        } else {
+            enc_score(e, p->score, pred, searched, &prev_class);
+            rc_tree(e, m->depth[chain_depth_ctx(searched, prev_depth)], p->depth, 8);
+        }
         prev_unwritten = p->unwritten != 0;
         prev_random = p->random != 0;
         prev_score = p->score;
@@ -349,6 +419,15 @@ static uint32_t rd_index(ChainDec *d, uint32_t n) {
     return val;
 }
 
+/* Decodes a magnitude of size class c coded by enc_mantissa. */
+static uint32_t rd_mantissa(ChainDec *d, int c, int mtop) {
+    int rest = c - 1, top = rest < mtop ? rest : mtop;
+    uint32_t node = 1;
+    for (int b = 0; b < top; b++) node = node << 1 | (uint32_t)rd_bit(d, &d->m->smant[c][node]);
+    uint32_t mag = node << (rest - top); /* the leading 1 and the top bits */
+    return mag | rd_direct(d, rest - top);
+}
+
 /* Decodes a score coded by enc_score. */
 static int rd_score(ChainDec *d, int pred, int searched, int *prev_class) {
     ChainModel *m = d->m;
@@ -360,18 +439,37 @@ static int rd_score(ChainDec *d, int pred, int searched, int *prev_class) {
     Prob *ex = m->sexp[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1];
     int c = 1;
     while (c < EXP_MAX && rd_bit(d, &ex[c])) c++;
-    int rest = c - 1, top = rest < 3 ? rest : 3;
-    uint32_t node = 1;
-    for (int b = 0; b < top; b++) node = node << 1 | (uint32_t)rd_bit(d, &m->smant[c][node]);
-    uint32_t mag = node << (rest - top); /* the leading 1 and the top bits */
-    mag |= rd_direct(d, rest - top);
     *prev_class = c;
-    int diff = (int)mag;
+    int diff = (int)rd_mantissa(d, c, MANT_TOP1);
     return pred + (neg ? -diff : diff);
 }
 
-bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id) {
+/* Decodes a score coded by enc_score2. */
+static int rd_score2(ChainDec *d, int pred, int searched, int *prev_class) {
+    ChainModel *m = d->m;
+    int c =
+        (int)rd_tree(d, m->sclass[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1], 5);
+    if (c >= EXP_MAX) c = EXP_MAX - 1; /* only a corrupt payload: its key check fails */
+    *prev_class = c;
+    if (!c) return pred;
+    int neg = rd_bit(d, &m->ssign[searched][pred < 0]);
+    int diff = (int)rd_mantissa(d, c, MANT_TOP2);
+    return pred + (neg ? -diff : diff);
+}
+
+/* Decodes a depth coded by enc_depth2. */
+static int rd_depth2(ChainDec *d, int searched, int prev_depth) {
+    ChainModel *m = d->m;
+    int ctx = chain_depth_ctx(searched, prev_depth);
+    int s = (int)rd_tree(d, m->ddelta[ctx], 3);
+    if (s <= 2 * DDELTA) return (searched ? prev_depth : 0) + s - DDELTA;
+    return (int)rd_tree(d, m->depth[ctx], 8);
+}
+
+bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id,
+                    int version) {
     memset(d, 0, sizeof *d);
+    d->version = version;
     d->m = malloc(sizeof *d->m);
     d->start = malloc(sizeof *d->start);
     if (!d->m || !d->start) {
@@ -435,6 +533,16 @@ static bool rd_header(ChainDec *d, Game *g) {
     return ws <= 5 && g->nply >= 0 && g->nply < MAX_GAME_PLY;
 }
 
+/* Decodes a ply's flags coded by enc_flags; the best move's "not legal" bit into *far. */
+static int rd_flags(ChainDec *d, GamePly *p, int k, int prev_unwritten, int prev_random, int *far) {
+    ChainModel *m = d->m;
+    p->unwritten = (uint8_t)rd_bit(d, &m->unwritten[prev_unwritten]);
+    p->random = (uint8_t)rd_bit(d, &m->random[k < 15 ? k : 15][prev_random]);
+    int searched = rd_bit(d, &m->searched[p->random]);
+    *far = searched ? rd_bit(d, &m->best_legal[0]) : 0;
+    return searched;
+}
+
 bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec, int rsize,
                     uint64_t *nrec, CvError *err) {
     ChainModel *m = d->m;
@@ -445,19 +553,29 @@ bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8
     if (!dec_start(d, v, g->start_fen, pos, err)) return false;
     Move list[MAX_MOVES];
     int prev_unwritten = 0, prev_random = 0, prev_score = 0, prev_searched = 0, prev_depth = 0;
-    int prev_class = 0;
+    int prev_class = 0, prev_usual = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
         int n = pos_legal_moves(pos, list);
         p->legal = (uint16_t)n;
-        p->unwritten = (uint8_t)rd_bit(d, &m->unwritten[prev_unwritten]);
-        p->random = (uint8_t)rd_bit(d, &m->random[k < 15 ? k : 15][prev_random]);
-        int searched = rd_bit(d, &m->searched[p->random]);
+        int searched, far = 0;
+        if (d->version >= 2) {
+            int usual = !rd_bit(d, &m->usual[prev_usual]);
+            prev_usual = usual;
+            if (usual) {
+                p->unwritten = p->random = 0;
+                searched = 1;
+            } else {
+                searched = rd_flags(d, p, k, prev_unwritten, prev_random, &far);
+            }
+        } else {
+            searched = rd_flags(d, p, k, prev_unwritten, prev_random, &far);
+        }
         uint32_t pi;
         if (n == 0) goto illegal;
         if (searched) {
             int bi = -1;
-            if (!rd_bit(d, &m->best_legal[0])) {
+            if (!far) {
                 bi = (int)rd_index(d, (uint32_t)n);
                 p->best = list[bi];
             } else {
@@ -481,17 +599,24 @@ bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8
             p->played = list[rd_index(d, (uint32_t)n)];
         }
         int pred = searched && prev_searched ? -prev_score : 0;
-        p->score = (int16_t)rd_score(d, pred, searched, &prev_class);
-        p->depth =
-            (uint8_t)rd_tree(d, m->depth[searched ? (prev_depth < 63 ? prev_depth : 63) : 64], 8);
+        if (d->version >= 2) {
+            p->score = (int16_t)rd_score2(d, pred, searched, &prev_class);
+            p->depth = (uint8_t)rd_depth2(d, searched, prev_depth);
+        } else {
+            p->score = (int16_t)rd_score(d, pred, searched, &prev_class);
+            p->depth = (uint8_t)rd_tree(d, m->depth[chain_depth_ctx(searched, prev_depth)], 8);
+        }
         prev_unwritten = p->unwritten;
         prev_random = p->random;
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
         if (rec && !p->unwritten) {
-            record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, pos_in_check(pos));
-            ++*nrec;
+            bool check = pos_in_check(pos);
+            if (!d->keep || d->keep(d->keep_ctx, g, k, pos, check)) {
+                record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check);
+                ++*nrec;
+            }
         }
         pos_make(pos, p->played);
         continue;

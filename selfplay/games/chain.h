@@ -8,7 +8,7 @@
 
 #include "game.h"
 
-#define CHAIN_VERSION     1
+#define CHAIN_VERSION     2 /* written; version 1 is still read */
 #define CHAIN_HEADER_SIZE 64
 #define CHAIN_BLOCK_HEAD  24          /* bytes before a block's payload */
 #define CHAIN_BLOCK_PLIES 16384       /* a block is closed after the game that reaches this */
@@ -28,6 +28,7 @@ typedef struct ChainEnc {
     ChainModel *m;
     uint32_t prev_id; /* id of the game before (the block's first game id - 1 at the start) */
     char prev_fen[256];
+    int version; /* the chain version coded (FORMAT.md): 1 or 2 */
 } ChainEnc;
 
 /* Decoder of one block. */
@@ -39,10 +40,17 @@ typedef struct ChainDec {
     char prev_fen[256];
     Position *start;     /* the last start read from its FEN, copied for the next game */
     char start_fen[256]; /* its FEN ("" before the first) */
+    int version;         /* the chain version read: 1 or 2 */
+    /* With rec given to chain_dec_game: whether a written ply's record is wanted (NULL:
+     * every one), asked before the record is filled, so a reader that filters positions
+     * does not fill the ones it drops. */
+    bool (*keep)(void *ctx, const Game *g, int k, const Position *pos, bool in_check);
+    void *keep_ctx;
 } ChainDec;
 
-/* Starts a block whose first game has id first_id; false if out of memory. */
-bool chain_enc_init(ChainEnc *e, uint32_t first_id);
+/* Starts a block of chain version `version` (CHAIN_VERSION, or 1 to write the old coding)
+ * whose first game has id first_id; false if out of memory. */
+bool chain_enc_init(ChainEnc *e, uint32_t first_id, int version);
 /* Codes game g (its plies replayed on pos, scratch); false with err naming the game and
  * the ply when a move played is not legal there or the start does not read. */
 bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos, CvError *err);
@@ -50,12 +58,15 @@ bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos,
 void chain_enc_finish(ChainEnc *e);
 void chain_enc_free(ChainEnc *e);
 
-/* Starts decoding a block's payload; false if out of memory. */
-bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id);
+/* Starts decoding a block's payload of chain version `version` (1 or 2); false if out of
+ * memory. */
+bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id,
+                    int version);
 /* Decodes the next game into g (room for MAX_GAME_PLY plies), replaying it on pos (left
  * at the game's last position). With rec non-NULL, also fills a record (record.h) of
- * rsize bytes for each written ply there and adds their number to *nrec. False with err
- * naming the game and ply when a move is not legal or the data ends early. */
+ * rsize bytes for each written ply there (that d->keep, if set, wants) and adds their
+ * number to *nrec. False with err naming the game and ply when a move is not legal or the
+ * data ends early. */
 bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec, int rsize,
                     uint64_t *nrec, CvError *err);
 void chain_dec_free(ChainDec *d);

@@ -72,9 +72,12 @@ bool record_write_plain(FILE *f, const ShardInfo *si, Game *const *games, Positi
 bool record_write_sfbin(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
                         CvError *err);
 
-/* Chain shard (games/record_chain.c): header, then blocks of whole games. */
+/* Chain shard (games/record_chain.c): header, then blocks of whole games, in the current
+ * chain version (CHAIN_VERSION), or with _version in an older one (1) for tests. */
 bool record_write_chain(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
                         CvError *err);
+bool record_write_chain_version(FILE *f, const ShardInfo *si, Game *const *games, int version,
+                                Position *pos, CvError *err);
 
 /* Writes the shard in one format (one FORMAT_* bit) to an open stream, such as stdout. */
 bool record_write_stream(FILE *f, int format, const ShardInfo *si, Game *const *games,

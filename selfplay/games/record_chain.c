@@ -23,10 +23,10 @@ bool record_is_shard_name(const char *name, const char *ext) {
 /* ---------------------------------------------------------------- writing */
 
 /* The 64-byte chain header (FORMAT.md). */
-static void chain_header(uint8_t *h, const ShardInfo *si, uint64_t positions) {
+static void chain_header(uint8_t *h, const ShardInfo *si, uint64_t positions, int version) {
     memset(h, 0, CHAIN_HEADER_SIZE);
     memcpy(h, "CVCHAIN1", 8);
-    le_put16(h + 8, CHAIN_VERSION);
+    le_put16(h + 8, (uint16_t)version);
     le_put16(h + 10, CHAIN_HEADER_SIZE);
     le_put16(h + 12, CHAIN_BLOCK_HEAD);
     h[14] = 1; /* codec: the adaptive binary range coder of chain.c */
@@ -43,9 +43,10 @@ static void chain_header(uint8_t *h, const ShardInfo *si, uint64_t positions) {
 
 /* Codes games [from, to) as one block and writes it: head, payload, XXH3-64. */
 static bool chain_write_block(FILE *f, const ShardInfo *si, Game *const *games, uint32_t from,
-                              uint32_t to, uint32_t index, Position *pos, CvError *err) {
+                              uint32_t to, uint32_t index, int version, Position *pos,
+                              CvError *err) {
     ChainEnc e;
-    if (!chain_enc_init(&e, games[from]->id)) {
+    if (!chain_enc_init(&e, games[from]->id, version)) {
         snprintf(err->msg, sizeof err->msg, "out of memory");
         return false;
     }
@@ -83,20 +84,26 @@ static bool chain_write_block(FILE *f, const ShardInfo *si, Game *const *games, 
     return ok;
 }
 
-/* Chain shard: header, then blocks of whole games closed after CHAIN_BLOCK_PLIES plies. */
 bool record_write_chain(FILE *f, const ShardInfo *si, Game *const *games, Position *pos,
                         CvError *err) {
+    return record_write_chain_version(f, si, games, CHAIN_VERSION, pos, err);
+}
+
+/* Chain shard: header, then blocks of whole games closed after CHAIN_BLOCK_PLIES plies. */
+bool record_write_chain_version(FILE *f, const ShardInfo *si, Game *const *games, int version,
+                                Position *pos, CvError *err) {
     uint64_t positions = 0;
     for (uint32_t i = 0; i < si->games; i++)
         for (int k = 0; k < games[i]->nply; k++) positions += !games[i]->ply[k].unwritten;
     uint8_t h[CHAIN_HEADER_SIZE];
-    chain_header(h, si, positions);
+    chain_header(h, si, positions, version);
     fwrite(h, 1, sizeof h, f);
     uint32_t from = 0, index = 0, plies = 0;
     for (uint32_t i = 0; i < si->games; i++) {
         plies += (uint32_t)games[i]->nply;
         if (plies >= CHAIN_BLOCK_PLIES || i + 1 == si->games) {
-            if (!chain_write_block(f, si, games, from, i + 1, index++, pos, err)) return false;
+            if (!chain_write_block(f, si, games, from, i + 1, index++, version, pos, err))
+                return false;
             from = i + 1;
             plies = 0;
         }
@@ -126,9 +133,11 @@ bool chain_file_open(ChainFile *cf, const char *path, bool strict, const char *w
     char name[17] = {0};
     memcpy(name, h + 40, 16);
     cf->var = variant_by_name(name);
-    if (le_get16(h + 8) != CHAIN_VERSION || h[14] != 1 || le_get16(h + 12) != CHAIN_BLOCK_HEAD) {
+    cf->version = le_get16(h + 8);
+    if (cf->version < 1 || cf->version > CHAIN_VERSION || h[14] != 1 ||
+        le_get16(h + 12) != CHAIN_BLOCK_HEAD) {
         snprintf(err->msg, sizeof err->msg,
-                 "%.200s: chain version %u codec %u, this program reads %d codec 1", path,
+                 "%.200s: chain version %u codec %u, this program reads 1 to %d codec 1", path,
                  le_get16(h + 8), h[14], CHAIN_VERSION);
         chain_file_close(cf);
         return false;
@@ -214,7 +223,8 @@ int chain_file_block(ChainFile *cf, ChainBlock *b, CvError *err) {
                           .games = le_get32(head + 8),
                           .plies = le_get32(head + 12),
                           .positions = le_get32(head + 16),
-                          .first_id = le_get32(head + 20)};
+                          .first_id = le_get32(head + 20),
+                          .version = cf->version};
         return 1;
     }
 }
@@ -250,7 +260,7 @@ bool chain_read_games(const char *path, bool strict, ShardGames *sg, Position *p
     int r = 0;
     while (ok && (r = chain_file_block(&cf, &b, err)) > 0) {
         ChainDec d;
-        ok = chain_dec_init(&d, b.payload, b.len, b.first_id);
+        ok = chain_dec_init(&d, b.payload, b.len, b.first_id, b.version);
         for (uint32_t i = 0; ok && i < b.games; i++) {
             if (!chain_dec_game(&d, cf.var, scratch, pos, NULL, 0, NULL, err)) {
                 char why[200];

@@ -23,6 +23,7 @@ typedef struct ChainFile {
     bool strict;         /* a bad block is an error, not skipped */
     const char *who;     /* the command, for messages ("train", "data") */
     uint64_t bad_blocks; /* blocks skipped */
+    int version;         /* the chain version of the header: 1 or 2 */
 } ChainFile;
 
 /* One block as read: its games' payload and counts. */
@@ -30,6 +31,7 @@ typedef struct ChainBlock {
     const uint8_t *payload;
     size_t len;
     uint32_t index, games, plies, positions, first_id;
+    int version; /* the file's chain version, for chain_dec_init */
 } ChainBlock;
 
 /* Opens path and checks its header; false with err naming the file and the problem. */

@@ -161,30 +161,55 @@ void dataset_close(DataSet *ds) {
     memset(ds, 0, sizeof *ds);
 }
 
-/* Whether the best move of record r captures something (the move's target, an e.p. or
- * multi-capture, or a mid-move victim holds or is an enemy). */
-static bool data_best_captures(const DataSet *ds, const uint8_t *r) {
-    Move m = le_get32(r + REC_BEST);
-    int kind = MOVE_KIND(m), to = MOVE_TO(m), mid = MOVE_MID(m), side = r[REC_SIDE];
-    const uint8_t *board = r + REC_BOARD;
+/* Whether move m captures something on board (a position's piece codes, side to move):
+ * its target, an e.p. or multi-capture, or a mid-move victim holds or is an enemy. */
+static bool data_move_captures(int nsq, const uint8_t *board, int side, Move m) {
+    int kind = MOVE_KIND(m), to = MOVE_TO(m), mid = MOVE_MID(m);
     if (kind == MK_EP || kind == MK_MULTI) return true;
     if (kind == MK_SWITCH || kind == MK_DROP || kind == MK_CASTLE) return false;
-    if (to < ds->nsq && board[to] && PC_COLOR(board[to]) != side) return true;
-    return mid != NO_SQ && mid < ds->nsq && board[mid] && PC_COLOR(board[mid]) != side;
+    if (to < nsq && board[to] && PC_COLOR(board[to]) != side) return true;
+    return mid != NO_SQ && mid < nsq && board[mid] && PC_COLOR(board[mid]) != side;
+}
+
+/* Whether the best move of record r captures something. */
+static bool data_best_captures(const DataSet *ds, const uint8_t *r) {
+    return data_move_captures(ds->nsq, r + REC_BOARD, r[REC_SIDE], le_get32(r + REC_BEST));
+}
+
+/* Whether game id falls in the validation split. */
+static bool data_is_validation(const DataFilter *f, uint32_t game) {
+    uint8_t le[4] = {(uint8_t)game, (uint8_t)(game >> 8), (uint8_t)(game >> 16),
+                     (uint8_t)(game >> 24)};
+    return XXH3_64bits(le, 4) % 1000 < (uint64_t)f->val_permille;
 }
 
 bool data_keep(const DataSet *ds, const DataFilter *f, const uint8_t *r) {
-    uint32_t game = le_get32(r + REC_GAME);
-    uint8_t le[4] = {(uint8_t)game, (uint8_t)(game >> 8), (uint8_t)(game >> 16),
-                     (uint8_t)(game >> 24)};
-    bool val = XXH3_64bits(le, 4) % 1000 < (uint64_t)f->val_permille;
-    if (val != f->validation) return false;
+    if (data_is_validation(f, le_get32(r + REC_GAME)) != f->validation) return false;
     if (le_get32(r + REC_BEST) == MOVE_NONE || (r[REC_FLAGS] & RECFLAG_RANDOM)) return false;
     int score = (int16_t)le_get16(r + REC_SCORE);
     if (score > f->max_score || score < -f->max_score) return false;
     if (f->skip_check && (r[REC_FLAGS] & RECFLAG_CHECK)) return false;
     if (f->skip_captures && data_best_captures(ds, r)) return false;
     return true;
+}
+
+/* data_keep of the record a chain's ply k of g would fill, asked before filling it (the
+ * chain decoder's keep hook): the same decisions from the game and the position, the
+ * validation split of a game's id computed once per game. */
+static bool stream_chain_keep(void *ctx, const Game *g, int k, const Position *pos, bool in_check) {
+    DataStream *s = ctx;
+    const DataFilter *f = &s->filter;
+    const GamePly *p = &g->ply[k];
+    if (p->best == MOVE_NONE || p->random) return false;
+    if (p->score > f->max_score || p->score < -f->max_score) return false;
+    if (f->skip_check && in_check) return false;
+    if (g->id != s->keep_game || !s->keep_game_set) {
+        s->keep_game = g->id;
+        s->keep_game_set = true;
+        s->keep_val = data_is_validation(f, g->id);
+    }
+    if (s->keep_val != f->validation) return false;
+    return !f->skip_captures || !data_move_captures(s->ds->nsq, pos->board, pos->side, p->best);
 }
 
 void data_holdings(const DataSet *ds, const uint8_t *r, uint8_t hand[2][MAX_PT],
@@ -236,7 +261,9 @@ static int stream_chain_block(DataStream *s) {
         }
         ChainDec d; /* records go where a bin block's do: after an 8-byte head */
         uint64_t n = 0;
-        bool ok = chain_dec_init(&d, b.payload, b.len, b.first_id);
+        bool ok = chain_dec_init(&d, b.payload, b.len, b.first_id, b.version);
+        d.keep = stream_chain_keep; /* only the records the filter keeps are filled */
+        d.keep_ctx = s;
         for (uint32_t k = 0; ok && k < b.games; k++)
             ok = chain_dec_game(&d, ds->var, s->game, s->pos, s->block + 8, ds->rsize, &n, &err) &&
                  n <= s->block_cap;
@@ -249,6 +276,7 @@ static int stream_chain_block(DataStream *s) {
         }
         s->bn = (int)n;
         s->bi = 0;
+        s->block_kept = true;
         if (n) return 1;
     }
 }
@@ -315,6 +343,7 @@ static bool stream_block(DataStream *s) {
         }
         s->bn = (int)n;
         s->bi = 0;
+        s->block_kept = false;
         return true;
     }
 }
@@ -325,7 +354,7 @@ static int stream_raw(DataStream *s, const uint8_t **rec, CvError *err) {
     for (;;) {
         while (s->bi < s->bn) {
             const uint8_t *r = s->block + 8 + (size_t)s->bi++ * (size_t)s->ds->rsize;
-            if (data_keep(s->ds, &s->filter, r)) {
+            if (s->block_kept || data_keep(s->ds, &s->filter, r)) {
                 *rec = r;
                 s->kept++;
                 s->epoch_kept++;

@@ -78,6 +78,9 @@ typedef struct DataStream {
     size_t cap, fill;
     uint64_t kept, bad_blocks;
     uint64_t epoch_kept; /* records kept in this epoch so far */
+    bool block_kept;     /* the block holds only records the filter keeps (a chain's) */
+    uint32_t keep_game;  /* the game whose validation split keep_val holds */
+    bool keep_game_set, keep_val;
 } DataStream;
 
 /* A stream over ds: loop with shuffle buffer of cap records (0: no shuffling), or one pass. */
