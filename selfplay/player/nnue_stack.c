@@ -33,18 +33,28 @@ void nnue_l1_portable(const uint8_t *x, const int8_t *w, const int32_t *b, int h
 }
 
 #ifdef NNUE_X86
-/* 32 lanes of int16 clipped to [0, 127] and packed to uint8 in their order. */
+/* 32 lanes of int16 clipped to [0, 127] and packed to uint8 in their order; an h that is
+ * an odd multiple of 16 ends with 16 lanes in 128-bit registers (nothing read or written
+ * beyond h lanes of each half). */
 __attribute__((target("avx2"))) void nnue_transform_avx2(const int16_t *a0, const int16_t *a1,
                                                          int h, uint8_t *x) {
     const __m256i top = _mm256_set1_epi8(QA);
     for (int half = 0; half < 2; half++) {
         const int16_t *a = half ? a1 : a0;
-        for (int i = 0; i < h; i += 32) {
+        uint8_t *dst = x + half * h;
+        int i = 0;
+        for (; i + 32 <= h; i += 32) {
             __m256i lo = _mm256_loadu_si256((const __m256i *)(a + i));
             __m256i hi = _mm256_loadu_si256((const __m256i *)(a + i + 16));
             /* packus saturates to [0, 255] and interleaves the 128-bit halves */
             __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi16(lo, hi), 0xD8);
-            _mm256_storeu_si256((__m256i *)(x + half * h + i), _mm256_min_epu8(p, top));
+            _mm256_storeu_si256((__m256i *)(dst + i), _mm256_min_epu8(p, top));
+        }
+        if (i < h) { /* h % 32 == 16 */
+            __m128i lo = _mm_loadu_si128((const __m128i *)(a + i));
+            __m128i hi = _mm_loadu_si128((const __m128i *)(a + i + 8));
+            __m128i p = _mm_packus_epi16(lo, hi);
+            _mm_storeu_si128((__m128i *)(dst + i), _mm_min_epu8(p, _mm256_castsi256_si128(top)));
         }
     }
 }
