@@ -30,12 +30,12 @@ run_asan() {
         ctest --test-dir build-asan --output-on-failure -j "$JOBS" -R "$ASAN_TESTS"
     else
         ctest --test-dir build-asan --output-on-failure -j "$JOBS" \
-            -E '^(test_perft_scale|test_selfplay|test_selfplay_data|test_checkpoint|readme_examples|install)$'
+            -E '^(test_perft_scale|test_selfplay|test_selfplay_data|test_checkpoint|test_chain|readme_examples|install)$'
         # Open MPI's plugins leak at exit and are unloaded before the leak report (their
         # frames have no module name to suppress): the MPI tests run with ASan and UBSan
         # but without leak detection, every other test of their binaries with it.
         local t
-        for t in perft_scale:scale selfplay:selfplay selfplay_data:data checkpoint:checkpoint; do
+        for t in perft_scale:scale selfplay:selfplay selfplay_data:data checkpoint:checkpoint chain:chain; do
             (cd build-asan/test-work && "../test_${t%%:*}" --jobs "$JOBS" --filter "${t##*:}/!(*mpi*)")
             (cd build-asan/test-work && ASAN_OPTIONS="halt_on_error=1:detect_leaks=0" \
                 "../test_${t%%:*}" --filter "${t##*:}/*mpi*")

@@ -35,13 +35,16 @@ typedef struct PgnReader {
 static bool pgn_fail(PgnReader *r, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static bool pgn_fail(PgnReader *r, int line, const char *fmt, ...) {
-    char what[200];
+    char what[160];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    snprintf(r->err->msg, sizeof r->err->msg, "%.60s: game %d (line %d): %s", r->path,
-             r->game ? r->game : 1, line, what);
+    /* a long path keeps its end (the file's name), not its start */
+    size_t n = strlen(r->path);
+    const char *path = n > 64 ? r->path + n - 61 : r->path;
+    snprintf(r->err->msg, sizeof r->err->msg, "%s%s: game %d (line %d): %s", n > 64 ? "..." : "",
+             path, r->game ? r->game : 1, line, what);
     return false;
 }
 
