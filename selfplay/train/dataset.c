@@ -27,13 +27,10 @@ static bool dataset_has_chains(DIR *d) {
     return any;
 }
 
-/* Reads a chain shard's header into the set's shape, as dataset_header does for bin. */
-static bool dataset_chain_header(DataSet *ds, DataShard *sh, bool first, CvError *err) {
-    ChainFile cf;
-    if (!chain_file_open(&cf, sh->path, false, "train", err)) return false;
-    const Variant *v = cf.var;
-    sh->records = cf.positions;
-    chain_file_close(&cf);
+/* The first shard's variant v (named name in the shard) sets the set's shape; every later
+ * shard must be of the same variant. */
+static bool dataset_take_variant(DataSet *ds, const DataShard *sh, const Variant *v,
+                                 const char *name, bool first, CvError *err) {
     if (first) {
         ds->var = v;
         ds->width = v->width;
@@ -44,10 +41,20 @@ static bool dataset_chain_header(DataSet *ds, DataShard *sh, bool first, CvError
         ds->rsize = record_size(v);
     } else if (v != ds->var) {
         snprintf(err->msg, sizeof err->msg, "%s: variant %s, the other shards are %s", sh->path,
-                 v->name, ds->var->name);
+                 name, ds->var->name);
         return false;
     }
     return true;
+}
+
+/* Reads a chain shard's header into the set's shape, as dataset_header does for bin. */
+static bool dataset_chain_header(DataSet *ds, DataShard *sh, bool first, CvError *err) {
+    ChainFile cf;
+    if (!chain_file_open(&cf, sh->path, false, "train", err)) return false;
+    const Variant *v = cf.var;
+    sh->records = cf.positions;
+    chain_file_close(&cf);
+    return dataset_take_variant(ds, sh, v, v->name, first, err);
 }
 
 static int dataset_cmp_path(const void *a, const void *b) {
@@ -88,19 +95,7 @@ static bool dataset_header(DataSet *ds, DataShard *sh, bool first, CvError *err)
                  sh->path, name);
         return false;
     }
-    if (first) {
-        ds->var = v;
-        ds->width = v->width;
-        ds->height = v->height;
-        ds->nsq = v->width * v->height;
-        ds->npt = v->npt;
-        ds->hld = record_hold_types(v);
-        ds->rsize = rsize;
-    } else if (v != ds->var) {
-        snprintf(err->msg, sizeof err->msg, "%s: variant %s, the other shards are %s", sh->path,
-                 name, ds->var->name);
-        return false;
-    }
+    if (!dataset_take_variant(ds, sh, v, name, first, err)) return false;
     sh->records = le_get64(h + 32);
     return true;
 }
