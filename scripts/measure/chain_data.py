@@ -20,29 +20,15 @@ usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--r
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
-import time
 
 from scripts.common import ROOT
 from scripts.common.measure_env import git_state, machine_info
+from scripts.measure.measure_trainer import timed
 from scripts.measure.perft_speed import build_flags
-
-
-def timed(cmd, env=None):
-    """Runs cmd; returns (stdout, wall seconds, CPU seconds of the child)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if r.returncode:
-        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return r.stdout, wall, cpu
 
 
 def size_of(paths):

@@ -29,7 +29,7 @@ def timed(cmd, env=None):
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if r.returncode:
-        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr}")
+        sys.exit(f"{' '.join(cmd)}: exit {r.returncode}: {r.stderr[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return r.stdout, wall, cpu
 
