@@ -249,6 +249,11 @@ int cmd_train(int argc, char **argv) {
                           "king input buckets, mirrored when the king is on files e-h: 1, 4,\n"
                           "8, 16 or 32 comma-separated buckets of ranks 1-8 x files a-d; chess\n"
                           "and Switching only (a version 2 file; default %v)"),
+        CLI_OPT_FLAG("--factorise", &o.factorise,
+                     "with --king-buckets: train one more set of features shared by every\n"
+                     "king bucket, added to each bucket's weights in the file, so what one\n"
+                     "bucket learns about a piece on a square the others get too (the\n"
+                     "file is the same shape as without it; default off)"),
         CLI_OPT_INT("--batch", "N", 1, 1 << 22, &o.batch, "positions per step (default %v)"),
         CLI_OPT_LONG("--positions", "N", 1, 1L << 50, &positions,
                      "training positions to consume in all (default %v)"),

@@ -5,7 +5,8 @@ its initial model, one batch (feature lists, output buckets, targets), the batch
 and the gradient of every parameter, and recomputes loss and gradients here in float64 with
 torch from the same model and batch. They must agree to float32 rounding. Each architecture
 is checked: version 1, and version 2's output buckets alone, dense stack alone, king buckets
-alone (chess, Switching) and all together.
+alone (chess, Switching), king buckets with their factoriser (--factorise: the shared rows
+get their gradients, each feature activating its own) and all together.
 
 usage: nnue_grads_test.py CHESSVAR_BINARY WORK_DIR
 """
@@ -98,7 +99,9 @@ def check(binary, work, variant, hidden, batch, extra):
     compare("g_head", d["g_head"], head.grad)
     touched = int((ftw.grad.abs().sum(dim=1) > 0).sum())
     used = sorted(set(int(b) for b in buckets))
-    kbs = sorted(set(f * max(d["kbuckets"], 1) // nf for s in d["samples"] for f in s["f0"]))
+    nfile = nf - d["nfactor"]  # the rows after nfile are the king buckets' shared factor
+    kbs = sorted(set(f * max(d["kbuckets"], 1) // nfile for s in d["samples"] for f in s["f0"]
+                     if f < nfile))
     print(f"{name}: {n} positions, {touched} of {nf} feature rows with a gradient, output "
           f"buckets {used}, king buckets {kbs}")
     if touched < 50:
@@ -110,6 +113,16 @@ def check(binary, work, variant, hidden, batch, extra):
     if d["kbuckets"] > 1 and len(kbs) < 2:
         print(f"FAIL {name}: the batch uses one king bucket only")
         fails += 1
+    if d["nfactor"]:
+        # every feature of a bucket activates its factor row: those rows get gradients too
+        factor_rows = int((ftw.grad[nfile:].abs().sum(dim=1) > 0).sum())
+        pairs = all(len(s[k]) % 2 == 0 and all(f < nfile for f in s[k][:len(s[k]) // 2])
+                    and [nfile + f % d["nbase"] for f in s[k][:len(s[k]) // 2]]
+                    == s[k][len(s[k]) // 2:] for s in d["samples"] for k in ("f0", "f1"))
+        print(f"{name}: {factor_rows} of {d['nfactor']} factor rows with a gradient")
+        if factor_rows < 20 or not pairs:
+            print(f"FAIL {name}: the factor rows are not each feature's (f mod nbase)")
+            fails += 1
     return fails
 
 
@@ -126,7 +139,10 @@ def main():
     fails += check(binary, work, "chess", 32, 64, ["--king-buckets", "4"])
     fails += check(binary, work, "chess", 32, 64,
                    ["--output-buckets", "8", "--stack", "8,16", "--king-buckets", "16"])
+    fails += check(binary, work, "chess", 32, 64, ["--king-buckets", "4", "--factorise"])
     fails += check(binary, work, "switching", 16, 64, ["--king-buckets", "8", "--stack", "4,8"])
+    fails += check(binary, work, "switching", 16, 64, ["--king-buckets", "16", "--factorise",
+                                                       "--output-buckets", "4"])
     fails += check(binary, work, "superchess", 16, 48, sc)
     fails += check(binary, work, "superchess", 16, 48, sc + ["--output-buckets", "4",
                                                            "--stack", "8,8"])

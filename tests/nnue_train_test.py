@@ -96,6 +96,29 @@ def main():
               "--stack", "8,16", "--king-buckets", other_map)
     if r.returncode != 2 or "king buckets" not in r.stderr:
         fail(f"a checkpoint of other king buckets resumed: exit {r.returncode}, {r.stderr!r}")
+    # --factorise: the file has the shape of the plain king buckets' (the factor is added
+    # into it), one network for any thread count, a checkpoint refused without it, and no
+    # factoriser without king buckets
+    kf = ["--king-buckets", "4", "--factorise"]
+    r = train(binary, data, p("kf2.nnue"), "--threads", "2", *kf)
+    r1 = train(binary, data, p("kf1.nnue"), "--threads", "1", *kf)
+    rk = train(binary, data, p("k4.nnue"), "--king-buckets", "4")
+    if r.returncode or r1.returncode or read(p("kf1.nnue")) != read(p("kf2.nnue")):
+        fail(f"--factorise: 1 and 2 threads differ or fail: {r.stderr} {r1.stderr}")
+    elif rk.returncode or len(read(p("kf2.nnue"))) != len(read(p("k4.nnue"))) \
+            or read(p("kf2.nnue")) == read(p("k4.nnue")) or "factorised" not in r.stderr:
+        fail("--factorise: not the plain king buckets' file shape, or the same net as without")
+    r = train(binary, data, p("kfc.nnue"), "--checkpoint", p("kf.ckpt"), "--stop-after", "20000",
+              *kf)
+    r = train(binary, data, p("kfc.nnue"), "--checkpoint", p("kf.ckpt"), "--king-buckets", "4")
+    if r.returncode != 2 or "factoriser" not in r.stderr:
+        fail(f"a --factorise checkpoint resumed without it: exit {r.returncode}, {r.stderr!r}")
+    r = train(binary, data, p("kfc.nnue"), "--checkpoint", p("kf.ckpt"), *kf)
+    if r.returncode or "resumed" not in r.stderr or read(p("kfc.nnue")) != read(p("kf2.nnue")):
+        fail(f"--factorise: a resumed run differs or fails: {r.stderr}")
+    r = train(binary, data, p("f.nnue"), "--factorise")
+    if r.returncode != 2 or "--factorise: needs --king-buckets" not in r.stderr:
+        fail(f"--factorise without king buckets: exit {r.returncode}, {r.stderr!r}")
     sc = p("sc_run")
     subprocess.run([binary, "selfplay", "--variant", "superchess", "--games", "1", "--seed", "8",
                     "--out", sc, "--progress", "0", "--nodes", "50", "--ply-cap", "20"],

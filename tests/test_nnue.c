@@ -532,17 +532,31 @@ Test(nnue, float_model_and_quantised_net_agree) {
     static const struct {
         const char *variant;
         int obuckets, l1, l2, kb;
+        bool factor; /* --factorise: the sample's features activate their factor rows too,
+                        and the file holds each row plus its factor */
     } cfg[] = {
-        {"chess", 1, 0, 0, 0},   {"chess", 8, 0, 0, 0},        {"chess", 1, 16, 32, 0},
-        {"chess", 8, 16, 32, 8}, {"superchess", 4, 16, 32, 0}, {"supremo", 1, 0, 0, 0},
+        {"chess", 1, 0, 0, 0, false},        {"chess", 8, 0, 0, 0, false},
+        {"chess", 1, 16, 32, 0, false},      {"chess", 8, 16, 32, 8, false},
+        {"chess", 1, 0, 0, 4, true},         {"switching", 4, 16, 32, 8, true},
+        {"superchess", 4, 16, 32, 0, false}, {"supremo", 1, 0, 0, 0, false},
     };
     for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
         const Variant *v = variant_by_name(cfg[c].variant);
         Network *net = tu_net_v2(v, 256, cfg[c].obuckets, cfg[c].l1, cfg[c].l2, cfg[c].kb, 1, 3);
         TrainModel m;
-        cr_assert(
-            train_model_init(&m, net->l.nfeat, 256, cfg[c].obuckets, cfg[c].l1, cfg[c].l2, 40 + c));
+        int nfactor = cfg[c].factor ? net->l.nbase : 0;
+        cr_assert(train_model_init(&m, net->l.nfeat + nfactor, 256, cfg[c].obuckets, cfg[c].l1,
+                                   cfg[c].l2, 40 + c));
         uint64_t st = 1000 + c;
+        if (nfactor) {
+            /* the buckets' own rows smaller, the shared factor carrying most of the weight,
+             * as after training: a merge that dropped either would miss by far */
+            m.nfactor = nfactor;
+            m.nbase = net->l.nbase;
+            for (size_t i = 0; i < (size_t)net->l.nfeat * 256; i++) m.ftw[i] *= 0.3f;
+            for (size_t i = (size_t)net->l.nfeat * 256; i < (size_t)m.nfeat * 256; i++)
+                m.ftw[i] = test_uniform(&st, 0.08);
+        }
         for (int b = 0; b < m.obuckets; b++) {
             float *hp = m.head + (size_t)b * m.hstride;
             if (!m.l1) {
@@ -570,9 +584,12 @@ Test(nnue, float_model_and_quantised_net_agree) {
             cr_assert(variant_random_start(v, splitmix64_next(&st), fen, sizeof fen, &err));
             tu_fen(p, v, fen);
             for (int ply = 0; ply < 80; ply++, npos++) {
-                for (int k = 0; k < 2; k++)
-                    x->n[k] =
-                        (uint16_t)nnue_features_pos(&net->l, p, k ? p->side ^ 1 : p->side, x->f[k]);
+                for (int k = 0; k < 2; k++) {
+                    int n = nnue_features_pos(&net->l, p, k ? p->side ^ 1 : p->side, x->f[k]);
+                    for (int j = 0, n0 = n; nfactor && j < n0; j++)
+                        x->f[k][n++] = (uint16_t)(net->l.nfeat + x->f[k][j] % net->l.nbase);
+                    x->n[k] = (uint16_t)n;
+                }
                 const uint8_t *hand[2] = {p->hand[0], p->hand[1]};
                 x->bucket = net->bucket_of[nnue_material(&net->l, p->board, hand)];
                 double want = (double)train_forward(&m, x, fa) * 400;
@@ -588,9 +605,9 @@ Test(nnue, float_model_and_quantised_net_agree) {
         }
         double mean_err = sum_err / npos, mean_abs = sum_abs / npos;
         cr_log_info(
-            "%s %d,%d,%d,%d: %d positions, mean |eval| %.0f cp, error mean %.2f max %.2f cp",
-            v->name, cfg[c].obuckets, cfg[c].l1, cfg[c].l2, cfg[c].kb, npos, mean_abs, mean_err,
-            max_err);
+            "%s %d,%d,%d,%d%s: %d positions, mean |eval| %.0f cp, error mean %.2f max %.2f cp",
+            v->name, cfg[c].obuckets, cfg[c].l1, cfg[c].l2, cfg[c].kb,
+            cfg[c].factor ? " factorised" : "", npos, mean_abs, mean_err, max_err);
         cr_assert_gt(mean_abs, 100, "%s: evaluations too small to test", v->name);
         cr_assert_leq(mean_err, 20, "%s config %zu: mean error %.2f cp", v->name, c, mean_err);
         cr_assert_leq(max_err, 80, "%s config %zu: max error %.2f cp", v->name, c, max_err);

@@ -83,8 +83,14 @@ static void train_make_sample(const DataSet *ds, const NnueLayout *l, const Trai
         int n = nnue_material(l, board, hp), nb = o->obuckets, b = n * nb / (mat_max + 1);
         x->bucket = (uint8_t)(b < nb ? b : nb - 1);
     }
-    for (int k = 0; k < 2; k++)
-        x->n[k] = (uint16_t)nnue_features(l, k == 0 ? stm : stm ^ 1, board, hp, pp, x->f[k]);
+    for (int k = 0; k < 2; k++) {
+        int n = nnue_features(l, k == 0 ? stm : stm ^ 1, board, hp, pp, x->f[k]);
+        /* --factorise: each feature also activates its factor row, the same feature in no
+         * king bucket (king buckets are 8x8 without holdings: at most 64 features here) */
+        for (int j = 0, n0 = n; o->factorise && j < n0 && n < NNUE_MAX_ACTIVE; j++)
+            x->f[k][n++] = (uint16_t)(l->nfeat + x->f[k][j] % l->nbase);
+        x->n[k] = (uint16_t)n;
+    }
     int score = (int16_t)(r[REC_SCORE] | r[REC_SCORE + 1] << 8);
     int result = (int16_t)(r[REC_RESULT] | r[REC_RESULT + 1] << 8);
     double s = 1.0 / (1.0 + exp(-score / o->sig_k));
@@ -171,12 +177,14 @@ static bool train_load_val(TrainState *t, CvError *err) {
 static size_t train_param_count(const TrainModel *m) { return train_nparams(m); }
 
 /* The version 2 options a checkpoint records (bytes 113..127; zero for version 1): output
- * buckets - 1, l1, l2, king buckets, and the XXH3-64 of the king bucket map. */
+ * buckets - 1, l1, l2, king buckets, the factoriser, and the XXH3-64 of the king bucket
+ * map. */
 static void train_ckpt_arch(const TrainOpts *o, uint8_t *b) {
     b[0] = (uint8_t)(o->obuckets - 1);
     b[1] = (uint8_t)o->l1;
     b[2] = (uint8_t)o->l2;
     b[3] = (uint8_t)o->kbuckets;
+    b[4] = (uint8_t)o->factorise;
     uint64_t h = o->kbuckets ? XXH3_64bits(o->kb_map, sizeof o->kb_map) : 0;
     memcpy(b + 7, &h, 8);
 }
@@ -238,7 +246,10 @@ static int train_load_checkpoint(TrainState *t, CvError *err) {
     int rc = -1;
     if (got != n || memcmp(b, CKPT_MAGIC, 8) != 0) {
         snprintf(err->msg, sizeof err->msg,
-                 "checkpoint %s: not a checkpoint of this network shape (%zu bytes)", path, got);
+                 "checkpoint %s: not a checkpoint of this network shape (%zu bytes): made with "
+                 "other options (hidden, output buckets, stack, king buckets or factoriser) or "
+                 "not a checkpoint; remove it or use the same options",
+                 path, got);
         goto done;
     }
     memcpy(head, b + 8, sizeof head);
@@ -257,7 +268,7 @@ static int train_load_checkpoint(TrainState *t, CvError *err) {
         b[112] != (uint8_t)t->o->mirror || memcmp(b + 113, arch, sizeof arch) != 0) {
         snprintf(err->msg, sizeof err->msg,
                  "checkpoint %s: made with other options (variant, hidden, seed, batch, "
-                 "mirror, output buckets, stack or king buckets); "
+                 "mirror, output buckets, stack, king buckets or factoriser); "
                  "remove it or use the same options",
                  path);
         goto done;
@@ -308,9 +319,10 @@ static bool train_dump(TrainState *t, float out_to_sig, CvError *err) {
     size_t nhead = (size_t)m->obuckets * m->hstride;
     fprintf(f,
             "{\"nfeat\":%d,\"hidden\":%d,\"out_to_sig\":%.9g,\"batch\":%d,\"obuckets\":%d,"
-            "\"l1\":%d,\"l2\":%d,\"hstride\":%zu,\"kbuckets\":%d,\n",
+            "\"l1\":%d,\"l2\":%d,\"hstride\":%zu,\"kbuckets\":%d,\"nfactor\":%d,"
+            "\"nbase\":%d,\n",
             m->nfeat, h, (double)out_to_sig, o->batch, m->obuckets, m->l1, m->l2, m->hstride,
-            o->kbuckets);
+            o->kbuckets, m->nfactor, m->nbase);
     train_dump_floats(f, "ftw", m->ftw, (size_t)m->nfeat * h);
     train_dump_floats(f, "ftb", m->ftb, (size_t)h);
     train_dump_floats(f, "head", m->head, nhead);
@@ -532,10 +544,24 @@ int train_run(const TrainOpts *o, CvError *err) {
             return 2;
         }
         nnue_layout_kb(&t.l, o->kbuckets, o->kb_map);
+    } else if (o->factorise) {
+        snprintf(err->msg, sizeof err->msg,
+                 "--factorise: needs --king-buckets (it is the king buckets' shared factor)");
+        dataset_close(&t.ds);
+        return 2;
     }
     t.mat_max = nnue_material_max(t.ds.var);
     if (t.mat_max > 255) t.mat_max = 255;
-    bool ok = train_model_init(&t.model, t.l.nfeat, o->hidden, o->obuckets, o->l1, o->l2, o->seed);
+    int nfactor = o->factorise ? t.l.nbase : 0;
+    bool ok = train_model_init(&t.model, t.l.nfeat + nfactor, o->hidden, o->obuckets, o->l1, o->l2,
+                               o->seed);
+    if (ok && nfactor) {
+        /* the factor starts at zero: the buckets start as the model without it would */
+        t.model.nfactor = nfactor;
+        t.model.nbase = t.l.nbase;
+        memset(t.model.ftw + (size_t)t.l.nfeat * o->hidden, 0,
+               (size_t)nfactor * o->hidden * sizeof(float));
+    }
     for (int s = 0; s < TRAIN_SLOTS; s++) ok = ok && train_slot_init(&t.slots[s], &t.model);
     t.batch = malloc((size_t)o->batch * t.ds.rsize);
     if (!ok || !t.batch) {
@@ -574,8 +600,9 @@ int train_run(const TrainOpts *o, CvError *err) {
     if (o->obuckets > 1 || o->l1 || o->kbuckets)
         fprintf(stderr,
                 "train %s: version 2: %d output buckets (material 0..%d), stack %d,%d, %d king "
-                "buckets\n",
-                t.ds.var->name, o->obuckets, t.mat_max, o->l1, o->l2, o->kbuckets);
+                "buckets%s\n",
+                t.ds.var->name, o->obuckets, t.mat_max, o->l1, o->l2, o->kbuckets,
+                o->factorise ? " factorised" : "");
     uint64_t train_records = t.ds.records > (uint64_t)t.nval ? t.ds.records - (uint64_t)t.nval : 1;
     double passes = (double)o->positions / (double)train_records;
     if (passes > TRAIN_PASSES_WARN)

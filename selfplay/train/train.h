@@ -23,6 +23,8 @@ typedef struct TrainOpts {
     int l1, l2;         /* dense stack 2H -> l1 -> l2 -> 1 (0, 0: none) */
     int kbuckets;       /* king input buckets (0: none) */
     uint8_t kb_map[32]; /* their map (NnueLayout.kb_map) */
+    bool factorise;     /* king buckets share a factor: one more set of rows, trained with every
+                           bucket's and added to each at export (NETWORK.md) */
     int batch;
     uint64_t positions; /* training positions to consume in all */
     double lr, lr_end;  /* Adam step size, cosine-decayed from lr to lr_end */
@@ -66,6 +68,10 @@ typedef struct TrainSample {
  * w2[l2][l1], b2[l2], wo[l2], bo. */
 typedef struct TrainModel {
     int nfeat, hidden;
+    int nfactor; /* the last nfactor of the nfeat rows are the king buckets' shared factor,
+                    not in the network file (0: none) */
+    int nbase;   /* features of one king bucket: row f's factor is nfeat - nfactor + f %
+                    nbase */
     int obuckets, l1, l2;
     size_t hsize;   /* parameters of one bucket's head */
     size_t hstride; /* hsize, rounded up to 16 floats when there is more than the v1 head */
@@ -84,7 +90,8 @@ typedef struct TrainSlot {
 } TrainSlot;
 
 /* A model of nfeat features, hidden, obuckets output buckets and a stack l1, l2 (0, 0:
- * none), initialised from seed. */
+ * none), initialised from seed. The caller sets nfactor and nbase, and zeroes the factor's
+ * rows, for a factorised model. */
 bool train_model_init(TrainModel *m, int nfeat, int hidden, int obuckets, int l1, int l2,
                       uint64_t seed);
 void train_model_free(TrainModel *m);
@@ -107,7 +114,8 @@ void train_adam(TrainModel *m, TrainSlot *slots, int nslots, double lr);
 /* Loss of one sample under the model; acc is scratch (2 x hidden). */
 double train_loss(const TrainModel *m, const TrainSample *x, float out_to_sig, float *acc);
 
-/* Fills net's weights from the float model; returns how many weights were clipped. */
+/* Fills net's weights from the float model (a factorised row is its own weights plus its
+ * factor's); returns how many weights were clipped. */
 long train_quantise(const TrainModel *m, Network *net);
 
 #endif

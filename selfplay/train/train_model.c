@@ -440,8 +440,14 @@ static long train_round(double x, long lim, long *clipped) {
 long train_quantise(const TrainModel *m, Network *net) {
     long clipped = 0;
     int h = m->hidden, qa = net->d.qa, qb = net->d.qb, l1 = m->l1, l2 = m->l2;
-    for (size_t i = 0; i < (size_t)m->nfeat * h; i++)
-        net->ft_w[i] = (int16_t)train_round((double)m->ftw[i] * qa, 32767, &clipped);
+    int nfile = m->nfeat - m->nfactor;
+    for (int f = 0; f < nfile; f++) {
+        const float *w = m->ftw + (size_t)f * h;
+        const float *fw = m->nfactor ? m->ftw + (size_t)(nfile + f % m->nbase) * h : NULL;
+        for (int i = 0; i < h; i++)
+            net->ft_w[(size_t)f * h + i] = (int16_t)train_round(
+                ((double)w[i] + (fw ? (double)fw[i] : 0.0)) * qa, 32767, &clipped);
+    }
     for (int i = 0; i < h; i++)
         net->ft_b[i] = (int16_t)train_round((double)m->ftb[i] * qa, 32767, &clipped);
     const double qw = 1 << NNUE_STACK_SHIFT;
