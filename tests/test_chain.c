@@ -75,7 +75,7 @@ static void round_trip(char *v, char *opt, char *val, bool whole) {
     if (whole) same_file(run, a, "shard-000000.chain"); /* bin -> chain, as self-play wrote it */
     same_file(run, b, "shard-000000.bin");              /* chain -> bin */
     same_file(run, b, "shard-000000.jsonl");
-    cr_expect_eq(chain_version(run, "shard-000000.chain"), 2, "%s: self-play writes version 2", v);
+    cr_expect_eq(chain_version(run, "shard-000000.chain"), 3, "%s: self-play writes version 3", v);
     /* the chain is a small fraction of the bin: at most 5 bytes a position of 104+ */
     cr_expect_lt(file_size(run, "shard-000000.chain") * 20, file_size(run, "shard-000000.bin"),
                  "%s: chain %ld bytes, bin %ld", v, file_size(run, "shard-000000.chain"),
@@ -92,35 +92,38 @@ Test(chain, bin_chain_bin_is_byte_identical_in_every_variant) {
     round_trip("supremo", "--seed", "5", true);
 }
 
-/* Chains written by main before version 2 (tests/data/chain_v1, made at f02319c) convert
- * to the bin written beside them, directly and through a version 2 chain. */
-Test(chain, a_version_1_chain_still_reads_as_the_bin_written_with_it) {
+/* Chains of the older versions convert to the bin written beside the version 1 chains
+ * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 holds the same games as
+ * version 2, converted by 45d322b), directly and through a version 3 chain. */
+Test(chain, version_1_and_2_chains_still_read_as_the_bin_written_with_them) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    for (int i = 0; i < 4; i++) {
-        char in[1024], a[512], b[512], c[512];
-        snprintf(in, sizeof in, "%s/chain_v1/%s", CHESSVAR_TEST_DATA, variants[i]);
-        cr_assert_eq(chain_version(in, "shard-000000.chain"), 1, "%s", in);
-        su_temp_dir(a, sizeof a);
-        su_temp_dir(b, sizeof b);
-        su_temp_dir(c, sizeof c);
-        cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "chain", "--to", "bin,chain",
-                                    "--out", a, "--progress", "0")),
-                     0, "%s", in);
-        same_file(in, a, "shard-000000.bin");
-        cr_expect_eq(chain_version(a, "shard-000000.chain"), 2);
-        cr_assert_eq(su_run(SU_DATA("convert", "--in", a, "--from", "chain", "--to", "bin", "--out",
-                                    b, "--progress", "0")),
-                     0, "%s", a);
-        same_file(in, b, "shard-000000.bin");
-        /* and bin -> chain writes version 2, the same as from the version 1 chain */
-        cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "bin", "--to", "chain",
-                                    "--out", c, "--progress", "0")),
-                     0, "%s", in);
-        same_file(a, c, "shard-000000.chain");
-        su_remove_dir(a);
-        su_remove_dir(b);
-        su_remove_dir(c);
-    }
+    for (int version = 1; version <= 2; version++)
+        for (int i = 0; i < 4; i++) {
+            char in[1024], bin[1024], a[512], b[512], c[512];
+            snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, version, variants[i]);
+            snprintf(bin, sizeof bin, "%s/chain_v1/%s", CHESSVAR_TEST_DATA, variants[i]);
+            cr_assert_eq(chain_version(in, "shard-000000.chain"), version, "%s", in);
+            su_temp_dir(a, sizeof a);
+            su_temp_dir(b, sizeof b);
+            su_temp_dir(c, sizeof c);
+            cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "chain", "--to",
+                                        "bin,chain", "--out", a, "--progress", "0")),
+                         0, "%s", in);
+            same_file(bin, a, "shard-000000.bin");
+            cr_expect_eq(chain_version(a, "shard-000000.chain"), 3);
+            cr_assert_eq(su_run(SU_DATA("convert", "--in", a, "--from", "chain", "--to", "bin",
+                                        "--out", b, "--progress", "0")),
+                         0, "%s", a);
+            same_file(bin, b, "shard-000000.bin");
+            /* and bin -> chain writes version 3, the same as from the older chain */
+            cr_assert_eq(su_run(SU_DATA("convert", "--in", bin, "--from", "bin", "--to", "chain",
+                                        "--out", c, "--progress", "0")),
+                         0, "%s", bin);
+            same_file(a, c, "shard-000000.chain");
+            su_remove_dir(a);
+            su_remove_dir(b);
+            su_remove_dir(c);
+        }
 }
 
 Test(chain, dedup_keeps_duplicates_in_the_chain_marked_not_for_training) {
