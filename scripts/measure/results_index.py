@@ -148,6 +148,10 @@ FILES = [
      "self-play run, each against the v1 net by SPRT at 20 ms a move, paired openings; an "
      "equal-nodes check", "python3 -m scripts.measure.net_sweep --against v1 --sprt "
      "(command inside)"),
+    ("net_factor_*.json", "King buckets with their factoriser (train --factorise) against the "
+     "v1 net at equal data by SPRT at 20 ms a move, paired openings, with the loss curves' "
+     "reading (issue 41)", "python3 -m scripts.measure.net_sweep --against v1 --sprt "
+     "(command inside)"),
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "
      "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
