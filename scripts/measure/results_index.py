@@ -152,6 +152,10 @@ FILES = [
      "v1 net at equal data by SPRT at 20 ms a move, paired openings, with the loss curves' "
      "reading (issue 41)", "python3 -m scripts.measure.net_sweep --against v1 --sprt "
      "(command inside)"),
+    ("net_lambda_*.json", "Training target and passes at equal data (issue 41): loss curves of "
+     "the loop's net, its last net, and one pass at lambda 0.75 and 1.0, with SPRT matches "
+     "against the loop's net and the winner's match against classical at 20 ms a move",
+     "chessvar train / chessvar selfplay --sprt (commands inside)"),
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "
      "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
