@@ -529,6 +529,35 @@ static bool dec_start(ChainDec *d, const Variant *v, const char *fen, Position *
     return true;
 }
 
+/* Fills the record of written ply k at pos (both versions' decoders), when d->keep wants it. */
+static void dec_record(ChainDec *d, const Game *g, int k, const Position *pos, uint8_t *rec,
+                       int rsize, uint64_t *nrec) {
+    bool check = pos_in_check(pos);
+    if (!d->keep || d->keep(d->keep_ctx, g, k, pos, check)) {
+        record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check);
+        ++*nrec;
+    }
+}
+
+/* The error of a coded move the rules refuse at ply k; returns false. */
+static bool dec_illegal(const Game *g, int k, CvError *err) {
+    snprintf(err->msg, sizeof err->msg,
+             "game %u ply %d: the coded move is not legal here (written under other rules?)",
+             (unsigned)g->id, k + g->ply0);
+    return false;
+}
+
+/* Whether the game's last position has the 16 key bits coded at its end (key16); else the
+ * error of a replay under other rules. */
+static bool dec_end(const Game *g, const Position *pos, uint32_t key16, CvError *err) {
+    if (key16 == (uint32_t)(pos->key >> 48)) return true;
+    snprintf(err->msg, sizeof err->msg,
+             "game %u ply %d: the replay ends on another position than the one written "
+             "(written under other rules?)",
+             (unsigned)g->id, g->nply + g->ply0);
+    return false;
+}
+
 /* Decodes a game header coded by enc_header; false on a length beyond the game buffer. */
 static bool rd_header(ChainDec *d, Game *g) {
     ChainModel *m = d->m;
@@ -1043,29 +1072,13 @@ static bool dec3_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uin
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) {
-            bool check = pos_in_check(pos);
-            if (!d->keep || d->keep(d->keep_ctx, g, k, pos, check)) {
-                record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check);
-                ++*nrec;
-            }
-        }
+        if (rec && !p->unwritten) dec_record(d, g, k, pos, rec, rsize, nrec);
         pos_make(pos, p->played);
         continue;
     illegal:
-        snprintf(err->msg, sizeof err->msg,
-                 "game %u ply %d: the coded move is not legal here (written under other rules?)",
-                 (unsigned)g->id, k + g->ply0);
-        return false;
+        return dec_illegal(g, k, err);
     }
-    if (dec3_raw(d, 16) != (uint32_t)(pos->key >> 48)) {
-        snprintf(err->msg, sizeof err->msg,
-                 "game %u ply %d: the replay ends on another position than the one written "
-                 "(written under other rules?)",
-                 (unsigned)g->id, g->nply + g->ply0);
-        return false;
-    }
-    return true;
+    return dec_end(g, pos, dec3_raw(d, 16), err);
 }
 
 bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec, int rsize,
@@ -1137,27 +1150,11 @@ bool chain_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) {
-            bool check = pos_in_check(pos);
-            if (!d->keep || d->keep(d->keep_ctx, g, k, pos, check)) {
-                record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check);
-                ++*nrec;
-            }
-        }
+        if (rec && !p->unwritten) dec_record(d, g, k, pos, rec, rsize, nrec);
         pos_make(pos, p->played);
         continue;
     illegal:
-        snprintf(err->msg, sizeof err->msg,
-                 "game %u ply %d: the coded move is not legal here (written under other rules?)",
-                 (unsigned)g->id, k + g->ply0);
-        return false;
+        return dec_illegal(g, k, err);
     }
-    if (rd_direct(d, 16) != (uint32_t)(pos->key >> 48)) {
-        snprintf(err->msg, sizeof err->msg,
-                 "game %u ply %d: the replay ends on another position than the one written "
-                 "(written under other rules?)",
-                 (unsigned)g->id, g->nply + g->ply0);
-        return false;
-    }
-    return true;
+    return dec_end(g, pos, rd_direct(d, 16), err);
 }
