@@ -586,8 +586,7 @@ Test(nnue, float_model_and_quantised_net_agree) {
             for (int ply = 0; ply < 80; ply++, npos++) {
                 for (int k = 0; k < 2; k++) {
                     int n = nnue_features_pos(&net->l, p, k ? p->side ^ 1 : p->side, x->f[k]);
-                    for (int j = 0, n0 = n; nfactor && j < n0; j++)
-                        x->f[k][n++] = (uint16_t)(net->l.nfeat + x->f[k][j] % net->l.nbase);
+                    if (nfactor) n = train_factor_features(&net->l, x->f[k], n);
                     x->n[k] = (uint16_t)n;
                 }
                 const uint8_t *hand[2] = {p->hand[0], p->hand[1]};

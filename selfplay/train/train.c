@@ -85,10 +85,9 @@ static void train_make_sample(const DataSet *ds, const NnueLayout *l, const Trai
     }
     for (int k = 0; k < 2; k++) {
         int n = nnue_features(l, k == 0 ? stm : stm ^ 1, board, hp, pp, x->f[k]);
-        /* --factorise: each feature also activates its factor row, the same feature in no
-         * king bucket (king buckets are 8x8 without holdings: at most 64 features here) */
-        for (int j = 0, n0 = n; o->factorise && j < n0 && n < NNUE_MAX_ACTIVE; j++)
-            x->f[k][n++] = (uint16_t)(l->nfeat + x->f[k][j] % l->nbase);
+        /* --factorise: each feature also activates its factor row (king buckets are 8x8
+         * without holdings: at most 64 features here) */
+        if (o->factorise) n = train_factor_features(l, x->f[k], n);
         x->n[k] = (uint16_t)n;
     }
     int score = (int16_t)(r[REC_SCORE] | r[REC_SCORE + 1] << 8);

@@ -114,6 +114,11 @@ void train_adam(TrainModel *m, TrainSlot *slots, int nslots, double lr);
 /* Loss of one sample under the model; acc is scratch (2 x hidden). */
 double train_loss(const TrainModel *m, const TrainSample *x, float out_to_sig, float *acc);
 
+/* --factorise: appends to the n features f[] of a king-bucket layout l the factor row of
+ * each (nfeat + f mod nbase, the same feature in no bucket); returns the new count (at most
+ * NNUE_MAX_ACTIVE). */
+int train_factor_features(const NnueLayout *l, uint16_t *f, int n);
+
 /* Fills net's weights from the float model (a factorised row is its own weights plus its
  * factor's); returns how many weights were clipped. */
 long train_quantise(const TrainModel *m, Network *net);

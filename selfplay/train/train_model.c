@@ -484,3 +484,9 @@ long train_quantise(const TrainModel *m, Network *net) {
     }
     return clipped;
 }
+
+int train_factor_features(const NnueLayout *l, uint16_t *f, int n) {
+    for (int j = 0, n0 = n; j < n0 && n < NNUE_MAX_ACTIVE; j++)
+        f[n++] = (uint16_t)(l->nfeat + f[j] % l->nbase);
+    return n;
+}
