@@ -1,0 +1,73 @@
+/* chain_internal.h - what the chain codec's files share (chain.c: the block's public calls,
+ * the helpers both codings use and the decoder's start, record, error and end checks;
+ * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: version 3, rANS).
+ * Private to selfplay/games/chain*.c. */
+#ifndef CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
+#define CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
+
+#include "chain.h"
+
+#define DEPTH_CTX 65 /* previous searched depth 0..63, and 64 for an unsearched ply */
+#define EXP_CTX   8  /* bucket of the previous score difference's size */
+#define DDELTA    3  /* versions 2 and 3: depth differences -3..3 from the last searched depth */
+
+/* Bits needed for the values 0 .. n-1. */
+static inline int chain_bits(uint32_t n) { return n <= 1 ? 0 : 32 - __builtin_clz(n - 1); }
+
+/* Size class of a score difference's magnitude: floor(log2 m) + 1, 0 for 0. */
+static inline int chain_class(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
+
+/* The depth's context: the last searched depth (capped), or the unsearched one. */
+static inline int chain_depth_ctx(int searched, int prev_depth) {
+    return searched ? (prev_depth < 63 ? prev_depth : 63) : DEPTH_CTX - 1;
+}
+
+/* The five usual results by White's score per mille; 5 marks another value. */
+static inline int chain_wscore_code(int ws) {
+    return ws % 250 == 0 && ws >= 0 && ws <= 1000 ? ws / 250 : 5;
+}
+
+/* Next payload byte; zero past the end (a truncated payload then fails its checks). */
+static inline uint32_t chain_in(ChainDec *d) { return d->in < d->end ? *d->in++ : 0; }
+
+/* Appends one byte to the payload, growing it (e->oom when it cannot). */
+void chain_out(ChainEnc *e, uint8_t b);
+/* The encoder's step at ply k of g's replay on pos: the legal moves into list (*n), the
+ * index of the move played (*pi) and of the best move (*bi; -1 when not searched or not
+ * among them); false with err naming the game and the ply when the move played is not
+ * legal. */
+bool chain_enc_moves(Position *pos, const Game *g, int k, Move *list, int *n, int *pi, int *bi,
+                     CvError *err);
+
+/* The decoder's steps both codings share (chain.c): the game's start, once its header is
+ * read (header_ok false: the error of a header that does not read); a written ply's record;
+ * the errors of an illegal coded move and of a replay that ends elsewhere. */
+bool chain_dec_start(ChainDec *d, const Variant *v, const Game *g, bool header_ok, Position *pos,
+                     CvError *err);
+void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos, uint8_t *rec,
+                      int rsize, uint64_t *nrec);
+bool chain_dec_illegal(const Game *g, int k, CvError *err);
+bool chain_dec_end(const Game *g, const Position *pos, uint32_t key16, CvError *err);
+
+/* Versions 1 and 2 (chain_rc.c): the range coder's models and state set up, a game coded
+ * (pos at its start), the block flushed; the decoder's state read from d->in, a game
+ * decoded, as chain_enc_game and chain_dec_game. */
+bool chain_rc_enc_init(ChainEnc *e);
+bool chain_rc_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err);
+void chain_rc_enc_finish(ChainEnc *e);
+bool chain_rc_dec_init(ChainDec *d);
+bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
+                       int rsize, uint64_t *nrec, CvError *err);
+
+/* Version 3 (chain_rans.c): every model of a block declared (NULL if out of memory) and
+ * freed; a game coded, the block's symbols coded in reverse at its end; the decoder's
+ * state read, a game decoded. */
+ChainRans *chain_rans_new(bool decoder);
+void chain_rans_free(ChainRans *r);
+bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err);
+void chain_rans_enc_finish(ChainEnc *e);
+void chain_rans_dec_init(ChainDec *d);
+bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
+                         int rsize, uint64_t *nrec, CvError *err);
+
+#endif

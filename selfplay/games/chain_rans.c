@@ -1,0 +1,486 @@
+/* chain_rans.c - chain version 3 (FORMAT.md, "Payload, version 3: rANS"): rANS over
+ * adaptive frequency models, one symbol per field, and the models that code a game's
+ * start, moves, labels and flags with it. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain_internal.h"
+
+/* Version 3 codes one symbol per field with rANS (32-bit state, 16-bit words) over
+ * adaptive frequency models. A model counts its symbols as they pass and rebuilds its
+ * frequencies (summing to 2^prec) from the counts after 8, 16, 32, ... symbols, the period
+ * capped; between rebuilds it codes with fixed frequencies, so the encoder can record each
+ * symbol's slice while it models forwards and code the block in reverse at its end, and
+ * the decoder reads one table slot per symbol. */
+
+#define RANS_LOW   (1u << 16) /* the state stays in [2^16, 2^32) */
+#define RANS_INC   4          /* a count's step */
+#define RANS_LIMIT (1u << 16) /* counts are halved at a rebuild when their sum passes this */
+#define RANS_FIRST 8          /* symbols before the first rebuild */
+#define RANS_CAP   1          /* periods grow to 2^prec / RANS_CAP (at least 64) */
+#define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
+#define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
+#define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
+
+/* One adaptive frequency model. */
+typedef struct RModel {
+    uint16_t nsym, prec;
+    uint32_t left, period; /* symbols until the next rebuild, and the last period */
+    uint32_t *count;
+    uint16_t *freq, *start;
+    uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder) */
+} RModel;
+
+/* Every model of a version 3 block. */
+struct ChainRans {
+    RModel flags[FLAG_CTX];              /* a ply's flags, by the ply or the previous ply's */
+    RModel idx[2][IDX_MODELS];           /* best move [0], played move [1], by the count's bits */
+    RModel score[2][EXP_CTX][2];         /* by searched, the last class, the prediction's sign */
+    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape */
+    RModel id_next, ply0_zero, fen_same; /* the game header's */
+    RModel fen_char, nply_class, wscore, term;
+    bool decoder;
+};
+
+/* Declares model m: nsym symbols, frequencies summing to 2^prec; its tables come at its
+ * first use. */
+static void rmodel_declare(RModel *m, int nsym, int prec) {
+    memset(m, 0, sizeof *m);
+    m->nsym = (uint16_t)nsym;
+    m->prec = (uint16_t)prec;
+}
+
+/* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
+ * counted symbol) and, in a decoder, its slot table. */
+static void rmodel_rebuild(RModel *m) {
+    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = 0;
+    for (uint32_t s = 0; s < n; s++) total += m->count[s];
+    if (total > RANS_LIMIT) {
+        total = 0;
+        for (uint32_t s = 0; s < n; s++) total += m->count[s] -= m->count[s] >> 1;
+    }
+    uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t f = (uint32_t)((m->count[s] * scale + (1u << 31)) >> 32);
+        f += !f;
+        m->freq[s] = (uint16_t)f;
+        sum += f;
+        if (m->count[s] > m->count[top]) top = s;
+    }
+    if (m->freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
+        sum = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            uint32_t f = 1 + (uint32_t)((uint64_t)m->count[s] * (one - n) / total);
+            m->freq[s] = (uint16_t)f;
+            sum += f;
+        }
+    }
+    m->freq[top] = (uint16_t)(m->freq[top] + one - sum);
+    uint32_t start = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        m->start[s] = (uint16_t)start;
+        if (m->slot) {
+            uint16_t *t = m->slot + start;
+            for (uint32_t j = 0, f = m->freq[s]; j < f; j++) t[j] = (uint16_t)s;
+        }
+        start += m->freq[s];
+    }
+    uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
+    m->period = m->period ? (m->period * 2 < cap ? m->period * 2 : cap) : RANS_FIRST;
+    m->left = m->period;
+}
+
+/* Makes m's tables at its first use: every count 1, so the frequencies are even. */
+static bool rmodel_open(RModel *m, bool decoder) {
+    size_t n = m->nsym;
+    m->count = malloc(n * sizeof *m->count + 2 * n * sizeof *m->freq);
+    if (!m->count) return false;
+    m->freq = (uint16_t *)(m->count + n);
+    m->start = m->freq + n;
+    if (decoder) {
+        m->slot = malloc(((size_t)1 << m->prec) * sizeof *m->slot);
+        if (!m->slot) {
+            free(m->count);
+            m->count = NULL;
+            return false;
+        }
+    }
+    for (size_t s = 0; s < n; s++) m->count[s] = 1;
+    rmodel_rebuild(m);
+    return true;
+}
+
+/* Counts symbol s in m and rebuilds when its period is over. */
+static inline void rmodel_update(RModel *m, uint32_t s) {
+    m->count[s] += RANS_INC;
+    if (--m->left == 0) rmodel_rebuild(m);
+}
+
+/* Frees m's tables. */
+static void rmodel_free(RModel *m) {
+    free(m->count);
+    free(m->slot);
+    m->count = NULL;
+    m->slot = NULL;
+}
+
+/* The move index model of a count n of 2 to 1024: n itself up to 8, above n rounded up
+ * to a quarter of its power of two, 4 models for each bit length from 4 to 10. */
+static inline int chain_idx_key(uint32_t n) {
+    if (n <= 8) return (int)n;
+    int b = chain_bits(n), step = b - 3;
+    return 9 + (b - 4) * 4 + (int)((n - 1) >> step) - 4;
+}
+
+/* The alphabet of move index model key (the inverse of chain_idx_key's rounding). */
+static int chain_idx_size(int key) {
+    if (key <= 8) return key < 2 ? 2 : key;
+    int b = 4 + (key - 9) / 4, q = (key - 9) % 4;
+    return (5 + q) << (b - 3);
+}
+
+/* Every model of a block, declared; NULL if out of memory. */
+ChainRans *chain_rans_new(bool decoder) {
+    ChainRans *r = malloc(sizeof *r);
+    if (!r) return NULL;
+    for (int i = 0; i < FLAG_CTX; i++) rmodel_declare(&r->flags[i], 16, 11);
+    for (int w = 0; w < 2; w++)
+        for (int b = 0; b < IDX_MODELS; b++) {
+            int a = chain_idx_size(b), bits = chain_bits((uint32_t)a);
+            int prec = bits + 4 < 8 ? 8 : bits + 4 > 14 ? 14 : bits + 4;
+            rmodel_declare(&r->idx[w][b], a, prec);
+        }
+    for (int s = 0; s < 2; s++)
+        for (int c = 0; c < EXP_CTX; c++)
+            for (int g = 0; g < 2; g++) rmodel_declare(&r->score[s][c][g], SCORE_SYMS, 10);
+    for (int i = 0; i < DEPTH_CTX; i++) rmodel_declare(&r->depth[i], 2 * DDELTA + 2, 8);
+    rmodel_declare(&r->id_next, 2, 8);
+    rmodel_declare(&r->ply0_zero, 2, 8);
+    rmodel_declare(&r->fen_same, 2, 8);
+    rmodel_declare(&r->fen_char, 128, 10);
+    rmodel_declare(&r->nply_class, 16, 8);
+    rmodel_declare(&r->wscore, 8, 8);
+    rmodel_declare(&r->term, 16, 8);
+    r->decoder = decoder;
+    return r;
+}
+
+/* Frees r and its models' tables. */
+void chain_rans_free(ChainRans *r) {
+    if (!r) return;
+    RModel *m = (RModel *)r;
+    for (size_t i = 0; i < offsetof(ChainRans, decoder) / sizeof *m; i++) rmodel_free(&m[i]);
+    free(r);
+}
+
+/* Records one symbol's slice for the end of the block. */
+static void enc3_push(ChainEnc *e, uint32_t start, uint32_t freq, int prec) {
+    if (e->nsym == e->capsym) {
+        size_t cap = e->capsym ? 2 * e->capsym : 1 << 14;
+        ChainSym *s = realloc(e->sym, cap * sizeof *s);
+        if (!s) {
+            e->oom = true;
+            return;
+        }
+        e->sym = s;
+        e->capsym = cap;
+    }
+    e->sym[e->nsym++] = (ChainSym){(uint16_t)start, (uint16_t)freq, (uint8_t)prec};
+}
+
+/* Codes symbol s of model m. */
+static void enc3(ChainEnc *e, RModel *m, uint32_t s) {
+    if (!m->count && !rmodel_open(m, false)) {
+        e->oom = true;
+        return;
+    }
+    enc3_push(e, m->start[s], m->freq[s], m->prec);
+    rmodel_update(m, s);
+}
+
+/* Codes the low n bits of v evenly, in pieces of at most 16 bits, high piece first. */
+static void enc3_raw(ChainEnc *e, uint32_t v, int n) {
+    while (n > 0) {
+        int k = n > 16 ? n - 16 : n;
+        n -= k;
+        enc3_push(e, (v >> n) & ((1u << k) - 1), 1, k);
+    }
+}
+
+/* Ends a version 3 block: codes its symbols in reverse and writes the final state, then
+ * the 16-bit words in the order the decoder reads them. */
+void chain_rans_enc_finish(ChainEnc *e) {
+    size_t cap = 4 + 4 * e->nsym + 16;
+    uint16_t *w = malloc(cap / 2 * sizeof *w);
+    if (!w) {
+        e->oom = true;
+        return;
+    }
+    size_t nw = 0;
+    uint32_t x = RANS_LOW;
+    for (size_t i = e->nsym; i-- > 0;) {
+        const ChainSym *s = &e->sym[i];
+        uint64_t xmax = (uint64_t)s->freq << (32 - s->prec);
+        if (x >= xmax) {
+            w[nw++] = (uint16_t)x;
+            x >>= 16;
+        }
+        x = ((x / s->freq) << s->prec) + x % s->freq + s->start;
+    }
+    for (int i = 0; i < 4; i++) chain_out(e, (uint8_t)(x >> (8 * i)));
+    while (nw-- > 0) {
+        chain_out(e, (uint8_t)w[nw]);
+        chain_out(e, (uint8_t)(w[nw] >> 8));
+    }
+    free(w);
+}
+
+/* Version 3's game header: as version 2's, each field one symbol. */
+static void enc3_header(ChainEnc *e, const Game *g) {
+    ChainRans *r = e->r;
+    bool next = g->id == e->prev_id + 1;
+    enc3(e, &r->id_next, !next);
+    if (!next) enc3_raw(e, g->id, 32);
+    e->prev_id = g->id;
+    enc3(e, &r->ply0_zero, g->ply0 != 0);
+    if (g->ply0) enc3_raw(e, g->ply0, 16);
+    bool same = strcmp(g->start_fen, e->prev_fen) == 0;
+    enc3(e, &r->fen_same, !same);
+    if (!same) {
+        size_t len = strlen(g->start_fen);
+        enc3_raw(e, (uint32_t)len, 8);
+        for (size_t i = 0; i < len; i++)
+            enc3(e, &r->fen_char, (unsigned char)g->start_fen[i] & 127);
+        memcpy(e->prev_fen, g->start_fen, len + 1);
+    }
+    uint32_t n = (uint32_t)g->nply + 1;
+    int c = chain_class(n); /* 1..12 */
+    enc3(e, &r->nply_class, (uint32_t)c);
+    enc3_raw(e, n, c - 1);
+    int ws = chain_wscore_code(g->white_score);
+    enc3(e, &r->wscore, (uint32_t)ws);
+    if (ws == 5) enc3_raw(e, (uint32_t)g->white_score, 10);
+    enc3(e, &r->term, (uint32_t)g->termination & 15);
+}
+
+/* Codes index i among n values (n >= 2) in the model of n's bit length. */
+static inline void enc3_index(ChainEnc *e, int which, uint32_t i, uint32_t n) {
+    if (n > 1) enc3(e, &e->r->idx[which][chain_idx_key(n)], i);
+}
+
+/* Version 3's score: zero, or the size class of its difference from the prediction with
+ * the sign and the bit after the leading one in one symbol, then the rest evenly. */
+static void enc3_score(ChainEnc *e, int score, int pred, int searched, int *prev_class) {
+    int d = score - pred;
+    uint32_t mag = (uint32_t)(d < 0 ? -d : d);
+    int c = chain_class(mag), neg = d < 0;
+    RModel *m = &e->r->score[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1][pred < 0];
+    *prev_class = c;
+    if (c == 0) enc3(e, m, 0);
+    else if (c == 1) enc3(e, m, 1 + (uint32_t)neg);
+    else {
+        enc3(e, m, 3 + 4 * (uint32_t)(c - 2) + 2 * (uint32_t)neg + ((mag >> (c - 2)) & 1));
+        enc3_raw(e, mag, c - 2);
+    }
+}
+
+/* Codes game g in version 3: per ply its flags (not for training, random, and one of not
+ * searched, played the best, played another, best not legal) in one symbol, the best move's index,
+ * the played move's, the score and the depth. */
+bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err) {
+    ChainRans *r = e->r;
+    enc3_header(e, g);
+    Move list[MAX_MOVES];
+    int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
+    for (int k = 0; k < g->nply; k++) {
+        const GamePly *p = &g->ply[k];
+        int n, pi, bi, searched = p->best != MOVE_NONE;
+        if (!chain_enc_moves(pos, g, k, list, &n, &pi, &bi, err)) return false;
+        int far = searched && bi < 0, differ = searched && p->played != p->best;
+        int kind = !searched ? 0 : far ? 3 : differ ? 2 : 1;
+        int flags = (p->unwritten != 0) | (p->random != 0) << 1 | kind << 2;
+        enc3(e, &r->flags[k < 8 ? k : 8 + prev_flags], (uint32_t)flags);
+        prev_flags = flags;
+        if (searched) {
+            if (bi >= 0) enc3_index(e, 0, (uint32_t)bi, (uint32_t)n);
+            else enc3_raw(e, p->best, 32);
+            if (differ) {
+                if (bi >= 0) enc3_index(e, 1, (uint32_t)(pi < bi ? pi : pi - 1), (uint32_t)n - 1);
+                else enc3_index(e, 1, (uint32_t)pi, (uint32_t)n);
+            }
+        } else {
+            enc3_index(e, 1, (uint32_t)pi, (uint32_t)n);
+        }
+        int pred = searched && prev_searched ? -prev_score : 0;
+        enc3_score(e, p->score, pred, searched, &prev_class);
+        int ctx = chain_depth_ctx(searched, prev_depth);
+        int dd = p->depth - (searched ? prev_depth : 0);
+        if (dd >= -DDELTA && dd <= DDELTA) {
+            enc3(e, &r->depth[ctx], (uint32_t)(dd + DDELTA));
+        } else {
+            enc3(e, &r->depth[ctx], 2 * DDELTA + 1);
+            enc3_raw(e, p->depth, 8);
+        }
+        prev_score = p->score;
+        prev_searched = searched;
+        if (searched) prev_depth = p->depth;
+        pos_make(pos, p->played);
+    }
+    enc3_raw(e, (uint32_t)(pos->key >> 48), 16);
+    return true;
+}
+
+/* The next 16-bit word of a version 3 payload; zero past the end (a truncated payload
+ * then fails its checks). */
+static inline uint32_t dec3_word(ChainDec *d) {
+    if (d->in + 2 <= d->end) {
+        uint32_t w = (uint32_t)d->in[0] | (uint32_t)d->in[1] << 8;
+        d->in += 2;
+        return w;
+    }
+    d->in = d->end;
+    return 0;
+}
+
+/* Decodes one symbol of model m. */
+static inline uint32_t dec3(ChainDec *d, RModel *m) {
+    if (__builtin_expect(!m->count, 0) && !rmodel_open(m, true)) return 0;
+    uint32_t slot = d->x & ((1u << m->prec) - 1), s = m->slot[slot];
+    d->x = m->freq[s] * (d->x >> m->prec) + slot - m->start[s];
+    if (d->x < RANS_LOW) d->x = d->x << 16 | dec3_word(d);
+    rmodel_update(m, s);
+    return s;
+}
+
+/* Decodes n even bits coded by enc3_raw. */
+static uint32_t dec3_raw(ChainDec *d, int n) {
+    uint32_t v = 0;
+    while (n > 0) {
+        int k = n > 16 ? n - 16 : n;
+        n -= k;
+        v = v << k | (d->x & ((1u << k) - 1));
+        d->x >>= k;
+        if (d->x < RANS_LOW) d->x = d->x << 16 | dec3_word(d);
+    }
+    return v;
+}
+
+/* Starts decoding a version 3 payload: the rANS state from its first four bytes. */
+void chain_rans_dec_init(ChainDec *d) {
+    for (int i = 0; i < 4; i++) d->x |= chain_in(d) << (8 * i);
+}
+
+/* Decodes a game header coded by enc3_header; false on a length beyond the game buffer. */
+static bool dec3_header(ChainDec *d, Game *g) {
+    ChainRans *r = d->r;
+    memset(g, 0, sizeof *g);
+    g->id = dec3(d, &r->id_next) ? dec3_raw(d, 32) : d->prev_id + 1;
+    d->prev_id = g->id;
+    g->ply0 = (uint16_t)(dec3(d, &r->ply0_zero) ? dec3_raw(d, 16) : 0);
+    if (dec3(d, &r->fen_same)) {
+        uint32_t len = dec3_raw(d, 8);
+        for (uint32_t i = 0; i < len; i++) d->prev_fen[i] = (char)dec3(d, &r->fen_char);
+        d->prev_fen[len] = 0;
+    }
+    memcpy(g->start_fen, d->prev_fen, sizeof g->start_fen);
+    int c = (int)dec3(d, &r->nply_class);
+    if (c < 1) return false;
+    uint32_t n = (1u << (c - 1)) | dec3_raw(d, c - 1);
+    g->nply = (int)n - 1;
+    int ws = (int)dec3(d, &r->wscore);
+    g->white_score = ws == 5 ? (int)dec3_raw(d, 10) : ws * 250;
+    g->termination = (int)dec3(d, &r->term);
+    return ws <= 5 && g->nply >= 0 && g->nply < MAX_GAME_PLY;
+}
+
+/* Decodes an index among n values coded by enc3_index. */
+static inline uint32_t dec3_index(ChainDec *d, int which, uint32_t n) {
+    return n > 1 ? dec3(d, &d->r->idx[which][chain_idx_key(n)]) : 0;
+}
+
+/* Decodes a score coded by enc3_score. */
+static int dec3_score(ChainDec *d, int pred, int searched, int *prev_class) {
+    RModel *m = &d->r->score[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1][pred < 0];
+    uint32_t s = dec3(d, m);
+    if (s == 0) {
+        *prev_class = 0;
+        return pred;
+    }
+    if (s < 3) {
+        *prev_class = 1;
+        return s == 1 ? pred + 1 : pred - 1;
+    }
+    uint32_t t = s - 3;
+    int c = 2 + (int)(t >> 2);
+    *prev_class = c;
+    int mag = (int)((2u | (t & 1)) << (c - 2) | dec3_raw(d, c - 2));
+    return t & 2 ? pred - mag : pred + mag;
+}
+
+/* Decodes a game coded by chain_rans_enc_game, as chain_dec_game. */
+bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
+                         int rsize, uint64_t *nrec, CvError *err) {
+    ChainRans *r = d->r;
+    if (!chain_dec_start(d, v, g, dec3_header(d, g), pos, err)) return false;
+    Move list[MAX_MOVES];
+    int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
+    for (int k = 0; k < g->nply; k++) {
+        GamePly *p = &g->ply[k];
+        int n = pos_legal_moves(pos, list);
+        p->legal = (uint16_t)n;
+        int flags = (int)dec3(d, &r->flags[k < 8 ? k : 8 + prev_flags]);
+        prev_flags = flags;
+        p->unwritten = (uint8_t)(flags & 1);
+        p->random = (uint8_t)(flags >> 1 & 1);
+        int kind = flags >> 2, searched = kind != 0;
+        if (n == 0) goto illegal;
+        if (searched) {
+            int bi = -1;
+            if (kind != 3) {
+                bi = (int)dec3_index(d, 0, (uint32_t)n);
+                if (bi >= n) goto illegal;
+                p->best = list[bi];
+            } else {
+                p->best = dec3_raw(d, 32);
+            }
+            if (kind >= 2) {
+                uint32_t pi;
+                if (bi >= 0) {
+                    if (n < 2) goto illegal;
+                    pi = dec3_index(d, 1, (uint32_t)n - 1);
+                    if (pi >= (uint32_t)n - 1) goto illegal;
+                    if ((int)pi >= bi) pi++;
+                } else {
+                    pi = dec3_index(d, 1, (uint32_t)n);
+                    if (pi >= (uint32_t)n) goto illegal;
+                }
+                p->played = list[pi];
+            } else {
+                if (bi < 0) goto illegal;
+                p->played = p->best;
+            }
+        } else {
+            p->best = MOVE_NONE;
+            uint32_t pi = dec3_index(d, 1, (uint32_t)n);
+            if (pi >= (uint32_t)n) goto illegal;
+            p->played = list[pi];
+        }
+        int pred = searched && prev_searched ? -prev_score : 0;
+        p->score = (int16_t)dec3_score(d, pred, searched, &prev_class);
+        int ctx = chain_depth_ctx(searched, prev_depth);
+        int s = (int)dec3(d, &r->depth[ctx]);
+        p->depth = (uint8_t)(s <= 2 * DDELTA ? (searched ? prev_depth : 0) + s - DDELTA
+                                             : (int)dec3_raw(d, 8));
+        prev_score = p->score;
+        prev_searched = searched;
+        if (searched) prev_depth = p->depth;
+        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, rec, rsize, nrec);
+        pos_make(pos, p->played);
+        continue;
+    illegal:
+        return chain_dec_illegal(g, k, err);
+    }
+    return chain_dec_end(g, pos, dec3_raw(d, 16), err);
+}
