@@ -23,14 +23,17 @@
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
 #define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
+#define SLOT_PAD   8          /* room past a slot table for rmodel_fill's last store */
 
 /* One adaptive frequency model. */
 typedef struct RModel {
     uint16_t nsym, prec;
     uint32_t left, period; /* symbols until the next rebuild, and the last period */
+    uint32_t total;        /* the sum of the counts */
     uint32_t *count;
     uint16_t *freq, *start;
-    uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder) */
+    uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder),
+                     * and SLOT_PAD more that rmodel_fill may write past the last */
 } RModel;
 
 /* Every model of a version 3 block. */
@@ -52,14 +55,25 @@ static void rmodel_declare(RModel *m, int nsym, int prec) {
     m->prec = (uint16_t)prec;
 }
 
+/* Sets the f slots from t on to symbol s, eight a store: the last store's overshoot (up to
+ * 7 slots) lands where the next symbol's slots start, which are filled after, or in the
+ * table's SLOT_PAD. */
+static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
+    uint64_t v = s * 0x0001000100010001ull;
+    for (uint32_t j = 0; j < f; j += 8) {
+        memcpy(t + j, &v, sizeof v);
+        memcpy(t + j + 4, &v, sizeof v);
+    }
+}
+
 /* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
  * counted symbol) and, in a decoder, its slot table. */
 static void rmodel_rebuild(RModel *m) {
-    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = 0;
-    for (uint32_t s = 0; s < n; s++) total += m->count[s];
+    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = m->total;
     if (total > RANS_LIMIT) {
         total = 0;
         for (uint32_t s = 0; s < n; s++) total += m->count[s] -= m->count[s] >> 1;
+        m->total = total;
     }
     uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
     for (uint32_t s = 0; s < n; s++) {
@@ -78,18 +92,15 @@ static void rmodel_rebuild(RModel *m) {
         }
     }
     m->freq[top] = (uint16_t)(m->freq[top] + one - sum);
-    uint32_t start = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        m->start[s] = (uint16_t)start;
-        if (m->slot) {
-            uint16_t *t = m->slot + start;
-            for (uint32_t j = 0, f = m->freq[s]; j < f; j++) t[j] = (uint16_t)s;
-        }
-        start += m->freq[s];
-    }
     uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
     m->period = m->period ? (m->period * 2 < cap ? m->period * 2 : cap) : RANS_FIRST;
     m->left = m->period;
+    uint32_t start = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        m->start[s] = (uint16_t)start;
+        if (m->slot) rmodel_fill(m->slot + start, m->freq[s], (uint16_t)s);
+        start += m->freq[s];
+    }
 }
 
 /* Makes m's tables at its first use: every count 1, so the frequencies are even. */
@@ -100,7 +111,7 @@ static bool rmodel_open(RModel *m, bool decoder) {
     m->freq = (uint16_t *)(m->count + n);
     m->start = m->freq + n;
     if (decoder) {
-        m->slot = malloc(((size_t)1 << m->prec) * sizeof *m->slot);
+        m->slot = malloc((((size_t)1 << m->prec) + SLOT_PAD) * sizeof *m->slot);
         if (!m->slot) {
             free(m->count);
             m->count = NULL;
@@ -108,6 +119,7 @@ static bool rmodel_open(RModel *m, bool decoder) {
         }
     }
     for (size_t s = 0; s < n; s++) m->count[s] = 1;
+    m->total = (uint32_t)n;
     rmodel_rebuild(m);
     return true;
 }
@@ -115,6 +127,7 @@ static bool rmodel_open(RModel *m, bool decoder) {
 /* Counts symbol s in m and rebuilds when its period is over. */
 static inline void rmodel_update(RModel *m, uint32_t s) {
     m->count[s] += RANS_INC;
+    m->total += RANS_INC;
     if (--m->left == 0) rmodel_rebuild(m);
 }
 
@@ -347,7 +360,8 @@ static inline uint32_t dec3_word(ChainDec *d) {
 /* Decodes one symbol of model m. */
 static inline uint32_t dec3(ChainDec *d, RModel *m) {
     if (__builtin_expect(!m->count, 0) && !rmodel_open(m, true)) return 0;
-    uint32_t slot = d->x & ((1u << m->prec) - 1), s = m->slot[slot];
+    uint32_t slot = d->x & ((1u << m->prec) - 1);
+    uint32_t s = m->slot[slot];
     d->x = m->freq[s] * (d->x >> m->prec) + slot - m->start[s];
     if (d->x < RANS_LOW) d->x = d->x << 16 | dec3_word(d);
     rmodel_update(m, s);
