@@ -75,7 +75,7 @@ static void round_trip(char *v, char *opt, char *val, bool whole) {
     if (whole) same_file(run, a, "shard-000000.chain"); /* bin -> chain, as self-play wrote it */
     same_file(run, b, "shard-000000.bin");              /* chain -> bin */
     same_file(run, b, "shard-000000.jsonl");
-    cr_expect_eq(chain_version(run, "shard-000000.chain"), 3, "%s: self-play writes version 3", v);
+    cr_expect_eq(chain_version(run, "shard-000000.chain"), 4, "%s: self-play writes version 4", v);
     /* the chain is a small fraction of the bin: at most 5 bytes a position of 104+ */
     cr_expect_lt(file_size(run, "shard-000000.chain") * 20, file_size(run, "shard-000000.bin"),
                  "%s: chain %ld bytes, bin %ld", v, file_size(run, "shard-000000.chain"),
@@ -93,11 +93,12 @@ Test(chain, bin_chain_bin_is_byte_identical_in_every_variant) {
 }
 
 /* Chains of the older versions convert to the bin written beside the version 1 chains
- * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 holds the same games as
- * version 2, converted by 45d322b), directly and through a version 3 chain. */
-Test(chain, version_1_and_2_chains_still_read_as_the_bin_written_with_them) {
+ * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 and chain_v3 hold the same
+ * games as version 2, converted by 45d322b, and version 3, by e5b489d), directly and
+ * through a version 4 chain. */
+Test(chain, version_1_to_3_chains_still_read_as_the_bin_written_with_them) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    for (int version = 1; version <= 2; version++)
+    for (int version = 1; version <= 3; version++)
         for (int i = 0; i < 4; i++) {
             char in[1024], bin[1024], a[512], b[512], c[512];
             snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, version, variants[i]);
@@ -110,12 +111,12 @@ Test(chain, version_1_and_2_chains_still_read_as_the_bin_written_with_them) {
                                         "bin,chain", "--out", a, "--progress", "0")),
                          0, "%s", in);
             same_file(bin, a, "shard-000000.bin");
-            cr_expect_eq(chain_version(a, "shard-000000.chain"), 3);
+            cr_expect_eq(chain_version(a, "shard-000000.chain"), 4);
             cr_assert_eq(su_run(SU_DATA("convert", "--in", a, "--from", "chain", "--to", "bin",
                                         "--out", b, "--progress", "0")),
                          0, "%s", a);
             same_file(bin, b, "shard-000000.bin");
-            /* and bin -> chain writes version 3, the same as from the older chain */
+            /* and bin -> chain writes version 4, the same as from the older chain */
             cr_assert_eq(su_run(SU_DATA("convert", "--in", bin, "--from", "bin", "--to", "chain",
                                         "--out", c, "--progress", "0")),
                          0, "%s", bin);
@@ -124,6 +125,42 @@ Test(chain, version_1_and_2_chains_still_read_as_the_bin_written_with_them) {
             su_remove_dir(b);
             su_remove_dir(c);
         }
+}
+
+/* Whether dir/name holds the same bytes as dir2/name after their 64-byte headers (the
+ * blocks, each with its own checksum). */
+static bool same_blocks(const char *dir, const char *dir2, const char *name) {
+    char p[1024], q[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    snprintf(q, sizeof q, "%s/%s", dir2, name);
+    long n = 0, m = 0;
+    char *a = su_slurp(p, &n), *b = su_slurp(q, &m);
+    cr_assert(a && b && n > 64 && m > 64, "%s, %s", p, q);
+    bool same = n == m && memcmp(a + 64, b + 64, (size_t)n - 64) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* Version 4 codes each move's index in the order of the variant's fastest generator: in
+ * Superchess its specialised path, whose order differs from gen_legal's, so the blocks
+ * differ from version 3's; elsewhere the generator is the same and so are the blocks. */
+Test(chain, version_4_orders_the_moves_by_the_fast_generator) {
+    char *variants[] = {"chess", "switching", "superchess", "supremo"};
+    for (int i = 0; i < 4; i++) {
+        char in[1024], a[512];
+        snprintf(in, sizeof in, "%s/chain_v3/%s", CHESSVAR_TEST_DATA, variants[i]);
+        su_temp_dir(a, sizeof a);
+        cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "chain", "--to", "chain",
+                                    "--out", a, "--progress", "0")),
+                     0, "%s", in);
+        cr_assert_eq(chain_version(a, "shard-000000.chain"), 4);
+        bool fast_order = strcmp(variants[i], "superchess") == 0;
+        cr_expect_eq(same_blocks(in, a, "shard-000000.chain"), !fast_order,
+                     "%s: version 4's blocks %s version 3's", variants[i],
+                     fast_order ? "should differ from" : "should equal");
+        su_remove_dir(a);
+    }
 }
 
 Test(chain, dedup_keeps_duplicates_in_the_chain_marked_not_for_training) {

@@ -1,5 +1,5 @@
 /* chain.c - the chain codec's block calls (chain.h), which pick the coding of the block's
- * version (chain_rc.c: versions 1 and 2, chain_rans.c: version 3), and what both codings
+ * version (chain_rc.c: versions 1 and 2, chain_rans.c: versions 3 and 4), and what both codings
  * share: the payload's output and the decoder's start, record, error and end checks. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,10 +51,10 @@ static int chain_find(const Move *list, int n, Move m) {
     return -1;
 }
 
-bool chain_enc_moves(Position *pos, const Game *g, int k, Move *list, int *n, int *pi, int *bi,
-                     CvError *err) {
+bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *list, int *n, int *pi,
+                     int *bi, CvError *err) {
     const GamePly *p = &g->ply[k];
-    *n = pos_legal_moves(pos, list);
+    *n = chain_moves(pos, version, list);
     *pi = chain_find(list, *n, p->played);
     if (*pi < 0) {
         snprintf(err->msg, sizeof err->msg, "game %u ply %d: the move played is not legal",

@@ -1,6 +1,6 @@
 /* chain_internal.h - what the chain codec's files share (chain.c: the block's public calls,
  * the helpers both codings use and the decoder's start, record, error and end checks;
- * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: version 3, rANS).
+ * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: versions 3 and 4, rANS).
  * Private to selfplay/games/chain*.c. */
 #ifndef CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
 #define CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
@@ -30,14 +30,21 @@ static inline int chain_wscore_code(int ws) {
 /* Next payload byte; zero past the end (a truncated payload then fails its checks). */
 static inline uint32_t chain_in(ChainDec *d) { return d->in < d->end ? *d->in++ : 0; }
 
+/* The legal moves whose indices chain version `version` codes: from version 4 in the order
+ * of the variant's fastest generator (Superchess: its specialised path), before in
+ * gen_legal's. */
+static inline int chain_moves(Position *pos, int version, Move *list) {
+    return version >= 4 ? pos_legal_moves_fast(pos, list) : pos_legal_moves(pos, list);
+}
+
 /* Appends one byte to the payload, growing it (e->oom when it cannot). */
 void chain_out(ChainEnc *e, uint8_t b);
 /* The encoder's step at ply k of g's replay on pos: the legal moves into list (*n), the
  * index of the move played (*pi) and of the best move (*bi; -1 when not searched or not
  * among them); false with err naming the game and the ply when the move played is not
  * legal. */
-bool chain_enc_moves(Position *pos, const Game *g, int k, Move *list, int *n, int *pi, int *bi,
-                     CvError *err);
+bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *list, int *n, int *pi,
+                     int *bi, CvError *err);
 
 /* The decoder's steps both codings share (chain.c): the game's start, once its header is
  * read (header_ok false: the error of a header that does not read); a written ply's record;
@@ -59,7 +66,7 @@ bool chain_rc_dec_init(ChainDec *d);
 bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
                        int rsize, uint64_t *nrec, CvError *err);
 
-/* Version 3 (chain_rans.c): every model of a block declared (NULL if out of memory) and
+/* Versions 3 and 4 (chain_rans.c): every model of a block declared (NULL if out of memory) and
  * freed; a game coded, the block's symbols coded in reverse at its end; the decoder's
  * state read, a game decoded. */
 ChainRans *chain_rans_new(bool decoder);

@@ -1,6 +1,7 @@
-/* chain_rans.c - chain version 3 (FORMAT.md, "Payload, version 3: rANS"): rANS over
- * adaptive frequency models, one symbol per field, and the models that code a game's
- * start, moves, labels and flags with it. */
+/* chain_rans.c - chain versions 3 and 4 (FORMAT.md, "Payload, versions 3 and 4: rANS"):
+ * rANS over adaptive frequency models, one symbol per field, and the models that code a
+ * game's start, moves, labels and flags with it. Version 4 differs only in the order of
+ * the moves whose indices it codes (chain_moves). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,7 +311,7 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
     for (int k = 0; k < g->nply; k++) {
         const GamePly *p = &g->ply[k];
         int n, pi, bi, searched = p->best != MOVE_NONE;
-        if (!chain_enc_moves(pos, g, k, list, &n, &pi, &bi, err)) return false;
+        if (!chain_enc_moves(pos, e->version, g, k, list, &n, &pi, &bi, err)) return false;
         int far = searched && bi < 0, differ = searched && p->played != p->best;
         int kind = !searched ? 0 : far ? 3 : differ ? 2 : 1;
         int flags = (p->unwritten != 0) | (p->random != 0) << 1 | kind << 2;
@@ -442,7 +443,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
-        int n = pos_legal_moves(pos, list);
+        int n = chain_moves(pos, d->version, list);
         p->legal = (uint16_t)n;
         int flags = (int)dec3(d, &r->flags[k < 8 ? k : 8 + prev_flags]);
         prev_flags = flags;

@@ -259,7 +259,7 @@ bool chain_rc_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err) 
     for (int k = 0; k < g->nply; k++) {
         const GamePly *p = &g->ply[k];
         int n, pi, bi, searched = p->best != MOVE_NONE;
-        if (!chain_enc_moves(pos, g, k, list, &n, &pi, &bi, err)) return false;
+        if (!chain_enc_moves(pos, e->version, g, k, list, &n, &pi, &bi, err)) return false;
         if (e->version >= 2) {
             /* the usual ply (written, searched, not random, best legal) in one decision */
             int usual = !p->unwritten && !p->random && searched && bi >= 0;

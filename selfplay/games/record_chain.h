@@ -23,7 +23,7 @@ typedef struct ChainFile {
     bool strict;         /* a bad block is an error, not skipped */
     const char *who;     /* the command, for messages ("train", "data") */
     uint64_t bad_blocks; /* blocks skipped */
-    int version;         /* the chain version of the header: 1 or 2 */
+    int version;         /* the chain version of the header: 1 to CHAIN_VERSION */
 } ChainFile;
 
 /* One block as read: its games' payload and counts. */
