@@ -511,8 +511,9 @@ def main():
     ap.add_argument("--epochs", type=float, default=8.0,
                     help="training positions = epochs x the positions of its data")
     ap.add_argument("--window", type=int, default=2, help="generations of data per net")
-    ap.add_argument("--train-lambda", type=float, default=0.75,
-                    help="target = lambda * search score + (1 - lambda) * result")
+    ap.add_argument("--train-lambda", type=float, default=1.0,
+                    help="target = lambda * search score + (1 - lambda) * result (default 1.0: "
+                         "it beat 0.75 at equal data in chess and Superchess, selfplay/NETWORK.md)")
     ap.add_argument("--mirror", action="store_true",
                     help="train with files mirrored half the time (chessvar train --mirror)")
     ap.add_argument("--train-options", metavar="OPTIONS",

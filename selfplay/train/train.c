@@ -26,7 +26,7 @@ void train_defaults(TrainOpts *o) {
     o->positions = 10000000;
     o->lr = 0.003;
     o->lr_end = 0.0001;
-    o->lambda = 0.75;
+    o->lambda = 1.0; /* the search score alone: results/net_lambda_{chess,superchess}.json */
     o->sig_k = 400;
     o->scale = 400;
     o->qa = 255;
