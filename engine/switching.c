@@ -73,6 +73,66 @@ static int switch_list(const Position *p, Bitboard occ, Move *list) {
     return n;
 }
 
+/* Adds the switch of the neighbours x and y, their types different, to list: from the square
+ * of the lower file (of the lower rank on one file), four promotions when a pawn of the two
+ * lands on the last rank. Returns how many moves it added. */
+static inline int switch_add(const Position *p, int x, int y, Bitboard last, Move *list) {
+    const Bitboard pawns = BB(p).type[PAWN];
+    int lo = x, hi = y;
+    if (x % 8 > y % 8 || (x % 8 == y % 8 && x > y)) lo = y, hi = x;
+    if (((pawns & sq_bb8(x)) && (sq_bb8(y) & last)) ||
+        ((pawns & sq_bb8(y)) && (sq_bb8(x) & last))) {
+        list[0] = MOVE_MAKE(lo, hi, NO_SQ, QUEEN, MK_SWITCH);
+        list[1] = MOVE_MAKE(lo, hi, NO_SQ, ROOK, MK_SWITCH);
+        list[2] = MOVE_MAKE(lo, hi, NO_SQ, BISHOP, MK_SWITCH);
+        list[3] = MOVE_MAKE(lo, hi, NO_SQ, KNIGHT, MK_SWITCH);
+        return 4;
+    }
+    list[0] = MOVE_SIMPLE(lo, hi, MK_SWITCH);
+    return 1;
+}
+
+/* The legal switches set-wise, as switch_count finds them: the same moves as switch_list
+ * in an order of their own (by direction E, NW, N, NE, then square; the king's last), for
+ * the generator without the search's order (gen_fast). Returns how many. */
+static int switch_list_fast(const Position *p, int ksq, Bitboard occ, Move *list) {
+    const int us = p->side, them = us ^ 1;
+    const Bitboard *T = BB(p).type;
+    const Bitboard own = BB(p).color[us];
+    const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
+    const Bitboard nk = own & ~T[KING];
+    static const int dshift[4] = {1, 7, 8, 9};
+    static const Bitboard dmask[4] = {~FILE_A, ~FILE_H, ~0ULL, ~FILE_A};
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        /* the upper square of each pair of non-king pieces, less the pairs of one type */
+        Bitboard up = nk & (nk << dshift[d]) & dmask[d];
+        for (int t = PAWN; t <= QUEEN; t++) {
+            Bitboard bt = T[t] & own;
+            up &= ~(bt & (bt << dshift[d]) & dmask[d]);
+        }
+        while (up) {
+            int s = bb_pop_lsb(&up);
+            n += switch_add(p, s, s - dshift[d], last, list + n);
+        }
+    }
+    Bitboard kn = king_att8[ksq] & own;
+    while (kn) {
+        int c = bb_pop_lsb(&kn);
+        if (!attackers_by(p, c, them, occ)) n += switch_add(p, ksq, c, last, list + n);
+    }
+    return n;
+}
+
+/* Legal moves on the fast path: switching_gen_legal's, the switches set-wise. */
+static int switching_gen_fast(Position *p, Move *list) {
+    int n = chess_gen_legal(p, list);
+    const Bitboard occ = BB(p).color[0] | BB(p).color[1];
+    const int ksq = king_sq(p, p->side);
+    if (attackers_by(p, ksq, p->side ^ 1, occ)) return n;
+    return n + switch_list_fast(p, ksq, occ, list + n);
+}
+
 /* Legal moves: the orthodox ones, then (never in check) the switches. */
 static int switching_gen_legal(Position *p, Move *list) {
     int n = chess_gen_legal(p, list);
@@ -181,6 +241,7 @@ static const VariantOps switching_ops = {
     .insufficient_material = chess_insufficient_material,
     .see_ge = chess_see_ge,             /* captures are orthodox; a switch exchanges nothing */
     .gen_captures = chess_gen_captures, /* and a switch captures nothing */
+    .gen_fast = switching_gen_fast,
 };
 
 Variant variant_switching = {

@@ -81,7 +81,7 @@ static void round_trip(char *v, char *opt, char *val, bool whole) {
     if (whole) same_file(run, a, "shard-000000.chain"); /* bin -> chain, as self-play wrote it */
     same_file(run, b, "shard-000000.bin");              /* chain -> bin */
     same_file(run, b, "shard-000000.jsonl");
-    cr_expect_eq(chain_version(run, "shard-000000.chain"), 4, "%s: self-play writes version 4", v);
+    cr_expect_eq(chain_version(run, "shard-000000.chain"), 5, "%s: self-play writes version 5", v);
     /* the chain is a small fraction of the bin: at most 5 bytes a position of 104+ */
     cr_expect_lt(file_size(run, "shard-000000.chain") * 20, file_size(run, "shard-000000.bin"),
                  "%s: chain %ld bytes, bin %ld", v, file_size(run, "shard-000000.chain"),
@@ -99,12 +99,12 @@ Test(chain, bin_chain_bin_is_byte_identical_in_every_variant) {
 }
 
 /* Chains of the older versions convert to the bin written beside the version 1 chains
- * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 and chain_v3 hold the same
- * games as version 2, converted by 45d322b, and version 3, by e5b489d), directly and
- * through a version 4 chain. */
-Test(chain, version_1_to_3_chains_still_read_as_the_bin_written_with_them) {
+ * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 to chain_v4 hold the same
+ * games as version 2, converted by 45d322b, version 3, by e5b489d, and version 4, by
+ * d80116d), directly and through a version 5 chain. */
+Test(chain, version_1_to_4_chains_still_read_as_the_bin_written_with_them) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    for (int version = 1; version <= 3; version++)
+    for (int version = 1; version <= 4; version++)
         for (int i = 0; i < 4; i++) {
             char in[1024], bin[1024], a[512], b[512], c[512];
             snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, version, variants[i]);
@@ -117,12 +117,12 @@ Test(chain, version_1_to_3_chains_still_read_as_the_bin_written_with_them) {
                                         "bin,chain", "--out", a, "--progress", "0")),
                          0, "%s", in);
             same_file(bin, a, "shard-000000.bin");
-            cr_expect_eq(chain_version(a, "shard-000000.chain"), 4);
+            cr_expect_eq(chain_version(a, "shard-000000.chain"), 5);
             cr_assert_eq(su_run(SU_DATA("convert", "--in", a, "--from", "chain", "--to", "bin",
                                         "--out", b, "--progress", "0")),
                          0, "%s", a);
             same_file(bin, b, "shard-000000.bin");
-            /* and bin -> chain writes version 4, the same as from the older chain */
+            /* and bin -> chain writes version 5, the same as from the older chain */
             cr_assert_eq(su_run(SU_DATA("convert", "--in", bin, "--from", "bin", "--to", "chain",
                                         "--out", c, "--progress", "0")),
                          0, "%s", bin);
@@ -133,26 +133,30 @@ Test(chain, version_1_to_3_chains_still_read_as_the_bin_written_with_them) {
         }
 }
 
-/* Version 4 codes each move's index in the order of the variant's fastest generator: in
- * Superchess its specialised path, whose order differs from gen_legal's, so the blocks
- * differ from version 3's; elsewhere the generator is the same and so are the blocks. */
-Test(chain, version_4_orders_the_moves_by_the_fast_generator) {
+/* Versions 4 and 5 code each move's index in the order of the variant's fastest
+ * generator: Superchess's specialised path from version 4, Switching's set-wise switches
+ * from version 5; those orders differ from gen_legal's, so those blocks differ from the
+ * version before; chess and Supremo have no faster generator and keep version 3's blocks. */
+Test(chain, versions_4_and_5_order_the_moves_by_the_fast_generator) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    for (int i = 0; i < 4; i++) {
-        char in[1024], a[512];
-        snprintf(in, sizeof in, "%s/chain_v3/%s", CHESSVAR_TEST_DATA, variants[i]);
-        su_temp_dir(a, sizeof a);
-        cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "chain", "--to", "chain",
-                                    "--out", a, "--progress", "0")),
-                     0, "%s", in);
-        cr_assert_eq(chain_version(a, "shard-000000.chain"), 4);
-        bool fast_order = strcmp(variants[i], "superchess") == 0;
-        /* the blocks, after the 64-byte headers, each with its own checksum */
-        cr_expect_eq(same_from(in, a, "shard-000000.chain", 64), !fast_order,
-                     "%s: version 4's blocks %s version 3's", variants[i],
-                     fast_order ? "should differ from" : "should equal");
-        su_remove_dir(a);
-    }
+    bool differ_v3[] = {false, true, true, false}, differ_v4[] = {false, true, false, false};
+    for (int i = 0; i < 4; i++)
+        for (int from = 3; from <= 4; from++) {
+            char in[1024], a[512];
+            snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, from, variants[i]);
+            cr_assert_eq(chain_version(in, "shard-000000.chain"), from, "%s", in);
+            su_temp_dir(a, sizeof a);
+            cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "chain", "--to", "chain",
+                                        "--out", a, "--progress", "0")),
+                         0, "%s", in);
+            cr_assert_eq(chain_version(a, "shard-000000.chain"), 5);
+            bool differ = from == 3 ? differ_v3[i] : differ_v4[i];
+            /* the blocks, after the 64-byte headers, each with its own checksum */
+            cr_expect_eq(same_from(in, a, "shard-000000.chain", 64), !differ,
+                         "%s: version 5's blocks %s version %d's", variants[i],
+                         differ ? "should differ from" : "should equal", from);
+            su_remove_dir(a);
+        }
 }
 
 Test(chain, dedup_keeps_duplicates_in_the_chain_marked_not_for_training) {

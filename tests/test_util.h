@@ -137,9 +137,17 @@ static inline int tu_random_walk(const Variant *v, const char *fen, uint64_t see
         cr_assert(pos_is_consistent(&p, why, sizeof why), "inconsistent after %d plies: %s", ply,
                   why);
         seen++;
-        Move list[MAX_MOVES];
+        Move list[MAX_MOVES], fast[MAX_MOVES], sorted[MAX_MOVES];
         int n = pos_legal_moves(&p, list);
         pos_to_fen(&p, f1, sizeof f1);
+        /* the fast generator (VariantOps.gen_fast) gives the same moves in its own order */
+        int nf = pos_legal_moves_fast(&p, fast);
+        cr_assert_eq(nf, n, "%s: %d moves from gen_fast, %d from gen_legal", f1, nf, n);
+        memcpy(sorted, list, (size_t)n * sizeof *list);
+        qsort(sorted, (size_t)n, sizeof *sorted, move_cmp);
+        qsort(fast, (size_t)n, sizeof *fast, move_cmp);
+        cr_assert(memcmp(sorted, fast, (size_t)n * sizeof *fast) == 0,
+                  "%s: gen_fast's moves differ", f1);
         Position *q = malloc(sizeof *q);
         CvError err = {{0}};
         cr_assert(pos_from_fen(q, v, f1, &err), "own FEN rejected: %s: %s", f1, err.msg);

@@ -1,9 +1,11 @@
 /* chain_internal.h - what the chain codec's files share (chain.c: the block's public calls,
  * the helpers both codings use and the decoder's start, record, error and end checks;
- * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: versions 3 and 4, rANS).
+ * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: versions 3 to 5, rANS).
  * Private to selfplay/games/chain*.c. */
 #ifndef CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
 #define CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
+
+#include <string.h>
 
 #include "chain.h"
 
@@ -30,11 +32,12 @@ static inline int chain_wscore_code(int ws) {
 /* Next payload byte; zero past the end (a truncated payload then fails its checks). */
 static inline uint32_t chain_in(ChainDec *d) { return d->in < d->end ? *d->in++ : 0; }
 
-/* The legal moves whose indices chain version `version` codes: from version 4 in the order
- * of the variant's fastest generator (Superchess: its specialised path), before in
- * gen_legal's. */
+/* The legal moves whose indices chain version `version` codes: from version 5 in the order
+ * of the variant's fastest generator (VariantOps.gen_fast); in version 4 too but for
+ * Switching, whose fast generator came with version 5; before in gen_legal's. */
 static inline int chain_moves(Position *pos, int version, Move *list) {
-    return version >= 4 ? pos_legal_moves_fast(pos, list) : pos_legal_moves(pos, list);
+    bool fast = version >= 5 || (version == 4 && strcmp(pos->var->name, "switching") != 0);
+    return fast ? pos_legal_moves_fast(pos, list) : pos_legal_moves(pos, list);
 }
 
 /* Appends one byte to the payload, growing it (e->oom when it cannot). */
@@ -66,7 +69,7 @@ bool chain_rc_dec_init(ChainDec *d);
 bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
                        int rsize, uint64_t *nrec, CvError *err);
 
-/* Versions 3 and 4 (chain_rans.c): every model of a block declared (NULL if out of memory) and
+/* Versions 3 to 5 (chain_rans.c): every model of a block declared (NULL if out of memory) and
  * freed; a game coded, the block's symbols coded in reverse at its end; the decoder's
  * state read, a game decoded. */
 ChainRans *chain_rans_new(bool decoder);

@@ -1,7 +1,7 @@
-/* chain_rans.c - chain versions 3 and 4 (FORMAT.md, "Payload, versions 3 and 4: rANS"):
+/* chain_rans.c - chain versions 3 to 5 (FORMAT.md, "Payload, versions 3 to 5: rANS"):
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
- * game's start, moves, labels and flags with it. Version 4 differs only in the order of
- * the moves whose indices it codes (chain_moves). */
+ * game's start, moves, labels and flags with it. Versions 4 and 5 differ only in the
+ * order of the moves whose indices they code (chain_moves). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
