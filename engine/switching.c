@@ -6,6 +6,12 @@
 
 #include "chess.h"
 
+/* The four directions of a neighbouring pair (s, s + d): E, NW, N, NE, as shifts and the
+ * masks that drop the pairs wrapping round the board's edge. Shared by switch_count and
+ * switch_list_fast. */
+static const int dshift[4] = {1, 7, 8, 9};
+static const Bitboard dmask[4] = {~FILE_A, ~FILE_H, ~0ULL, ~FILE_A};
+
 /* Number of legal switches, set-wise. Each neighbouring pair is (s, s + d) for d in E,
  * NW, N, NE; pairs of the same type are subtracted; the king's pairs are tested one by
  * one, and a pawn switching onto its last rank counts four promotions. */
@@ -15,8 +21,6 @@ static int switch_count(const Position *p, int ksq, Bitboard occ) {
     const Bitboard own = BB(p).color[us];
     const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
     const Bitboard nk = own & ~T[KING];
-    static const int dshift[4] = {1, 7, 8, 9};
-    static const Bitboard dmask[4] = {~FILE_A, ~FILE_H, ~0ULL, ~FILE_A};
     int n = 0;
     for (int d = 0; d < 4; d++) {
         n += bb_popcount(nk & (nk << dshift[d]) & dmask[d]);
@@ -101,8 +105,6 @@ static int switch_list_fast(const Position *p, int ksq, Bitboard occ, Move *list
     const Bitboard own = BB(p).color[us];
     const Bitboard last = us == WHITE ? RANK_1 << 56 : RANK_1;
     const Bitboard nk = own & ~T[KING];
-    static const int dshift[4] = {1, 7, 8, 9};
-    static const Bitboard dmask[4] = {~FILE_A, ~FILE_H, ~0ULL, ~FILE_A};
     int n = 0;
     for (int d = 0; d < 4; d++) {
         /* the upper square of each pair of non-king pieces, less the pairs of one type */
