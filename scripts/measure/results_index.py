@@ -156,6 +156,11 @@ FILES = [
      "the loop's net, its last net, and one pass at lambda 0.75 and 1.0, with SPRT matches "
      "against the loop's net and the winner's match against classical at 20 ms a move",
      "chessvar train / chessvar selfplay --sprt (commands inside)"),
+    ("search_margins.json", "The search's evaluation-scale pruning margins (reverse futility, "
+     "futility, razoring) re-tuned for the networks (issue 41): matches of scaled margins at "
+     "20,000 nodes in chess (network and classical) and Switching, and the kept change at 20 ms "
+     "a move",
+     "chessvar match --sprt (commands inside)"),
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "
      "budget, paired openings", "python3 -m scripts.measure.net_sweep (command inside)"),
