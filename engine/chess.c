@@ -228,6 +228,7 @@ static const VariantOps chess_ops = {
     .insufficient_material = chess_insufficient_material,
     .see_ge = chess_see_ge,
     .gen_captures = chess_gen_captures,
+    .gen_fast_set = chess_gen_set,
 };
 
 Variant variant_chess = {

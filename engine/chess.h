@@ -81,6 +81,8 @@ void chess_init(Variant *v);
 int chess_gen_legal(Position *p, Move *list);
 /* Number of legal moves of orthodox chess (perft's last ply). */
 uint64_t chess_count_legal(Position *p);
+/* Legal moves of orthodox chess as a MoveSet (VariantOps.gen_fast_set), gen_legal's order. */
+int chess_gen_set(Position *p, MoveSet *ms);
 /* Legal captures of orthodox chess (e.p. included): see VariantOps.gen_captures. */
 int chess_gen_captures(Position *p, Move *list);
 /* Makes an orthodox move (not a switch), pushing its undo record. */

@@ -93,6 +93,32 @@ typedef struct NamedStart {
     bool playable; /* a game may start here (else the position is for reference only) */
 } NamedStart;
 
+/* A position's legal moves kept lazily (VariantOps.gen_fast_set): groups of destinations
+ * (a piece's targets, a set of pawn pushes or captures, a single move), then a tail of
+ * moves written one by one. A group's moves go destination by destination, lowest square
+ * first, and with mult 4 each destination's promotions queen, rook, bishop, knight:
+ *
+ *   group  = { to (destination squares), from (or NO_SQ: each destination minus back),
+ *              kind (MK_*), mult (1, or 4 promotions), n = popcount(to) * mult }
+ *   moves  = group 0's n moves, group 1's, ..., then tail[0 .. n - ngrouped) */
+#define MOVESET_GROUPS 96 /* room for the most groups of an 8x8 orthodox position (83) */
+typedef struct MoveGroup {
+    uint64_t to;
+    uint16_t n;
+    uint8_t from;
+    int8_t back;
+    uint8_t kind, mult;
+} MoveGroup;
+
+typedef struct MoveSet {
+    int n;        /* every move */
+    int ngroup;   /* groups in g */
+    int ngrouped; /* moves in the groups; tail holds the rest */
+    int check;    /* whether the side to move is in check: 1 or 0, or -1 when not known */
+    MoveGroup g[MOVESET_GROUPS];
+    Move tail[MAX_MOVES];
+} MoveSet;
+
 /* Per-variant behaviour. The fast and the reference generators return legal moves only. */
 struct VariantOps {
     void (*init)(Variant *v); /* first lookup: build v->tables; may be NULL */
@@ -133,6 +159,10 @@ struct VariantOps {
      * own (NULL: gen_legal), for readers that need the moves but not gen_legal's order
      * (the chain format from version 4). */
     int (*gen_fast)(Position *pos, Move *list);
+    /* gen_fast's moves as a MoveSet: the same moves in the same order, most of them kept as
+     * groups of destinations that moveset_pick expands one at a time (NULL: gen_fast's
+     * list in the set's tail), for readers that need the count but only one or two moves. */
+    int (*gen_fast_set)(Position *pos, MoveSet *ms);
 };
 
 struct Variant {
@@ -289,6 +319,17 @@ static inline int pos_legal_moves_fast(Position *pos, Move *list) {
     const VariantOps *ops = pos->var->ops;
     return ops->gen_fast ? ops->gen_fast(pos, list) : ops->gen_legal(pos, list);
 }
+/* gen_fast's moves as a MoveSet (VariantOps.gen_fast_set, or gen_fast's list in its tail);
+ * returns their number. */
+static inline int pos_legal_moves_set(Position *pos, MoveSet *ms) {
+    const VariantOps *ops = pos->var->ops;
+    if (ops->gen_fast_set) return ops->gen_fast_set(pos, ms);
+    ms->ngroup = ms->ngrouped = 0;
+    ms->check = -1;
+    return ms->n = pos_legal_moves_fast(pos, ms->tail);
+}
+/* The k-th move (0 <= k < ms->n) of a MoveSet: the k-th of the list gen_fast writes. */
+Move moveset_pick(const MoveSet *ms, int k);
 static inline int pos_reference_moves(Position *pos, Move *list) {
     return pos->var->ops->gen_reference(pos, list);
 }

@@ -2,17 +2,22 @@
  * Switching chess): magic sliders, pin and check masks, fully legal generation and bulk
  * counting at the last ply, on 64-bit bitboards.
  *
- * Every part below takes `count_only`, a constant at each call of chess_generate, so the
- * compiler builds one generator that writes moves and one that only counts them. */
+ * Every part below takes `mode`, a constant at each call of chess_generate, so the
+ * compiler builds one generator that writes moves, one that only counts them and one that
+ * keeps them as groups of destinations (a MoveSet, expanded one move at a time by
+ * moveset_pick), all three in the same order. */
 #include "chess.h"
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+enum { GEN_LIST, GEN_COUNT, GEN_SET }; /* chess_generate's modes */
 
 /* One generation: the moves so far (written to list unless only counted) and what every
  * part needs to know about the position, computed once. */
 typedef struct ChessGen {
     const Position *p;
-    Move *list; /* unused when only counting */
+    Move *list;  /* GEN_LIST's output */
+    MoveSet *ms; /* GEN_SET's */
     int n;
     int us, them, ksq;
     Bitboard own, opp, occ;
@@ -23,15 +28,36 @@ typedef struct ChessGen {
 
 /* ---------------------------------------------------------------- emitters */
 
+/* Adds a group of moves to the set: mult per destination in to, from `from` or (NO_SQ)
+ * from each destination less back. */
+ALWAYS_INLINE void emit_group(ChessGen *g, Bitboard to, int from, int back, int kind, int mult) {
+    MoveGroup *gr = &g->ms->g[g->ms->ngroup++];
+    gr->to = to;
+    gr->n = (uint16_t)(bb_popcount(to) * mult);
+    gr->from = (uint8_t)from;
+    gr->back = (int8_t)back;
+    gr->kind = (uint8_t)kind;
+    gr->mult = (uint8_t)mult;
+    g->n += gr->n;
+}
+
 /* Adds one move. */
-ALWAYS_INLINE void emit(ChessGen *g, const bool count_only, Move m) {
-    if (!count_only) g->list[g->n] = m;
+ALWAYS_INLINE void emit(ChessGen *g, const int mode, Move m) {
+    if (mode == GEN_SET) {
+        emit_group(g, sq_bb8(MOVE_TO(m)), MOVE_FROM(m), 0, MOVE_KIND(m), 1);
+        return;
+    }
+    if (mode == GEN_LIST) g->list[g->n] = m;
     g->n++;
 }
 
 /* Adds the four promotions of a pawn move, queen first. */
-ALWAYS_INLINE void emit_promos(ChessGen *g, const bool count_only, int from, int to, int kind) {
-    if (count_only) {
+ALWAYS_INLINE void emit_promos(ChessGen *g, const int mode, int from, int to, int kind) {
+    if (mode == GEN_SET) {
+        emit_group(g, sq_bb8(to), from, 0, kind, 4);
+        return;
+    }
+    if (mode == GEN_COUNT) {
         g->n += 4;
         return;
     }
@@ -42,8 +68,12 @@ ALWAYS_INLINE void emit_promos(ChessGen *g, const bool count_only, int from, int
 }
 
 /* Adds a move of the piece on `from` to every square of targets. */
-ALWAYS_INLINE void emit_targets(ChessGen *g, const bool count_only, int from, Bitboard targets) {
-    if (count_only) {
+ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard targets) {
+    if (mode == GEN_SET) {
+        if (targets) emit_group(g, targets, from, 0, MK_NORMAL, 1);
+        return;
+    }
+    if (mode == GEN_COUNT) {
         g->n += bb_popcount(targets);
         return;
     }
@@ -51,9 +81,12 @@ ALWAYS_INLINE void emit_targets(ChessGen *g, const bool count_only, int from, Bi
 }
 
 /* Adds one pawn move onto every square of targets, from the square `back` before it. */
-ALWAYS_INLINE void emit_pawns(ChessGen *g, const bool count_only, Bitboard targets, int back,
-                              int kind) {
-    if (count_only) {
+ALWAYS_INLINE void emit_pawns(ChessGen *g, const int mode, Bitboard targets, int back, int kind) {
+    if (mode == GEN_SET) {
+        if (targets) emit_group(g, targets, NO_SQ, back, kind, 1);
+        return;
+    }
+    if (mode == GEN_COUNT) {
         g->n += bb_popcount(targets);
         return;
     }
@@ -64,15 +97,18 @@ ALWAYS_INLINE void emit_pawns(ChessGen *g, const bool count_only, Bitboard targe
 }
 
 /* Adds the four promotions of a pawn move onto every square of targets. */
-ALWAYS_INLINE void emit_pawn_promos(ChessGen *g, const bool count_only, Bitboard targets,
-                                    int back) {
-    if (count_only) {
+ALWAYS_INLINE void emit_pawn_promos(ChessGen *g, const int mode, Bitboard targets, int back) {
+    if (mode == GEN_SET) {
+        if (targets) emit_group(g, targets, NO_SQ, back, MK_NORMAL, 4);
+        return;
+    }
+    if (mode == GEN_COUNT) {
         g->n += 4 * bb_popcount(targets);
         return;
     }
     while (targets) {
         int to = bb_pop_lsb(&targets);
-        emit_promos(g, false, to - back, to, MK_NORMAL);
+        emit_promos(g, GEN_LIST, to - back, to, MK_NORMAL);
     }
 }
 
@@ -85,14 +121,14 @@ static inline Bitboard shift_up(Bitboard b, int us) { return us == WHITE ? b << 
 static inline Bitboard last_rank(int us) { return us == WHITE ? RANK_1 << 56 : RANK_1; }
 
 /* King steps: the destination must be safe with the king lifted off the board. */
-ALWAYS_INLINE void gen_king(ChessGen *g, const bool count_only, const bool captures) {
-    Bitboard t = king_att8[g->ksq] & (captures ? g->opp : ~g->own);
+ALWAYS_INLINE void gen_king(ChessGen *g, const int mode, const bool captures) {
+    Bitboard t = king_att8[g->ksq] & (captures ? g->opp : ~g->own), safe = 0;
     const Bitboard occ_nok = g->occ ^ sq_bb8(g->ksq);
     while (t) {
         int to = bb_pop_lsb(&t);
-        if (!attackers_by(g->p, to, g->them, occ_nok))
-            emit(g, count_only, MOVE_SIMPLE(g->ksq, to, MK_NORMAL));
+        if (!attackers_by(g->p, to, g->them, occ_nok)) safe |= sq_bb8(to);
     }
+    emit_targets(g, mode, g->ksq, safe);
 }
 
 /* Own pieces pinned to the king: alone between it and an enemy slider on its line. */
@@ -112,26 +148,26 @@ ALWAYS_INLINE Bitboard pinned_pieces(const ChessGen *g) {
 
 /* Knights (a pinned knight never moves), then the diagonal and the orthogonal sliders
  * (a pinned slider moves along its pin line). */
-ALWAYS_INLINE void gen_pieces(ChessGen *g, const bool count_only) {
+ALWAYS_INLINE void gen_pieces(ChessGen *g, const int mode) {
     const Bitboard *T = BB(g->p).type;
     Bitboard b = T[KNIGHT] & g->own & ~g->pinned;
     while (b) {
         int s = bb_pop_lsb(&b);
-        emit_targets(g, count_only, s, knight_att8[s] & g->target);
+        emit_targets(g, mode, s, knight_att8[s] & g->target);
     }
     b = (T[BISHOP] | T[QUEEN]) & g->own;
     while (b) {
         int s = bb_pop_lsb(&b);
         Bitboard a = bishop_att8(s, g->occ) & g->target;
         if (g->pinned & sq_bb8(s)) a &= line8[g->ksq][s];
-        emit_targets(g, count_only, s, a);
+        emit_targets(g, mode, s, a);
     }
     b = (T[ROOK] | T[QUEEN]) & g->own;
     while (b) {
         int s = bb_pop_lsb(&b);
         Bitboard a = rook_att8(s, g->occ) & g->target;
         if (g->pinned & sq_bb8(s)) a &= line8[g->ksq][s];
-        emit_targets(g, count_only, s, a);
+        emit_targets(g, mode, s, a);
     }
 }
 
@@ -142,7 +178,7 @@ static inline Bitboard double_step_ranks(int us) {
 
 /* Unpinned pawns, set-wise: single steps, promotions, double steps, then the captures
  * toward the a-file and toward the h-file. */
-ALWAYS_INLINE void gen_free_pawns(ChessGen *g, const bool count_only) {
+ALWAYS_INLINE void gen_free_pawns(ChessGen *g, const int mode) {
     const int us = g->us, up = us == WHITE ? 8 : -8;
     const Bitboard free_p = BB(g->p).type[PAWN] & g->own & ~g->pinned;
     const Bitboard last = last_rank(us), empty = ~g->occ;
@@ -151,9 +187,9 @@ ALWAYS_INLINE void gen_free_pawns(ChessGen *g, const bool count_only) {
     Bitboard two =
         shift_up(shift_up(free_p & double_step_ranks(us), us) & empty, us) & empty & g->target;
     one &= g->target;
-    emit_pawns(g, count_only, one & ~last, up, MK_NORMAL);
-    emit_pawn_promos(g, count_only, one & last, up);
-    emit_pawns(g, count_only, two, 2 * up, MK_DOUBLE);
+    emit_pawns(g, mode, one & ~last, up, MK_NORMAL);
+    emit_pawn_promos(g, mode, one & last, up);
+    emit_pawns(g, mode, two, 2 * up, MK_DOUBLE);
 
     Bitboard capl, capr;
     int backl, backr;
@@ -170,14 +206,14 @@ ALWAYS_INLINE void gen_free_pawns(ChessGen *g, const bool count_only) {
     }
     capl &= g->opp & g->target;
     capr &= g->opp & g->target;
-    emit_pawns(g, count_only, capl & ~last, backl, MK_NORMAL);
-    emit_pawn_promos(g, count_only, capl & last, backl);
-    emit_pawns(g, count_only, capr & ~last, backr, MK_NORMAL);
-    emit_pawn_promos(g, count_only, capr & last, backr);
+    emit_pawns(g, mode, capl & ~last, backl, MK_NORMAL);
+    emit_pawn_promos(g, mode, capl & last, backl);
+    emit_pawns(g, mode, capr & ~last, backr, MK_NORMAL);
+    emit_pawn_promos(g, mode, capr & last, backr);
 }
 
 /* Pinned pawns, one by one, along the pin line. */
-ALWAYS_INLINE void gen_pinned_pawns(ChessGen *g, const bool count_only) {
+ALWAYS_INLINE void gen_pinned_pawns(ChessGen *g, const int mode) {
     const int us = g->us, up = us == WHITE ? 8 : -8;
     const Bitboard last = last_rank(us);
     Bitboard pp = BB(g->p).type[PAWN] & g->own & g->pinned;
@@ -190,20 +226,20 @@ ALWAYS_INLINE void gen_pinned_pawns(ChessGen *g, const bool count_only) {
             d |= sq_bb8(one_sq);
             if ((sq_bb8(s) & double_step_ranks(us)) && !(g->occ & sq_bb8(one_sq + up)) &&
                 (g->target & line & sq_bb8(one_sq + up)))
-                emit(g, count_only, MOVE_SIMPLE(s, one_sq + up, MK_DOUBLE));
+                emit(g, mode, MOVE_SIMPLE(s, one_sq + up, MK_DOUBLE));
         }
         d |= pawn_att8[us][s] & g->opp;
         d &= g->target & line;
         while (d) {
             int to = bb_pop_lsb(&d);
-            if (sq_bb8(to) & last) emit_promos(g, count_only, s, to, MK_NORMAL);
-            else emit(g, count_only, MOVE_SIMPLE(s, to, MK_NORMAL));
+            if (sq_bb8(to) & last) emit_promos(g, mode, s, to, MK_NORMAL);
+            else emit(g, mode, MOVE_SIMPLE(s, to, MK_NORMAL));
         }
     }
 }
 
 /* En passant, checked against the real occupancy after the capture. */
-ALWAYS_INLINE void gen_en_passant(ChessGen *g, const bool count_only) {
+ALWAYS_INLINE void gen_en_passant(ChessGen *g, const int mode) {
     const Position *p = g->p;
     if (p->ep == NO_SQ) return;
     int ep = p->ep, cap = ep - (g->us == WHITE ? 8 : -8);
@@ -212,13 +248,13 @@ ALWAYS_INLINE void gen_en_passant(ChessGen *g, const bool count_only) {
         int s = bb_pop_lsb(&from);
         Bitboard occ2 = (g->occ ^ sq_bb8(s) ^ sq_bb8(cap)) | sq_bb8(ep);
         if (!(attackers_by(p, g->ksq, g->them, occ2) & ~sq_bb8(cap)))
-            emit(g, count_only, MOVE_SIMPLE(s, ep, MK_EP));
+            emit(g, mode, MOVE_SIMPLE(s, ep, MK_EP));
     }
 }
 
 /* Castling (never out of check): the squares between king and rook empty, the squares
  * the king crosses and lands on not attacked. */
-ALWAYS_INLINE void gen_castling(ChessGen *g, const bool count_only) {
+ALWAYS_INLINE void gen_castling(ChessGen *g, const int mode) {
     const Position *p = g->p;
     const int us = g->us, them = g->them;
     const Bitboard occ = g->occ;
@@ -227,11 +263,11 @@ ALWAYS_INLINE void gen_castling(ChessGen *g, const bool count_only) {
     if ((p->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
         !(occ & (sq_bb8(base + 5) | sq_bb8(base + 6))) && !attackers_by(p, base + 5, them, occ) &&
         !attackers_by(p, base + 6, them, occ))
-        emit(g, count_only, MOVE_SIMPLE(base + 4, base + 6, MK_CASTLE));
+        emit(g, mode, MOVE_SIMPLE(base + 4, base + 6, MK_CASTLE));
     if ((p->castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
         !(occ & (sq_bb8(base + 1) | sq_bb8(base + 2) | sq_bb8(base + 3))) &&
         !attackers_by(p, base + 3, them, occ) && !attackers_by(p, base + 2, them, occ))
-        emit(g, count_only, MOVE_SIMPLE(base + 4, base + 2, MK_CASTLE));
+        emit(g, mode, MOVE_SIMPLE(base + 4, base + 2, MK_CASTLE));
 }
 
 /* ---------------------------------------------------------------- the generator */
@@ -240,12 +276,14 @@ ALWAYS_INLINE void gen_castling(ChessGen *g, const bool count_only) {
  * the captures: every target set is cut to the enemy's pieces, which leaves no pawn push
  * and no castling; e.p. stays). Pinned pieces move along their pin line; in check, only
  * moves onto the check mask; king moves and e.p. are tested against the real occupancy. */
-ALWAYS_INLINE int chess_generate(const Position *p, Move *list, const bool count_only,
+ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, const int mode,
                                  const bool captures) {
     ChessGen g;
     g.p = p;
     g.list = list;
+    g.ms = ms;
     g.n = 0;
+    if (mode == GEN_SET) ms->ngroup = 0;
     g.us = p->side;
     g.them = g.us ^ 1;
     g.own = BB(p).color[g.us];
@@ -254,26 +292,54 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, const bool count
     g.ksq = king_sq(p, g.us);
     g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
 
-    gen_king(&g, count_only, captures);
+    if (mode == GEN_SET) ms->check = g.checkers != 0;
+    gen_king(&g, mode, captures);
     if (g.checkers & (g.checkers - 1)) return g.n; /* double check: only the king moves */
     g.target = captures ? g.opp : ~g.own;
     if (g.checkers) g.target &= between8[g.ksq][bb_lsb(g.checkers)] | g.checkers;
     g.pinned = pinned_pieces(&g);
 
-    gen_pieces(&g, count_only);
-    gen_free_pawns(&g, count_only);
-    gen_pinned_pawns(&g, count_only);
-    gen_en_passant(&g, count_only);
-    if (!g.checkers && !captures) gen_castling(&g, count_only);
+    gen_pieces(&g, mode);
+    gen_free_pawns(&g, mode);
+    gen_pinned_pawns(&g, mode);
+    gen_en_passant(&g, mode);
+    if (!g.checkers && !captures) gen_castling(&g, mode);
     return g.n;
 }
 
 /* Legal moves of orthodox chess. */
-int chess_gen_legal(Position *p, Move *list) { return chess_generate(p, list, false, false); }
+int chess_gen_legal(Position *p, Move *list) {
+    return chess_generate(p, list, NULL, GEN_LIST, false);
+}
 
 /* Legal captures of orthodox chess (e.p. included; also Switching chess's, whose switches
  * capture nothing). */
-int chess_gen_captures(Position *p, Move *list) { return chess_generate(p, list, false, true); }
+int chess_gen_captures(Position *p, Move *list) {
+    return chess_generate(p, list, NULL, GEN_LIST, true);
+}
 
 /* Number of legal moves of orthodox chess (perft's last ply), counted without writing them. */
-uint64_t chess_count_legal(Position *p) { return (uint64_t)chess_generate(p, NULL, true, false); }
+uint64_t chess_count_legal(Position *p) {
+    return (uint64_t)chess_generate(p, NULL, NULL, GEN_COUNT, false);
+}
+
+/* Legal moves of orthodox chess as a MoveSet: chess_gen_legal's, in its order, all in
+ * groups (the tail empty); also sets ms->check. */
+int chess_gen_set(Position *p, MoveSet *ms) {
+    int n = chess_generate(p, NULL, ms, GEN_SET, false);
+    ms->ngrouped = ms->n = n;
+    return n;
+}
+
+Move moveset_pick(const MoveSet *ms, int k) {
+    static const uint8_t promo[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
+    if (k >= ms->ngrouped) return ms->tail[k - ms->ngrouped];
+    const MoveGroup *gr = ms->g;
+    while (k >= gr->n) k -= gr++->n;
+    int j = gr->mult == 1 ? k : k >> 2;
+    Bitboard to = gr->to;
+    while (j--) to &= to - 1;
+    int sq = bb_lsb(to), from = gr->from != NO_SQ ? gr->from : sq - gr->back;
+    if (gr->mult == 1) return MOVE_SIMPLE(from, sq, gr->kind);
+    return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], gr->kind);
+}

@@ -135,6 +135,15 @@ static int switching_gen_fast(Position *p, Move *list) {
     return n + switch_list_fast(p, ksq, occ, list + n);
 }
 
+/* switching_gen_fast's moves as a MoveSet: the orthodox ones in groups, the switches in
+ * its tail. */
+static int switching_gen_fast_set(Position *p, MoveSet *ms) {
+    int n = chess_gen_set(p, ms);
+    if (ms->check) return n;
+    const Bitboard occ = BB(p).color[0] | BB(p).color[1];
+    return ms->n = n + switch_list_fast(p, king_sq(p, p->side), occ, ms->tail);
+}
+
 /* Legal moves: the orthodox ones, then (never in check) the switches. */
 static int switching_gen_legal(Position *p, Move *list) {
     int n = chess_gen_legal(p, list);
@@ -244,6 +253,7 @@ static const VariantOps switching_ops = {
     .see_ge = chess_see_ge,             /* captures are orthodox; a switch exchanges nothing */
     .gen_captures = chess_gen_captures, /* and a switch captures nothing */
     .gen_fast = switching_gen_fast,
+    .gen_fast_set = switching_gen_fast_set,
 };
 
 Variant variant_switching = {

@@ -68,6 +68,7 @@ typedef struct Position Position;
 typedef struct Variant Variant;
 typedef struct PieceDef PieceDef;
 typedef struct VariantOps VariantOps;
+typedef struct MoveSet MoveSet;
 
 /* Error text filled by parsers: one line naming the problem and where. */
 typedef struct CvError {

@@ -71,6 +71,33 @@ static inline int tu_run_suite(const char *file, const char *variant, int max_de
     return checked;
 }
 
+/* Checks the MoveSet of p (VariantOps.gen_fast_set, pos_legal_moves_set) against gen_fast's
+ * list: the same number, moveset_pick's k-th move gen_fast's k-th for every k, and the
+ * check flag, where set, pos_in_check's. */
+static inline void tu_check_move_set(Position *p) {
+    static MoveSet ms;
+    Move fast[MAX_MOVES];
+    int n = pos_legal_moves_fast(p, fast);
+    memset(&ms, 0xA5, sizeof ms);
+    int ns = pos_legal_moves_set(p, &ms);
+    char fen[512];
+    if (ns != n || ms.n != n || (ms.check >= 0 && ms.check != (int)pos_in_check(p))) {
+        pos_to_fen(p, fen, sizeof fen);
+        cr_assert_fail("%s: the move set has %d moves (n %d, check %d), gen_fast %d (check %d)",
+                       fen, ns, ms.n, ms.check, n, (int)pos_in_check(p));
+    }
+    for (int k = 0; k < n; k++) {
+        Move m = moveset_pick(&ms, k);
+        if (m != fast[k]) {
+            char a[24], b[24];
+            pos_to_fen(p, fen, sizeof fen);
+            move_to_str(p, m, a);
+            move_to_str(p, fast[k], b);
+            cr_assert_fail("%s: move %d of the set is %s, gen_fast's %s", fen, k, a, b);
+        }
+    }
+}
+
 /* Compares fast and reference move lists at every node down to depth; returns nodes visited. */
 static inline uint64_t tu_compare_tree(Position *p, int depth) {
     Move a[MAX_MOVES], b[MAX_MOVES];
@@ -83,6 +110,7 @@ static inline uint64_t tu_compare_tree(Position *p, int depth) {
         cr_assert_fail("fast and reference generators differ (%d vs %d moves) at %s", na, nb, fen);
     }
     cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p), "count_legal differs from gen_legal");
+    tu_check_move_set(p);
     uint64_t nodes = 1;
     if (depth <= 1) return nodes;
     for (int i = 0; i < na; i++) {
@@ -140,6 +168,7 @@ static inline int tu_random_walk(const Variant *v, const char *fen, uint64_t see
         Move list[MAX_MOVES], fast[MAX_MOVES], sorted[MAX_MOVES];
         int n = pos_legal_moves(&p, list);
         pos_to_fen(&p, f1, sizeof f1);
+        tu_check_move_set(&p); /* the lazy set picks gen_fast's moves in its order */
         /* the fast generator (VariantOps.gen_fast) gives the same moves in its own order */
         int nf = pos_legal_moves_fast(&p, fast);
         cr_assert_eq(nf, n, "%s: %d moves from gen_fast, %d from gen_legal", f1, nf, n);

@@ -10,7 +10,8 @@ it the same games in a chain version it reads); trainer throughput on the same p
 bin (`chessvar train`, default network, one training thread beside its loader thread,
 alternating runs, medians of positions per CPU second of the child and per wall second); and `chessvar data rescore` positions per CPU second at 1,000 and
 10,000 nodes on a small sample (a 4-game chain run per variant), and at 1,000 nodes under
-`mpirun -np 2` (one thread a rank) with its output compared to one process's. Writes JSON.
+`mpirun -np 2` (one thread a rank) with its output compared to one process's. Writes JSON,
+with issue 42's goals (size, decode speed, trainer chain/bin) marked met or not.
 
 usage: python3 -m scripts.measure.chain_data CHESSVAR OUT.json [--work DIR] [--runs DIR]
            [--variants chess,switching,superchess,supremo] [--train-positions 1000000]
@@ -60,6 +61,28 @@ def same_files(a, b):
             if fa.read() != fb.read():
                 return False
     return True
+
+
+def goals(rows):
+    """Issue 42's goals against the rows measured: bytes per position (<= 2.0 chess, <= 3.0
+    every variant), decoding (>= 10M positions per CPU second, chess), trainer chain/bin
+    (>= 0.95 per CPU second, every variant); each with the figure and whether it is met."""
+    out = []
+    for r in rows:
+        v = r["variant"]
+        size = 2.0 if v == "chess" else 3.0
+        out.append({"variant": v, "goal": f"chain bytes per position <= {size}",
+                    "value": r["chain_bytes_per_position"],
+                    "met": r["chain_bytes_per_position"] <= size})
+        if v == "chess":
+            out.append({"variant": v, "goal": "decode >= 10M positions per CPU second",
+                        "value": r["decode_positions_per_cpu_second"],
+                        "met": r["decode_positions_per_cpu_second"] >= 10e6})
+        if "train_chain_over_bin" in r:
+            out.append({"variant": v, "goal": "trainer chain/bin >= 0.95 (CPU)",
+                        "value": r["train_chain_over_bin"],
+                        "met": r["train_chain_over_bin"] >= 0.95})
+    return out
 
 
 def main():
@@ -187,7 +210,7 @@ def main():
            "machine": machine, "loadavg_at_end": list(os.getloadavg()),
            "build": build_flags(cv),
            "commit": git_state(ROOT)[0],
-           "dirty": git_state(ROOT)[1], "rows": rows}
+           "dirty": git_state(ROOT)[1], "rows": rows, "goals": goals(rows)}
     with open(args.out, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")

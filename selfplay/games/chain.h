@@ -59,8 +59,9 @@ typedef struct ChainDec {
     uint32_t x;          /* versions 3 to 5: the rANS state */
     /* With rec given to chain_dec_game: whether a written ply's record is wanted (NULL:
      * every one), asked before the record is filled, so a reader that filters positions
-     * does not fill the ones it drops. */
-    bool (*keep)(void *ctx, const Game *g, int k, const Position *pos, bool in_check);
+     * does not fill the ones it drops. *check is whether pos is in check, -1 when the
+     * generator did not tell it: a hook that needs it sets it (pos_in_check). */
+    bool (*keep)(void *ctx, const Game *g, int k, const Position *pos, int *check);
     void *keep_ctx;
 } ChainDec;
 

@@ -40,6 +40,16 @@ static inline int chain_moves(Position *pos, int version, Move *list) {
     return fast ? pos_legal_moves_fast(pos, list) : pos_legal_moves(pos, list);
 }
 
+/* chain_moves's moves as a MoveSet (the variant's gen_fast_set, or the list in its tail):
+ * the decoder's, which needs their number and then only the one or two coded. */
+static inline int chain_move_set(Position *pos, int version, MoveSet *ms) {
+    bool fast = version >= 5 || (version == 4 && strcmp(pos->var->name, "switching") != 0);
+    if (fast) return pos_legal_moves_set(pos, ms);
+    ms->ngroup = ms->ngrouped = 0;
+    ms->check = -1;
+    return ms->n = pos_legal_moves(pos, ms->tail);
+}
+
 /* Appends one byte to the payload, growing it (e->oom when it cannot). */
 void chain_out(ChainEnc *e, uint8_t b);
 /* The encoder's step at ply k of g's replay on pos: the legal moves into list (*n), the
@@ -50,12 +60,13 @@ bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *lis
                      int *bi, CvError *err);
 
 /* The decoder's steps both codings share (chain.c): the game's start, once its header is
- * read (header_ok false: the error of a header that does not read); a written ply's record;
+ * read (header_ok false: the error of a header that does not read); a written ply's record
+ * (check: whether pos is in check, -1 when not known yet);
  * the errors of an illegal coded move and of a replay that ends elsewhere. */
 bool chain_dec_start(ChainDec *d, const Variant *v, const Game *g, bool header_ok, Position *pos,
                      CvError *err);
-void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos, uint8_t *rec,
-                      int rsize, uint64_t *nrec);
+void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos, int check,
+                      uint8_t *rec, int rsize, uint64_t *nrec);
 bool chain_dec_illegal(const Game *g, int k, CvError *err);
 bool chain_dec_end(const Game *g, const Position *pos, uint32_t key16, CvError *err);
 

@@ -439,11 +439,11 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
                          int rsize, uint64_t *nrec, CvError *err) {
     ChainRans *r = d->r;
     if (!chain_dec_start(d, v, g, dec3_header(d, g), pos, err)) return false;
-    Move list[MAX_MOVES];
+    MoveSet ms;
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
-        int n = chain_moves(pos, d->version, list);
+        int n = chain_move_set(pos, d->version, &ms);
         p->legal = (uint16_t)n;
         int flags = (int)dec3(d, &r->flags[k < 8 ? k : 8 + prev_flags]);
         prev_flags = flags;
@@ -456,7 +456,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
             if (kind != 3) {
                 bi = (int)dec3_index(d, 0, (uint32_t)n);
                 if (bi >= n) goto illegal;
-                p->best = list[bi];
+                p->best = moveset_pick(&ms, bi);
             } else {
                 p->best = dec3_raw(d, 32);
             }
@@ -471,7 +471,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
                     pi = dec3_index(d, 1, (uint32_t)n);
                     if (pi >= (uint32_t)n) goto illegal;
                 }
-                p->played = list[pi];
+                p->played = moveset_pick(&ms, (int)pi);
             } else {
                 if (bi < 0) goto illegal;
                 p->played = p->best;
@@ -480,7 +480,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
             p->best = MOVE_NONE;
             uint32_t pi = dec3_index(d, 1, (uint32_t)n);
             if (pi >= (uint32_t)n) goto illegal;
-            p->played = list[pi];
+            p->played = moveset_pick(&ms, (int)pi);
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)dec3_score(d, pred, searched, &prev_class);
@@ -491,7 +491,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, rec, rsize, nrec);
+        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
         pos_make(pos, p->played);
         continue;
     illegal:

@@ -191,13 +191,16 @@ bool data_keep(const DataSet *ds, const DataFilter *f, const uint8_t *r) {
 /* data_keep of the record a chain's ply k of g would fill, asked before filling it (the
  * chain decoder's keep hook): the same decisions from the game and the position, the
  * validation split of a game's id computed once per game. */
-static bool stream_chain_keep(void *ctx, const Game *g, int k, const Position *pos, bool in_check) {
+static bool stream_chain_keep(void *ctx, const Game *g, int k, const Position *pos, int *check) {
     DataStream *s = ctx;
     const DataFilter *f = &s->filter;
     const GamePly *p = &g->ply[k];
     if (p->best == MOVE_NONE || p->random) return false;
     if (p->score > f->max_score || p->score < -f->max_score) return false;
-    if (f->skip_check && in_check) return false;
+    if (f->skip_check) {
+        if (*check < 0) *check = pos_in_check(pos);
+        if (*check) return false;
+    }
     if (g->id != s->keep_game || !s->keep_game_set) {
         s->keep_game = g->id;
         s->keep_game_set = true;
