@@ -4,7 +4,6 @@
  * and bench with a network file and refuse a bad one with one line and exit 2. */
 #include "../selfplay/player/nets_builtin.h"
 #include "../selfplay/player/search.h"
-#include "../selfplay/player/search_steps.h"
 #include "../selfplay/profile.h"
 #include "nnue_util.h"
 
@@ -155,38 +154,6 @@ Test(evaluator, network_incremental_equals_refresh_in_searches) {
             cr_assert_gt(s->eval.king_refreshes, 0, "%s: no king crossed a bucket", v->name);
         free(pos);
         free(ent);
-        search_free(s);
-        nnue_free(net);
-    }
-}
-
-/* The pruning margins that depend on the evaluation follow it: the classical ones in a new
- * search, a network's (tighter) once it evaluates with one, the classical ones again when
- * it goes back, in every variant. */
-Test(evaluator, pruning_margins_follow_the_evaluation) {
-    cr_assert_lt(RFP_MARGIN_NET, RFP_MARGIN);
-    cr_assert_lt(FUT_MARGIN_NET, FUT_MARGIN);
-    cr_assert_lt(RAZOR_MARGIN_NET, RAZOR_MARGIN);
-    for (int i = 0; i < 5; i++) {
-        const Variant *v = variant_by_name(variants[i]);
-        Network *net = test_net(v, 0, 31 + (uint64_t)i);
-        Search *s = search_new(v, 10);
-        cr_assert_not_null(s);
-        int classical[3] = {s->rfp_margin, s->fut_margin, s->razor_margin};
-        cr_assert(classical[0] == RFP_MARGIN && classical[1] == FUT_MARGIN &&
-                      classical[2] == RAZOR_MARGIN,
-                  "%s: a new search's margins %d %d %d", v->name, classical[0], classical[1],
-                  classical[2]);
-        cr_assert(search_set_network(s, net));
-        cr_assert(s->rfp_margin == RFP_MARGIN_NET && s->fut_margin == FUT_MARGIN_NET &&
-                      s->razor_margin == RAZOR_MARGIN_NET,
-                  "%s: margins with a network %d %d %d", v->name, s->rfp_margin, s->fut_margin,
-                  s->razor_margin);
-        cr_assert(search_set_network(s, NULL));
-        cr_assert(s->rfp_margin == RFP_MARGIN && s->fut_margin == FUT_MARGIN &&
-                      s->razor_margin == RAZOR_MARGIN,
-                  "%s: margins back with the classical evaluation %d %d %d", v->name, s->rfp_margin,
-                  s->fut_margin, s->razor_margin);
         search_free(s);
         nnue_free(net);
     }

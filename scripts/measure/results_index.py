@@ -158,8 +158,8 @@ FILES = [
      "chessvar train / chessvar selfplay --sprt (commands inside)"),
     ("search_margins.json", "The search's evaluation-scale pruning margins (reverse futility, "
      "futility, razoring) re-tuned for the networks (issue 41): matches of scaled margins at "
-     "20,000 nodes in chess (network and classical) and Switching, and the kept change at 20 ms "
-     "a move",
+     "20,000 nodes in chess (network and classical) and Switching, and the change at 20 ms a "
+     "move, which did not hold there and was not kept",
      "chessvar match --sprt (commands inside)"),
     ("net_sweep_*.json", "Nets of one variant by configuration (width, target, mirroring, data "
      "size): best validation loss and Elo against the classical evaluation at a fixed node "

@@ -324,8 +324,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
 
     /* Pruning of the whole node. */
     if (search_node_prunable(pvnode, check, ply, excl, beta)) {
-        if (search_reverse_futility_prunes(s, depth, ev, beta, improving)) return ev;
-        if (search_razoring_applies(s, depth, ev, alpha)) {
+        if (search_reverse_futility_prunes(depth, ev, beta, improving)) return ev;
+        if (search_razoring_applies(depth, ev, alpha)) {
             int score = search_quiesce(s, pos, alpha, alpha + 1, ply, 0);
             if (s->stop) return 0;
             if (score <= alpha) return score;
@@ -358,7 +358,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     bool scored = false;
     int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0, ncapt = 0;
     Move best_move = MOVE_NONE, quiets[64], capts[32];
-    bool futile = !pvnode && !check && search_futility_applies(s, depth, ev, alpha);
+    bool futile = !pvnode && !check && search_futility_applies(depth, ev, alpha);
     int late_count = search_late_move_count(depth, improving);
     int16_t *cont1, *cont2; /* continuation-history rows of the last two moves */
     search_cont_rows(s, ply, &cont1, &cont2);

@@ -125,9 +125,6 @@ typedef struct Search {
     /* Piece prices for ordering and pruning (MVV-LVA, delta pruning, the most a capture can
      * win): the search's own, whatever it evaluates with (eval_piece_values). */
     int value[MAX_PT];
-    /* Pruning margins per ply that depend on the evaluation's scale and error (reverse
-     * futility, futility, razoring): the classical evaluation's or a network's. */
-    int rfp_margin, fut_margin, razor_margin;
     TTEntry *tt;
     size_t tt_mask;
     uint8_t gen; /* generation of the current search_run, 6 bits */

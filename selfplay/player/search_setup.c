@@ -10,20 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The evaluation-scale pruning margins: the classical evaluation's or a network's. */
-static void search_set_margins(Search *s, bool net) {
-    s->rfp_margin = net ? RFP_MARGIN_NET : RFP_MARGIN;
-    s->fut_margin = net ? FUT_MARGIN_NET : FUT_MARGIN;
-    s->razor_margin = net ? RAZOR_MARGIN_NET : RAZOR_MARGIN;
-}
-
 /* Sets the variant-dependent switches of the selective search (see README "How the player
  * searches"): null move off with fewer than two pieces besides royals and pawns where the
  * variant's endings are zugzwang-prone (Variant.zugzwang_prone: Supremo, whose stalemate
  * scores), else with none; the capture bound victim - attacker only where every capture
  * removes exactly one piece. */
 static void search_variant_setup(Search *s, const Variant *v) {
-    search_set_margins(s, false);
     s->null_min_pieces = v->zugzwang_prone ? 2 : 1;
     s->scale_endings = v->orthodox_pieces && v->pawnless_draws;
     s->see_bound = true;
@@ -99,12 +91,8 @@ bool search_set_network(Search *s, const Network *net) {
     evaluator_free(&s->eval);
     s->used = true; /* the table and the evaluation cache hold the other evaluation's scores */
     search_clear(s);
-    if (evaluator_init(&s->eval, v, net)) {
-        search_set_margins(s, net != NULL);
-        return true;
-    }
+    if (evaluator_init(&s->eval, v, net)) return true;
     evaluator_init(&s->eval, v, NULL);
-    search_set_margins(s, false);
     return false;
 }
 

@@ -15,9 +15,9 @@
 #define POLL_NODES   1024  /* nodes between two looks at the clock and the stop flag */
 #define QS_DELTA     200   /* quiescence: delta pruning margin */
 #define RFP_DEPTH    6     /* reverse futility pruning: at depths up to this, */
-#define RFP_MARGIN   80    /* with this margin per ply (a network's: RFP_MARGIN_NET) */
+#define RFP_MARGIN   80    /* with this margin per ply */
 #define FUT_DEPTH    3     /* futility pruning of quiet moves: at depths up to this, */
-#define FUT_MARGIN   150   /* with this margin per ply (a network's: FUT_MARGIN_NET) */
+#define FUT_MARGIN   150   /* with this margin per ply */
 #define LMP_DEPTH    4     /* late-move pruning: at depths up to this */
 #define ASP_DEPTH    4     /* aspiration windows: from this depth, */
 #define ASP_WINDOW   30    /* this half-width at first */
@@ -32,7 +32,7 @@
 #define PC_MARGIN    200   /* this far above beta, */
 #define PC_REDUCTION 4     /* verified by a search this much shallower */
 #define RAZOR_DEPTH  2     /* razoring: at depths up to this, */
-#define RAZOR_MARGIN 250   /* with this margin per ply (a network's: RAZOR_MARGIN_NET) */
+#define RAZOR_MARGIN 250   /* with this margin per ply */
 #define NULL_DEPTH   2     /* null move: from this depth */
 #define IIR_DEPTH    4     /* internal iterative reduction: from this depth */
 #define SEE_DEPTH    6     /* SEE pruning: at depths up to this, */
@@ -53,14 +53,6 @@
 #define STALEMATE_CP_PER_MILLE                                                                     \
     40 /* a stalemate's per-mille score to centipawns: a lost                                      \
           stalemate (0) is -20000, below any material */
-
-/* A network's margins: three quarters of the classical ones, which won with the chess
- * network at 20,000 nodes (+34 [+12, +56], SPRT H1) where the classical evaluation gained
- * nothing with them (-9 [-30, +12] in 800 games); results/search_margins.json.
- * search_set_network picks the set. */
-#define RFP_MARGIN_NET   60
-#define FUT_MARGIN_NET   112
-#define RAZOR_MARGIN_NET 188
 
 /* The late-move reduction table's entry for the i-th move at depth (both capped at 63). */
 static inline int search_lmr(const Search *s, int depth, int i) {
@@ -111,15 +103,14 @@ static inline bool search_node_prunable(bool pvnode, bool check, int ply, Move e
 
 /* Reverse futility pruning: the evaluation is above beta by a margin per ply left (one ply
  * less when improving), so the node is taken to fail high. */
-static inline bool search_reverse_futility_prunes(const Search *s, int depth, int ev, int beta,
-                                                  bool improving) {
-    return depth <= RFP_DEPTH && ev - s->rfp_margin * (depth - improving) >= beta;
+static inline bool search_reverse_futility_prunes(int depth, int ev, int beta, bool improving) {
+    return depth <= RFP_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta;
 }
 
 /* Razoring: in the last plies, an evaluation a margin per ply below alpha asks a
  * quiescence search whether anything raises it. */
-static inline bool search_razoring_applies(const Search *s, int depth, int ev, int alpha) {
-    return depth <= RAZOR_DEPTH && ev + s->razor_margin * depth <= alpha;
+static inline bool search_razoring_applies(int depth, int ev, int alpha) {
+    return depth <= RAZOR_DEPTH && ev + RAZOR_MARGIN * depth <= alpha;
 }
 
 /* Whether to try a null move: deep enough, the evaluation at or above beta, the last move
@@ -213,8 +204,8 @@ static inline bool search_see_prunes(const Search *s, const Position *pos, Move 
 
 /* Futility pruning of a shallow node's quiet moves: the evaluation plus a margin per ply
  * stays at or below alpha. */
-static inline bool search_futility_applies(const Search *s, int depth, int ev, int alpha) {
-    return depth <= FUT_DEPTH && ev + s->fut_margin * depth <= alpha;
+static inline bool search_futility_applies(int depth, int ev, int alpha) {
+    return depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
 }
 
 /* Futility of the i-th move of a deeper node, by the depth its late-move reduction would
@@ -223,7 +214,7 @@ static inline bool search_futile_when_reduced(const Search *s, int depth, int i,
                                               int alpha) {
     int reduced = depth - 1 - search_lmr(s, depth, i);
     if (reduced < 0) reduced = 0;
-    return reduced < FUT_DEPTH && ev + s->fut_margin * (reduced + 1) <= alpha;
+    return reduced < FUT_DEPTH && ev + FUT_MARGIN * (reduced + 1) <= alpha;
 }
 
 /* Whether the i-th move (i >= 1) is searched reduced first: a quiet move that gives no
