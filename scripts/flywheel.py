@@ -6,8 +6,8 @@ generation 1 is played with net 1; net 2 is trained on the data of generations 0
 (the newest --window generations); and so on. Each net is matched against the classical
 evaluation and against its predecessor at equal time per move, with paired openings; the
 match against the predecessor is an SPRT (--sprt, default [0,41] at alpha = beta = 0.05,
-at most --match-games games; results/sprt_games.json has why) that accepts the net (H1,
-or undecided at the cap with a positive Elo) or rejects it (H0: the predecessor plays the
+at most --match-games games; results/sprt_games.json has why) that accepts the net only
+on H1 (undecided at the cap or H0 rejects it, whatever the Elo: the predecessor plays the
 next generation's data), and the record keeps the games it saved. The loop writes results/flywheel_<variant>.json (every step's command, CPU time and outcome)
 and results/flywheel_<variant>.png (Elo with its 95% interval per generation, against the
 millions of positions trained on and against the CPU hours spent).
@@ -250,13 +250,14 @@ class Loop:
 
     def accepted(self, name):
         """Whether the net of match `name` (against its predecessor) is accepted: the SPRT
-        accepted H1, or it ended undecided at --match-games with a positive Elo; without
-        --sprt, a positive Elo."""
+        accepted H1 (an SPRT undecided at --match-games is not enough, whatever its Elo:
+        every generation must be SPRT-positive); with --sprt off, a positive Elo."""
         m = self.state["steps"].get(name) or {}
         if not m.get("ok"):
             return True
-        decision = m.get("sprt", {}).get("decision")
-        return decision == "H1" or (decision != "H0" and m["elo"] > 0)
+        if "sprt" in m:
+            return m["sprt"].get("decision") == "H1"
+        return m["elo"] > 0
 
     # --------------------------------------------------------------- record
 

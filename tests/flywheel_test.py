@@ -134,8 +134,7 @@ def main():
         s = prev["sprt"]
         check(s["elo0"] == chosen["elo0"] and s["elo1"] == chosen["elo1"] and s["pairs"] == 2
               and sum(prev["pentanomial"]) == 2 and prev["games_saved"] == 4 - prev["games"]
-              and gens[1]["accepted"] == (s["decision"] == "H1" or
-                                          (s["decision"] != "H0" and prev["elo"] > 0)),
+              and gens[1]["accepted"] == (s["decision"] == "H1"),
               f"net 2 judged by an SPRT against net 1, games saved recorded: {gens[1]}")
         check(gens[1]["trained_on_positions"] == gens[0]["data_positions"] + gens[1]["data_positions"],
               "net 2 trained on the data of both generations")
