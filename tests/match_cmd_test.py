@@ -117,14 +117,17 @@ def main():
 
         out = os.path.join(tmp, "time")
         marker = os.path.join(tmp, "time.marker")
+        # 6 s asleep against 4 s on the clock loses; the 0.2 s increment keeps the other game,
+        # played normally through the Python proxy, off the flag on a loaded machine (0.05 s
+        # once lost it there too)
         rc, s, err = run_match(
             out, "--variant", "chess", "--games", "2", "--random-plies", "2",
             "--engine", f"cmd={CHESSVAR} uci;nodes=200",
-            "--engine", f"cmd=python3 {FAKE} {CHESSVAR} slow 2 {marker};name=slow;tc=4+0.05")
+            "--engine", f"cmd=python3 {FAKE} {CHESSVAR} slow 2 {marker};name=slow;tc=4+0.2")
         lost = [t for t in pgn_games(out) if t["Termination"] == "engine_failure"]
         check(rc == 0 and s["games"] == 2 and len(lost) == 1
               and "lost on time" in lost[0]["TerminationDetail"]
-              and "tc=4+0.05" in lost[0]["White"] + lost[0]["Black"],
+              and "tc=4+0.2" in lost[0]["White"] + lost[0]["Black"],
               f"time: one game lost on time: {rc} {s} {lost} {err}")
         print(f"ok   time control: {lost[0]['TerminationDetail']}")
 
