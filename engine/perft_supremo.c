@@ -119,6 +119,28 @@ static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, i
     return !sb_attacked(T, &w, t == SUP_KING ? to : x->k, them);
 }
 
+/* Whether side by attacks sq on pos: sb_attacked on the position's own bitboards. */
+bool supremo_lean_attacked(const Position *pos, int sq, int by) {
+    const u128 *pc = pos->bb.b10.type, *col = pos->bb.b10.color;
+    const SupView w = {pc, col[by], col[0] | col[1], col[by ^ 1] & ~pc[SUP_PROTECTOR]};
+    return sb_attacked(pos->var->tables, &w, sq, by);
+}
+
+/* Whether pseudo-legal m leaves the mover's King on k unattacked: move_safe's test on the
+ * position's own bitboards. */
+bool supremo_lean_move_safe(const Position *pos, Move m, int k) {
+    const SupTables *T = pos->var->tables;
+    const u128 *pc = pos->bb.b10.type, *col = pos->bb.b10.color;
+    const int us = pos->side, them = us ^ 1, from = MOVE_FROM(m), to = MOVE_TO(m);
+    const int t = PC_TYPE(pos->board[from]), nt = MOVE_PROMO(m) ? MOVE_PROMO(m) : t;
+    const u128 fb = sq_bit[from], tb = sq_bit[to];
+    u128 gone = (tb | sq_bit[MOVE_MID(m)]) & col[them];
+    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & col[them] & ~pc[SUP_PROTECTOR];
+    const u128 mine = (col[us] & ~pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
+    const SupView w = {pc, col[them] & ~gone, ((col[0] | col[1]) & ~fb & ~gone) | tb, mine};
+    return !sb_attacked(T, &w, t == SUP_KING ? to : k, them);
+}
+
 /* Number of legal moves of the type-t piece from `from` to the squares of dests, through
  * the intermediate victim mid; promotions (on pz) count once per type. */
 static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u128 dests, int mid,

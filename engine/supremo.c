@@ -327,6 +327,7 @@ static int supremo_move_to_str(const Position *pos, Move m, char *buf) {
 static void supremo_init_with_perft(Variant *v) {
     supremo_init(v);
     supremo_perft_init(v->tables);
+    ((SupTables *)v->tables)->lean = true; /* still building: no thread reads it yet */
 }
 
 /* The operations of Supremo: bare Kings draw (the rules know no other insufficient material). */

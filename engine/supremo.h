@@ -82,6 +82,10 @@ typedef struct SupTables {
                                    nothing else */
     uint8_t line_kinds[MAX_PT]; /* line kinds (bit k: lines10 kind k) it moves along */
     const uint16_t (*line_fold[MAX_PT][4])[1024]; /* per kind: line10_fold of its fields */
+    /* The pieces are Supremo's own: the legal generator tests its moves and the check with
+     * the lean tests of perft_supremo.c (supremo_lean_*), not make, the table-driven test
+     * and unmake. */
+    bool lean;
 } SupTables;
 
 /* Decides, for type t, whether its rides and hops go by line lookup, and which fields. */
@@ -173,6 +177,15 @@ int supremo_pseudo_fast(Position *pos, Move *list);
 
 /* Pseudo-legal moves of `side` from the literal mailbox walker (deduplicated). */
 int supremo_pseudo_reference(const Position *pos, int side, Move *list);
+
+/* Whether side `by` has a pseudo-legal move that captures the piece on sq: the test of
+ * perft_supremo.c written for Supremo's pieces (variants with T->lean only). */
+bool supremo_lean_attacked(const Position *pos, int sq, int by);
+
+/* Whether the side to move's pseudo-legal move m leaves its King (on k) unattacked: the
+ * same test on the bitboards as they would be after m, without making it (variants with
+ * T->lean only). */
+bool supremo_lean_move_safe(const Position *pos, Move m, int k);
 
 /* Builds the tables of Supremo's lean perft from Supremo's own tables (perft_supremo.c). */
 void supremo_perft_init(const SupTables *T);

@@ -202,8 +202,10 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
 
 /* Whether colour c's royal piece is attacked. */
 bool supremo_royal_attacked(const Position *pos, int c) {
-    int k = sup_royal_sq(pos, pos->var->tables, c);
-    return k != NO_SQ && supremo_attacked_fast(pos, k, c ^ 1);
+    const SupTables *T = pos->var->tables;
+    int k = sup_royal_sq(pos, T, c);
+    if (k == NO_SQ) return false;
+    return T->lean ? supremo_lean_attacked(pos, k, c ^ 1) : supremo_attacked_fast(pos, k, c ^ 1);
 }
 
 /* Whether the side to move is in check. */
@@ -227,8 +229,10 @@ typedef struct GenCtx {
     u128 cap_blast;   /* and the landings next to one of them */
 } GenCtx;
 
-/* Whether m leaves the mover's King unattacked (make, attack test, unmake). */
+/* Whether m leaves the mover's King unattacked: the lean test where the pieces are Supremo's,
+ * else make, attack test, unmake. */
 static bool gen_move_ok(GenCtx *g, Move m) {
+    if (g->T->lean) return supremo_lean_move_safe(g->pos, m, g->king);
     Position *pos = g->pos;
     supremo_make(pos, m);
     int k = sup_royal_sq(pos, g->T, g->us);
@@ -597,7 +601,8 @@ static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
         return;
     }
     int them = g->us ^ 1;
-    g->check = supremo_attacked_fast(pos, g->king, them);
+    g->check = T->lean ? supremo_lean_attacked(pos, g->king, them)
+                       : supremo_attacked_fast(pos, g->king, them);
     if (g->check) {
         g->sens = T->full;
         return;
