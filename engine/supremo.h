@@ -187,6 +187,23 @@ bool supremo_lean_attacked(const Position *pos, int sq, int by);
  * T->lean only). */
 bool supremo_lean_move_safe(const Position *pos, Move m, int k);
 
+/* Which moves of the side to move the lean count (perft_supremo.c) tests, and which it
+ * takes without a test, as sets: out of check (count_prepare) a move that vacates no square
+ * of vac lands safely off fill (and, a Terminator, off blast); one that vacates only its
+ * origin, on a King's line (not on vac_other), lands safely off fill, and where the origin
+ * is in lpinned only on lallow[from]. In check (check_prepare) a move other than the King's
+ * that starts off vac and passes no victim on chk_mid can be legal only landing on chk_to
+ * (a Terminator: or on chk_blast). The King's moves are always tested. */
+typedef struct SupRisk {
+    bool check;
+    u128 vac, fill, blast, vac_other, lpinned;
+    u128 chk_to, chk_mid, chk_blast;
+    u128 lallow[MAX_SQ]; /* written for the squares of lpinned only */
+} SupRisk;
+
+/* Fills r for the side to move of pos, its King on k, in check or not (T->lean only). */
+void supremo_lean_risk(const Position *pos, int k, bool check, SupRisk *r);
+
 /* Builds the tables of Supremo's lean perft from Supremo's own tables (perft_supremo.c). */
 void supremo_perft_init(const SupTables *T);
 /* Leaves of the legal-move tree of a Supremo position (Supremo's pieces only): the last

@@ -225,9 +225,40 @@ typedef struct GenCtx {
     u128 sens;        /* squares whose change may expose the King */
     u128 blast_risky; /* landings next to an enemy on a sensitive square */
     bool caps;        /* captures only (quiescence): moves that remove an enemy piece */
+    bool risk_set;    /* T->lean: risk filled (at the first risky move) */
+    SupRisk risk;     /* T->lean: the moves the lean count takes or drops without a test */
     u128 cap_to;      /* then: the capturable enemies */
     u128 cap_blast;   /* and the landings next to one of them */
 } GenCtx;
+
+/* Splits the risky moves from `from` to dests (through mid) as the lean count would (see
+ * SupRisk): into *test those to be tested, into *legal those legal without a test; the rest
+ * are not legal. */
+static void lean_split(GenCtx *g, int from, int mid, u128 dests, u128 *legal, u128 *test) {
+    if (!g->risk_set) {
+        supremo_lean_risk(g->pos, g->king, g->check, &g->risk);
+        g->risk_set = true;
+    }
+    const SupRisk *r = &g->risk;
+    const int t = PC_TYPE(g->pos->board[from]);
+    const u128 fb = sup_bit(from), mb = mid != NO_SQ ? sup_bit(mid) : 0, touched = fb | mb;
+    *legal = 0;
+    *test = dests;
+    if (t == SUP_KING) return;
+    if (r->check) {
+        if (!(fb & r->vac) && !(mb & r->chk_mid))
+            *test = dests & (r->chk_to | (t == SUP_TERMINATOR ? r->chk_blast : 0));
+        return;
+    }
+    if (!(touched & r->vac)) {
+        *test = dests & (r->fill | (t == SUP_TERMINATOR ? r->blast : 0));
+        *legal = dests & ~*test;
+    } else if (t != SUP_PAWN && t != SUP_TERMINATOR && mid == NO_SQ && !(fb & r->vac_other)) {
+        if (r->lpinned & fb) dests &= r->lallow[from];
+        *test = dests & r->fill;
+        *legal = dests & ~*test;
+    }
+}
 
 /* Whether m leaves the mover's King unattacked: the lean test where the pieces are Supremo's,
  * else make, attack test, unmake. */
@@ -274,14 +305,19 @@ static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, 
                 g->list[g->n++] = MOVE_MAKE(from, to, mid, v->promo_types[i], kind);
         }
     }
+    /* the risky ones in order, each tested, or (Supremo's pieces) as the lean count decides */
+    u128 legal = 0, test = risky;
+    if (risky && g->T->lean) lean_split(g, from, mid, risky, &legal, &test);
     while (risky) {
         int to = bb128_pop_lsb(&risky);
-        if (!(pz & sup_bit(to))) {
-            gen_add(g, MOVE_MAKE(from, to, mid, 0, kind), true);
+        u128 tb = sup_bit(to);
+        if (!((legal | test) & tb)) continue;
+        if (!(pz & tb)) {
+            gen_add(g, MOVE_MAKE(from, to, mid, 0, kind), !(legal & tb));
             continue;
         }
         for (int i = 0; v->promo_types[i]; i++)
-            gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), true);
+            gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), !(legal & tb));
     }
 }
 
@@ -593,6 +629,7 @@ static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
     g->n = 0;
     g->legal = true;
     g->caps = false;
+    g->risk_set = false;
     g->us = pos->side;
     g->king = sup_royal_sq(pos, T, g->us);
     g->blast_risky = 0;
