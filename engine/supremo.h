@@ -122,20 +122,6 @@ static inline int sup_royal_sq(const Position *pos, const SupTables *T, int c) {
     return b ? bb128_lsb(b) : NO_SQ;
 }
 
-/* Shifts a square set one step in direction d, dropping squares that leave the board. */
-static inline u128 sup_shift(const SupTables *T, u128 x, int d) {
-    switch (d) {
-    case 0: return (x << 1) & T->not_file_a & T->full;
-    case 1: return (x << 10) & T->full;
-    case 2: return (x << 11) & T->not_file_a & T->full;
-    case 3: return (x << 9) & T->not_file_j & T->full;
-    case 4: return (x >> 1) & T->not_file_j;
-    case 5: return x >> 10;
-    case 6: return (x >> 11) & T->not_file_j;
-    default: return (x >> 9) & T->not_file_a;
-    }
-}
-
 /* Larger of two ints (Chebyshev distances). */
 static inline int sup_max(int a, int b) { return a > b ? a : b; }
 

@@ -58,26 +58,30 @@ static void fast_walk(const SupTables *T, u128 occ, u128 capt, int origin, int c
     }
 }
 
-/* Squares reached by one K or jK step, onto an empty square, from every square of x. */
-static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
-    u128 empty = T->full & ~occ, r = 0;
-    for (int d = 0; d < 8; d++) {
-        u128 one = sup_shift(T, x, d);
-        r |= (one & empty) | (sup_shift(T, one & occ, d) & empty);
-    }
-    return r;
+/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
+ * some squares off the board (above square 99), which the callers mask: the eight
+ * directions in straight-line code; the diagonal steps are the horizontal ones moved a
+ * rank, so only the horizontal ones need a file mask. */
+static inline u128 fast_step_any(const SupTables *T, u128 x, u128 occ) {
+    const u128 A = T->not_file_a, J = T->not_file_j;
+    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
+    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
+    u128 r = e | w | n | s | ne | nw | se | sw;
+    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
+    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
+    return r | ((n & occ) << 10) | ((s & occ) >> 10);
 }
 
-/* Squares of `targets` reached by one K or jK step (over a square of occ) from any square
- * of x. Exact for a single walker standing on any square of x: its own square is never
- * jumped or landed on. */
+/* Squares reached by one K or jK step, onto an empty square, from every square of x. */
+static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
+    return fast_step_any(T, x, occ) & T->full & ~occ;
+}
+
+/* Squares of `targets` (on the board) reached by one K or jK step (over a square of occ)
+ * from any square of x. Exact for a single walker standing on any square of x: its own
+ * square is never jumped or landed on. */
 static inline u128 fast_step(const SupTables *T, u128 x, u128 occ, u128 targets) {
-    u128 r = 0;
-    for (int d = 0; d < 8; d++) {
-        u128 one = sup_shift(T, x, d);
-        r |= one | sup_shift(T, one & occ, d);
-    }
-    return r & targets;
+    return fast_step_any(T, x, occ) & targets;
 }
 
 /* Whether a capturing walk of `left` steps from cur can land on k and still complete. */
@@ -298,7 +302,13 @@ static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, 
         g->n += bb128_popcount(safe & ~pz) + g->T->npromo * bb128_popcount(safe & pz);
     } else {
         u128 plain = safe & ~pz, promos = safe & pz;
-        while (plain) g->list[g->n++] = MOVE_MAKE(from, bb128_pop_lsb(&plain), mid, 0, kind);
+        /* lowest square first, walked as two 64-bit halves (cheaper than a 128-bit set's
+         * lowest bit) */
+        const Move base = MOVE_MAKE(from, 0, mid, 0, kind);
+        for (uint64_t w = (uint64_t)plain; w; w &= w - 1)
+            g->list[g->n++] = base | (Move)__builtin_ctzll(w) << 7;
+        for (uint64_t w = (uint64_t)(plain >> 64); w; w &= w - 1)
+            g->list[g->n++] = base | (Move)(64 + __builtin_ctzll(w)) << 7;
         while (promos) {
             int to = bb128_pop_lsb(&promos);
             for (int i = 0; v->promo_types[i]; i++)
