@@ -345,6 +345,7 @@ static const VariantOps supremo_ops = {
     .move_to_str = supremo_move_to_str,
     .perft = supremo_perft,
     .insufficient_material = pos_bare_royals,
+    .gen_fast_set = supremo_gen_set,
 };
 
 Variant variant_supremo = {

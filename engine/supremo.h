@@ -140,6 +140,8 @@ void supremo_make(Position *pos, Move m);
 void supremo_unmake(Position *pos);
 /* Legal moves from the fast generator. */
 int supremo_gen_legal(Position *pos, Move *list);
+/* Its moves as a MoveSet (VariantOps.gen_fast_set): in the set's tail, with the check flag. */
+int supremo_gen_set(Position *pos, MoveSet *ms);
 /* Its moves that capture, in its order (VariantOps.gen_captures). */
 int supremo_gen_captures(Position *pos, Move *list);
 /* Number of legal moves (perft's last ply), counted without writing most of them. */

@@ -667,6 +667,17 @@ int supremo_gen_legal(Position *pos, Move *list) {
     return g.n;
 }
 
+/* supremo_gen_legal's moves as a MoveSet: all in its tail, with the check flag the
+ * generator found (VariantOps.gen_fast_set; the chain decoder's record needs it). */
+int supremo_gen_set(Position *pos, MoveSet *ms) {
+    GenCtx g;
+    gen_prepare(&g, pos, ms->tail);
+    fast_generate(&g);
+    ms->ngroup = ms->ngrouped = 0;
+    ms->check = g.legal ? g.check : -1;
+    return ms->n = g.n;
+}
+
 /* Legal captures (quiescence): the moves of supremo_gen_legal that remove at least one
  * enemy piece, in the same order: a capture on the landing square, a capture passed over
  * (double leaps, walks), or a blast next to a capturable enemy. */
