@@ -187,9 +187,10 @@ static int moves_in_check(Position *p, Move *list);
 /* Legal moves of side us (the side to move): their number, and written into list unless
  * it is NULL. Instantiated with list a constant NULL or not (the count pays nothing for the
  * writing) and with in_check a constant: the instance out of check hands a position in
- * check over to moves_in_check. `unchecked`: the caller knows the side is not in check. */
+ * check over to moves_in_check (and then sets *check_out, when given, to 1).
+ * `unchecked`: the caller knows the side is not in check. */
 static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const bool in_check,
-                                   bool unchecked) {
+                                   bool unchecked, int *check_out) {
     const ScTables *tb = TB(p);
     const Bitboard *t = BB(p).type;
     const int them = us ^ 1;
@@ -216,7 +217,10 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const 
     for (Bitboard m = mon; m; nmon++) {
         q[nmon] = bb_pop_lsb(&m);
         if (!unchecked && attacked(p, q[nmon], them, &foes, occ, ~0ull)) {
-            if (!in_check) return moves_in_check(p, list);
+            if (!in_check) {
+                if (check_out) *check_out = 1;
+                return moves_in_check(p, list);
+            }
             drop_cand &= queen_att8(q[nmon], occ) | king_att8[q[nmon]];
             /* a board move answers a check by blocking or capturing (or, M or F, by
              * disabling the checker): it lands on a line from the monarch or within a leap */
@@ -356,26 +360,37 @@ static FORCE_INLINE int moves_side(Position *p, const int us, Move *list, const 
 
 /* Number of legal moves (perft's last ply), on the specialised path. */
 uint64_t sc_count_fast(Position *p) {
-    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false, false)
-                                       : moves_side(p, BLACK, NULL, false, false));
+    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false, false, NULL)
+                                       : moves_side(p, BLACK, NULL, false, false, NULL));
 }
 
 /* The same count for a side the caller knows is not in check. */
 static uint64_t count_unchecked(Position *p) {
-    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false, true)
-                                       : moves_side(p, BLACK, NULL, false, true));
+    return (uint64_t)(p->side == WHITE ? moves_side(p, WHITE, NULL, false, true, NULL)
+                                       : moves_side(p, BLACK, NULL, false, true, NULL));
 }
 
 /* Legal moves of the side to move, which is in check (counted when list is NULL). */
 static __attribute__((noinline)) int moves_in_check(Position *p, Move *list) {
-    return p->side == WHITE ? moves_side(p, WHITE, list, true, false)
-                            : moves_side(p, BLACK, list, true, false);
+    return p->side == WHITE ? moves_side(p, WHITE, list, true, false, NULL)
+                            : moves_side(p, BLACK, list, true, false, NULL);
 }
 
 /* Legal moves on the specialised path: the same set as sc_gen_legal. */
 int sc_gen_fast(Position *p, Move *list) {
-    return p->side == WHITE ? moves_side(p, WHITE, list, false, false)
-                            : moves_side(p, BLACK, list, false, false);
+    return p->side == WHITE ? moves_side(p, WHITE, list, false, false, NULL)
+                            : moves_side(p, BLACK, list, false, false, NULL);
+}
+
+/* sc_gen_fast's moves as a MoveSet: all in its tail, with the check flag (whether the
+ * generator found a monarch attacked), which the chain decoder's record needs. */
+int sc_gen_fast_set(Position *p, MoveSet *ms) {
+    int check = 0;
+    int n = p->side == WHITE ? moves_side(p, WHITE, ms->tail, false, false, &check)
+                             : moves_side(p, BLACK, ms->tail, false, false, &check);
+    ms->ngroup = ms->ngrouped = 0;
+    ms->check = check;
+    return ms->n = n;
 }
 
 /* The squares where a piece of the side to move may appear (a drop) or from and to which

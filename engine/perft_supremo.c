@@ -119,6 +119,36 @@ static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, i
     return !sb_attacked(T, &w, t == SUP_KING ? to : x->k, them);
 }
 
+/* The bitboards of pos. */
+static FORCE_INLINE void board_of(const Position *pos, SupBoard *b) {
+    for (int t = SUP_PAWN; t <= SUP_PROTECTOR; t++) b->pc[t] = pos->bb.b10.type[t];
+    b->pc[0] = 0;
+    b->col[WHITE] = pos->bb.b10.color[WHITE];
+    b->col[BLACK] = pos->bb.b10.color[BLACK];
+}
+
+/* Whether side by attacks sq on pos: sb_attacked on the position's own bitboards. */
+bool supremo_lean_attacked(const Position *pos, int sq, int by) {
+    const u128 *pc = pos->bb.b10.type, *col = pos->bb.b10.color;
+    const SupView w = {pc, col[by], col[0] | col[1], col[by ^ 1] & ~pc[SUP_PROTECTOR]};
+    return sb_attacked(pos->var->tables, &w, sq, by);
+}
+
+/* Whether pseudo-legal m leaves the mover's King on k unattacked: move_safe's test on the
+ * position's own bitboards. */
+bool supremo_lean_move_safe(const Position *pos, Move m, int k) {
+    const SupTables *T = pos->var->tables;
+    const u128 *pc = pos->bb.b10.type, *col = pos->bb.b10.color;
+    const int us = pos->side, them = us ^ 1, from = MOVE_FROM(m), to = MOVE_TO(m);
+    const int t = PC_TYPE(pos->board[from]), nt = MOVE_PROMO(m) ? MOVE_PROMO(m) : t;
+    const u128 fb = sq_bit[from], tb = sq_bit[to];
+    u128 gone = (tb | sq_bit[MOVE_MID(m)]) & col[them];
+    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & col[them] & ~pc[SUP_PROTECTOR];
+    const u128 mine = (col[us] & ~pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
+    const SupView w = {pc, col[them] & ~gone, ((col[0] | col[1]) & ~fb & ~gone) | tb, mine};
+    return !sb_attacked(T, &w, t == SUP_KING ? to : k, them);
+}
+
 /* Number of legal moves of the type-t piece from `from` to the squares of dests, through
  * the intermediate victim mid; promotions (on pz) count once per type. */
 static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u128 dests, int mid,
@@ -285,6 +315,24 @@ static void check_prepare(CountCtx *x) {
     x->vac = walk;
     x->chk_blast = walk ? walk | (step_any(T, walk, 0) & T->full) : 0;
     for (u128 s = simple; s;) x->chk_blast |= T->kmask[bb128_pop_lsb(&s)];
+}
+
+/* The sets of count_prepare or check_prepare for pos's side to move (see SupRisk). */
+void supremo_lean_risk(const Position *pos, int k, bool check, SupRisk *r) {
+    SupBoard b;
+    board_of(pos, &b);
+    CountCtx x = {.T = pos->var->tables, .b = &b, .us = pos->side, .k = k, .lallow = r->lallow};
+    if (check) check_prepare(&x);
+    else count_prepare(&x);
+    r->check = check;
+    r->vac = x.vac;
+    r->fill = x.fill;
+    r->blast = x.blast;
+    r->vac_other = x.vac_other;
+    r->lpinned = x.lpinned;
+    r->chk_to = x.chk_to;
+    r->chk_mid = x.chk_mid;
+    r->chk_blast = x.chk_blast;
 }
 
 /* Destinations of one piece's moves that share an origin and an intermediate victim. */
@@ -692,14 +740,6 @@ static int64_t count_lean(const Variant *v, const SupBoard *b, int us, const Pie
                           u128 delta, int check, const CountCtx *prep, int walker) {
     return us == WHITE ? count_lean_white(v, b, c, delta, check, prep, walker)
                        : count_lean_black(v, b, c, delta, check, prep, walker);
-}
-
-/* The bitboards of pos. */
-static FORCE_INLINE void board_of(const Position *pos, SupBoard *b) {
-    for (int t = SUP_PAWN; t <= SUP_PROTECTOR; t++) b->pc[t] = pos->bb.b10.type[t];
-    b->pc[0] = 0;
-    b->col[WHITE] = pos->bb.b10.color[WHITE];
-    b->col[BLACK] = pos->bb.b10.color[BLACK];
 }
 
 /* Number of legal moves of pos's side to move: the lean count, or the general one. */

@@ -446,6 +446,7 @@ static const VariantOps superchess_ops = {
     .royal_attacked = sc_royal_attacked,
     .perft = sc_perft,
     .gen_fast = sc_gen_fast,
+    .gen_fast_set = sc_gen_fast_set,
     .fen_parse_castling = sc_parse_castling,
     .fen_format_castling = sc_format_castling,
     .fen_parse_extra = sc_parse_pool,

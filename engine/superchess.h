@@ -128,6 +128,8 @@ void perft_superchess_init(const Variant *v, const ScTables *tb);
 uint64_t sc_count_fast(Position *p);
 /* Legal moves on the specialised path: the same set as sc_gen_legal. */
 int sc_gen_fast(Position *p, Move *list);
+/* Its moves as a MoveSet (VariantOps.gen_fast_set): in the set's tail, with the check flag. */
+int sc_gen_fast_set(Position *p, MoveSet *ms);
 /* Perft on the specialised path: the same counts as perft_generic. */
 uint64_t sc_perft(Position *p, int depth);
 

@@ -327,6 +327,7 @@ static int supremo_move_to_str(const Position *pos, Move m, char *buf) {
 static void supremo_init_with_perft(Variant *v) {
     supremo_init(v);
     supremo_perft_init(v->tables);
+    ((SupTables *)v->tables)->lean = true; /* still building: no thread reads it yet */
 }
 
 /* The operations of Supremo: bare Kings draw (the rules know no other insufficient material). */
@@ -344,6 +345,7 @@ static const VariantOps supremo_ops = {
     .move_to_str = supremo_move_to_str,
     .perft = supremo_perft,
     .insufficient_material = pos_bare_royals,
+    .gen_fast_set = supremo_gen_set,
 };
 
 Variant variant_supremo = {

@@ -82,6 +82,10 @@ typedef struct SupTables {
                                    nothing else */
     uint8_t line_kinds[MAX_PT]; /* line kinds (bit k: lines10 kind k) it moves along */
     const uint16_t (*line_fold[MAX_PT][4])[1024]; /* per kind: line10_fold of its fields */
+    /* The pieces are Supremo's own: the legal generator tests its moves and the check with
+     * the lean tests of perft_supremo.c (supremo_lean_*), not make, the table-driven test
+     * and unmake. */
+    bool lean;
 } SupTables;
 
 /* Decides, for type t, whether its rides and hops go by line lookup, and which fields. */
@@ -118,20 +122,6 @@ static inline int sup_royal_sq(const Position *pos, const SupTables *T, int c) {
     return b ? bb128_lsb(b) : NO_SQ;
 }
 
-/* Shifts a square set one step in direction d, dropping squares that leave the board. */
-static inline u128 sup_shift(const SupTables *T, u128 x, int d) {
-    switch (d) {
-    case 0: return (x << 1) & T->not_file_a & T->full;
-    case 1: return (x << 10) & T->full;
-    case 2: return (x << 11) & T->not_file_a & T->full;
-    case 3: return (x << 9) & T->not_file_j & T->full;
-    case 4: return (x >> 1) & T->not_file_j;
-    case 5: return x >> 10;
-    case 6: return (x >> 11) & T->not_file_j;
-    default: return (x >> 9) & T->not_file_a;
-    }
-}
-
 /* Larger of two ints (Chebyshev distances). */
 static inline int sup_max(int a, int b) { return a > b ? a : b; }
 
@@ -150,6 +140,8 @@ void supremo_make(Position *pos, Move m);
 void supremo_unmake(Position *pos);
 /* Legal moves from the fast generator. */
 int supremo_gen_legal(Position *pos, Move *list);
+/* Its moves as a MoveSet (VariantOps.gen_fast_set): in the set's tail, with the check flag. */
+int supremo_gen_set(Position *pos, MoveSet *ms);
 /* Its moves that capture, in its order (VariantOps.gen_captures). */
 int supremo_gen_captures(Position *pos, Move *list);
 /* Number of legal moves (perft's last ply), counted without writing most of them. */
@@ -173,6 +165,32 @@ int supremo_pseudo_fast(Position *pos, Move *list);
 
 /* Pseudo-legal moves of `side` from the literal mailbox walker (deduplicated). */
 int supremo_pseudo_reference(const Position *pos, int side, Move *list);
+
+/* Whether side `by` has a pseudo-legal move that captures the piece on sq: the test of
+ * perft_supremo.c written for Supremo's pieces (variants with T->lean only). */
+bool supremo_lean_attacked(const Position *pos, int sq, int by);
+
+/* Whether the side to move's pseudo-legal move m leaves its King (on k) unattacked: the
+ * same test on the bitboards as they would be after m, without making it (variants with
+ * T->lean only). */
+bool supremo_lean_move_safe(const Position *pos, Move m, int k);
+
+/* Which moves of the side to move the lean count (perft_supremo.c) tests, and which it
+ * takes without a test, as sets: out of check (count_prepare) a move that vacates no square
+ * of vac lands safely off fill (and, a Terminator, off blast); one that vacates only its
+ * origin, on a King's line (not on vac_other), lands safely off fill, and where the origin
+ * is in lpinned only on lallow[from]. In check (check_prepare) a move other than the King's
+ * that starts off vac and passes no victim on chk_mid can be legal only landing on chk_to
+ * (a Terminator: or on chk_blast). The King's moves are always tested. */
+typedef struct SupRisk {
+    bool check;
+    u128 vac, fill, blast, vac_other, lpinned;
+    u128 chk_to, chk_mid, chk_blast;
+    u128 lallow[MAX_SQ]; /* written for the squares of lpinned only */
+} SupRisk;
+
+/* Fills r for the side to move of pos, its King on k, in check or not (T->lean only). */
+void supremo_lean_risk(const Position *pos, int k, bool check, SupRisk *r);
 
 /* Builds the tables of Supremo's lean perft from Supremo's own tables (perft_supremo.c). */
 void supremo_perft_init(const SupTables *T);

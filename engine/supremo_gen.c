@@ -58,26 +58,30 @@ static void fast_walk(const SupTables *T, u128 occ, u128 capt, int origin, int c
     }
 }
 
-/* Squares reached by one K or jK step, onto an empty square, from every square of x. */
-static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
-    u128 empty = T->full & ~occ, r = 0;
-    for (int d = 0; d < 8; d++) {
-        u128 one = sup_shift(T, x, d);
-        r |= (one & empty) | (sup_shift(T, one & occ, d) & empty);
-    }
-    return r;
+/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
+ * some squares off the board (above square 99), which the callers mask: the eight
+ * directions in straight-line code; the diagonal steps are the horizontal ones moved a
+ * rank, so only the horizontal ones need a file mask. */
+static inline u128 fast_step_any(const SupTables *T, u128 x, u128 occ) {
+    const u128 A = T->not_file_a, J = T->not_file_j;
+    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
+    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
+    u128 r = e | w | n | s | ne | nw | se | sw;
+    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
+    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
+    return r | ((n & occ) << 10) | ((s & occ) >> 10);
 }
 
-/* Squares of `targets` reached by one K or jK step (over a square of occ) from any square
- * of x. Exact for a single walker standing on any square of x: its own square is never
- * jumped or landed on. */
+/* Squares reached by one K or jK step, onto an empty square, from every square of x. */
+static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
+    return fast_step_any(T, x, occ) & T->full & ~occ;
+}
+
+/* Squares of `targets` (on the board) reached by one K or jK step (over a square of occ)
+ * from any square of x. Exact for a single walker standing on any square of x: its own
+ * square is never jumped or landed on. */
 static inline u128 fast_step(const SupTables *T, u128 x, u128 occ, u128 targets) {
-    u128 r = 0;
-    for (int d = 0; d < 8; d++) {
-        u128 one = sup_shift(T, x, d);
-        r |= one | sup_shift(T, one & occ, d);
-    }
-    return r & targets;
+    return fast_step_any(T, x, occ) & targets;
 }
 
 /* Whether a capturing walk of `left` steps from cur can land on k and still complete. */
@@ -202,8 +206,10 @@ bool supremo_attacked_fast(const Position *pos, int sq, int by) {
 
 /* Whether colour c's royal piece is attacked. */
 bool supremo_royal_attacked(const Position *pos, int c) {
-    int k = sup_royal_sq(pos, pos->var->tables, c);
-    return k != NO_SQ && supremo_attacked_fast(pos, k, c ^ 1);
+    const SupTables *T = pos->var->tables;
+    int k = sup_royal_sq(pos, T, c);
+    if (k == NO_SQ) return false;
+    return T->lean ? supremo_lean_attacked(pos, k, c ^ 1) : supremo_attacked_fast(pos, k, c ^ 1);
 }
 
 /* Whether the side to move is in check. */
@@ -223,12 +229,45 @@ typedef struct GenCtx {
     u128 sens;        /* squares whose change may expose the King */
     u128 blast_risky; /* landings next to an enemy on a sensitive square */
     bool caps;        /* captures only (quiescence): moves that remove an enemy piece */
+    bool risk_set;    /* T->lean: risk filled (at the first risky move) */
+    SupRisk risk;     /* T->lean: the moves the lean count takes or drops without a test */
     u128 cap_to;      /* then: the capturable enemies */
     u128 cap_blast;   /* and the landings next to one of them */
 } GenCtx;
 
-/* Whether m leaves the mover's King unattacked (make, attack test, unmake). */
+/* Splits the risky moves from `from` to dests (through mid) as the lean count would (see
+ * SupRisk): into *test those to be tested, into *legal those legal without a test; the rest
+ * are not legal. */
+static void lean_split(GenCtx *g, int from, int mid, u128 dests, u128 *legal, u128 *test) {
+    if (!g->risk_set) {
+        supremo_lean_risk(g->pos, g->king, g->check, &g->risk);
+        g->risk_set = true;
+    }
+    const SupRisk *r = &g->risk;
+    const int t = PC_TYPE(g->pos->board[from]);
+    const u128 fb = sup_bit(from), mb = mid != NO_SQ ? sup_bit(mid) : 0, touched = fb | mb;
+    *legal = 0;
+    *test = dests;
+    if (t == SUP_KING) return;
+    if (r->check) {
+        if (!(fb & r->vac) && !(mb & r->chk_mid))
+            *test = dests & (r->chk_to | (t == SUP_TERMINATOR ? r->chk_blast : 0));
+        return;
+    }
+    if (!(touched & r->vac)) {
+        *test = dests & (r->fill | (t == SUP_TERMINATOR ? r->blast : 0));
+        *legal = dests & ~*test;
+    } else if (t != SUP_PAWN && t != SUP_TERMINATOR && mid == NO_SQ && !(fb & r->vac_other)) {
+        if (r->lpinned & fb) dests &= r->lallow[from];
+        *test = dests & r->fill;
+        *legal = dests & ~*test;
+    }
+}
+
+/* Whether m leaves the mover's King unattacked: the lean test where the pieces are Supremo's,
+ * else make, attack test, unmake. */
 static bool gen_move_ok(GenCtx *g, Move m) {
+    if (g->T->lean) return supremo_lean_move_safe(g->pos, m, g->king);
     Position *pos = g->pos;
     supremo_make(pos, m);
     int k = sup_royal_sq(pos, g->T, g->us);
@@ -263,21 +302,32 @@ static inline __attribute__((always_inline)) void gen_emit(GenCtx *g, int from, 
         g->n += bb128_popcount(safe & ~pz) + g->T->npromo * bb128_popcount(safe & pz);
     } else {
         u128 plain = safe & ~pz, promos = safe & pz;
-        while (plain) g->list[g->n++] = MOVE_MAKE(from, bb128_pop_lsb(&plain), mid, 0, kind);
+        /* lowest square first, walked as two 64-bit halves (cheaper than a 128-bit set's
+         * lowest bit) */
+        const Move base = MOVE_MAKE(from, 0, mid, 0, kind);
+        for (uint64_t w = (uint64_t)plain; w; w &= w - 1)
+            g->list[g->n++] = base | (Move)__builtin_ctzll(w) << 7;
+        for (uint64_t w = (uint64_t)(plain >> 64); w; w &= w - 1)
+            g->list[g->n++] = base | (Move)(64 + __builtin_ctzll(w)) << 7;
         while (promos) {
             int to = bb128_pop_lsb(&promos);
             for (int i = 0; v->promo_types[i]; i++)
                 g->list[g->n++] = MOVE_MAKE(from, to, mid, v->promo_types[i], kind);
         }
     }
+    /* the risky ones in order, each tested, or (Supremo's pieces) as the lean count decides */
+    u128 legal = 0, test = risky;
+    if (risky && g->T->lean) lean_split(g, from, mid, risky, &legal, &test);
     while (risky) {
         int to = bb128_pop_lsb(&risky);
-        if (!(pz & sup_bit(to))) {
-            gen_add(g, MOVE_MAKE(from, to, mid, 0, kind), true);
+        u128 tb = sup_bit(to);
+        if (!((legal | test) & tb)) continue;
+        if (!(pz & tb)) {
+            gen_add(g, MOVE_MAKE(from, to, mid, 0, kind), !(legal & tb));
             continue;
         }
         for (int i = 0; v->promo_types[i]; i++)
-            gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), true);
+            gen_add(g, MOVE_MAKE(from, to, mid, v->promo_types[i], kind), !(legal & tb));
     }
 }
 
@@ -589,6 +639,7 @@ static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
     g->n = 0;
     g->legal = true;
     g->caps = false;
+    g->risk_set = false;
     g->us = pos->side;
     g->king = sup_royal_sq(pos, T, g->us);
     g->blast_risky = 0;
@@ -597,7 +648,8 @@ static void gen_prepare(GenCtx *g, Position *pos, Move *list) {
         return;
     }
     int them = g->us ^ 1;
-    g->check = supremo_attacked_fast(pos, g->king, them);
+    g->check = T->lean ? supremo_lean_attacked(pos, g->king, them)
+                       : supremo_attacked_fast(pos, g->king, them);
     if (g->check) {
         g->sens = T->full;
         return;
@@ -613,6 +665,17 @@ int supremo_gen_legal(Position *pos, Move *list) {
     gen_prepare(&g, pos, list);
     fast_generate(&g);
     return g.n;
+}
+
+/* supremo_gen_legal's moves as a MoveSet: all in its tail, with the check flag the
+ * generator found (VariantOps.gen_fast_set; the chain decoder's record needs it). */
+int supremo_gen_set(Position *pos, MoveSet *ms) {
+    GenCtx g;
+    gen_prepare(&g, pos, ms->tail);
+    fast_generate(&g);
+    ms->ngroup = ms->ngrouped = 0;
+    ms->check = g.legal ? g.check : -1;
+    return ms->n = g.n;
 }
 
 /* Legal captures (quiescence): the moves of supremo_gen_legal that remove at least one

@@ -34,6 +34,20 @@ Test(chess, random_walks_make_unmake_fen_and_notation) {
     cr_assert_gt(seen, 3000);
 }
 
+Test(chess, move_sets_of_crowded_positions_fit) {
+    /* many pieces with moves, one group each, and pinned pawns (a group per move) */
+    const char *fens[] = {"kb6/pp6/Q1Q1Q1Q1/1Q1Q1Q1Q/Q1Q1Q1Q1/1Q1Q1Q1Q/Q1Q1Q1Q1/1Q1Q1Q1K w - - 0 1",
+                          "kb6/pp6/N1N1N1N1/1B1B1B1B/R1R1R1R1/1N1N1N1N/Q1Q1Q1Q1/1R1R1R1K w - - 0 1",
+                          "k7/8/1q1r1q2/2PPP3/1rPKPr2/2PPP3/1q1r1q2/8 w - - 0 1",
+                          "k7/8/b2r2b1/1P1P1P2/r1PKP1r1/1P1P1P2/b2r2b1/8 w - - 0 1"};
+    Position *p = malloc(sizeof *p);
+    for (int i = 0; i < 4; i++) {
+        tu_fen(p, variant_by_name("chess"), fens[i]);
+        tu_check_move_set(p);
+    }
+    free(p);
+}
+
 Test(chess, colour_flip_gives_the_same_counts) {
     int n;
     EpdEntry *e = tu_load_epd("chess.epd", &n);

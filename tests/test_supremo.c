@@ -1,7 +1,8 @@
 /* test_supremo.c - Supremo Superchess: the reference perft suite, the worked examples of the
  * rules (counts, check, mate, stalemate, move texts), fast == reference at every node and
- * along random games, the fast attack test against the literal one, make/unmake round trips
- * with blasts and double captures, FEN rules and colour-flip symmetry. */
+ * along random games, the fast and the lean attack tests against the literal one (the lean
+ * legality test move by move), make/unmake round trips with blasts and double captures, FEN
+ * rules and colour-flip symmetry. */
 #include "supremo.h"
 #include "test_util.h"
 
@@ -47,6 +48,7 @@ static void compare_here(Position *p) {
               "fast and reference generators differ (%d vs %d moves) at %s", na, nb, fen);
     cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p),
                  "count_legal differs from gen_legal at %s", fen);
+    bool lean = ((const SupTables *)p->var->tables)->lean; /* Supremo's own pieces */
     Move pa[MAX_MOVES], pb[MAX_MOVES * 2];
     int npa = supremo_pseudo_fast(p, pa), npb = supremo_pseudo_reference(p, p->side, pb);
     qsort(pa, (size_t)npa, sizeof *pa, move_cmp);
@@ -58,6 +60,23 @@ static void compare_here(Position *p) {
         int by = PC_COLOR(pc) ^ 1;
         cr_assert_eq(supremo_attacked_fast(p, sq, by), supremo_attacked_reference(p, sq, by),
                      "attack tests differ on the King on square %d at %s", sq, fen);
+        if (lean)
+            cr_assert_eq(supremo_lean_attacked(p, sq, by), supremo_attacked_reference(p, sq, by),
+                         "the lean attack test differs on the King on square %d at %s", sq, fen);
+    }
+    /* the lean legality test of the generator, move by move: make, the literal test, unmake */
+    int k = sup_royal_sq(p, p->var->tables, p->side);
+    if (!lean || k == NO_SQ) return;
+    for (int i = 0; i < npa; i++) {
+        pos_make(p, pa[i]);
+        int kk = sup_royal_sq(p, p->var->tables, p->side ^ 1);
+        bool safe = kk == NO_SQ || !supremo_attacked_reference(p, kk, p->side);
+        pos_unmake(p);
+        char ms[24];
+        move_to_str(p, pa[i], ms);
+        cr_assert_eq(supremo_lean_move_safe(p, pa[i], k), safe,
+                     "the lean legality test of %s differs from make and the literal test at %s",
+                     ms, fen);
     }
 }
 

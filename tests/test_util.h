@@ -72,8 +72,8 @@ static inline int tu_run_suite(const char *file, const char *variant, int max_de
 }
 
 /* Checks the MoveSet of p (VariantOps.gen_fast_set, pos_legal_moves_set) against gen_fast's
- * list: the same number, moveset_pick's k-th move gen_fast's k-th for every k, and the
- * check flag, where set, pos_in_check's. */
+ * list: no more groups than MOVESET_GROUPS, the same number, moveset_pick's k-th move
+ * gen_fast's k-th for every k, and the check flag, where set, pos_in_check's. */
 static inline void tu_check_move_set(Position *p) {
     static MoveSet ms;
     Move fast[MAX_MOVES];
@@ -81,6 +81,11 @@ static inline void tu_check_move_set(Position *p) {
     memset(&ms, 0xA5, sizeof ms);
     int ns = pos_legal_moves_set(p, &ms);
     char fen[512];
+    if (ms.ngroup > MOVESET_GROUPS) { /* the excess went into the tail, inside ms */
+        pos_to_fen(p, fen, sizeof fen);
+        cr_assert_fail("%s: the move set has %d groups, room for %d", fen, ms.ngroup,
+                       MOVESET_GROUPS);
+    }
     if (ns != n || ms.n != n || (ms.check >= 0 && ms.check != (int)pos_in_check(p))) {
         pos_to_fen(p, fen, sizeof fen);
         cr_assert_fail("%s: the move set has %d moves (n %d, check %d), gen_fast %d (check %d)",
