@@ -17,10 +17,10 @@ static const VariantProfile profiles[] = {
      .net = "switching.nnue",
      .tuned = &eval_tuned_switching,
      .uci_variant = "switching"},
-    {.variant = "superchess", /* net +293 [+250, +345] */
+    {.variant = "superchess", /* net +317 [+273, +371]; generation 7, SPRT-positive over 6 */
      .net = "superchess.nnue",
      .uci_variant = "superchess"},
-    {.variant = "supremo", /* net +282 [+240, +332] */
+    {.variant = "supremo", /* net +379 [+330, +444]; generation 2, SPRT-positive over 1 */
      .net = "supremo.nnue",
      .uci_variant = "supremo"},
     {.variant = "cannon10", .uci_variant = "cannon10"},
