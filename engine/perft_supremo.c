@@ -101,22 +101,25 @@ static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard
     c->col[us] |= tb;
 }
 
-/* Whether the move of the type-t piece from `from` to `to` (through the intermediate
- * victim mid, becoming type nt) leaves the King unattacked: tested on three sets after the
- * move (the opponent's pieces, the occupancy, our pieces it may take), not on a copy of the
- * board with the move played. */
-static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
-    const SupTables *T = x->T;
-    const SupBoard *b = x->b;
-    const int them = x->us ^ 1;
+/* Whether the move of side us's type-t piece from `from` to `to` (through the intermediate
+ * victim mid, becoming type nt) leaves its King on k unattacked, on the bitboards pc (by
+ * type) and col (by colour): tested on three sets after the move (the opponent's pieces,
+ * the occupancy, our pieces it may take), not on a copy of the board with the move played.
+ * The counter's test (move_safe) and the legal generator's (supremo_lean_move_safe). */
+static FORCE_INLINE bool safe_after(const SupTables *T, const u128 *pc, const u128 *col, int us,
+                                    int k, int t, int from, int to, int mid, int nt) {
+    const int them = us ^ 1;
     const u128 fb = sq_bit[from], tb = sq_bit[to];
-    u128 gone = (tb | sq_bit[mid]) & b->col[them];
-    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & b->col[them] & ~b->pc[SUP_PROTECTOR];
-    const u128 mine =
-        (b->col[x->us] & ~b->pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
-    const SupView w = {b->pc, b->col[them] & ~gone, ((b->col[0] | b->col[1]) & ~fb & ~gone) | tb,
-                       mine};
-    return !sb_attacked(T, &w, t == SUP_KING ? to : x->k, them);
+    u128 gone = (tb | sq_bit[mid]) & col[them];
+    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & col[them] & ~pc[SUP_PROTECTOR];
+    const u128 mine = (col[us] & ~pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
+    const SupView w = {pc, col[them] & ~gone, ((col[0] | col[1]) & ~fb & ~gone) | tb, mine};
+    return !sb_attacked(T, &w, t == SUP_KING ? to : k, them);
+}
+
+/* safe_after for the count's side and King. */
+static FORCE_INLINE bool move_safe(const CountCtx *x, int t, int from, int to, int mid, int nt) {
+    return safe_after(x->T, x->b->pc, x->b->col, x->us, x->k, t, from, to, mid, nt);
 }
 
 /* The bitboards of pos. */
@@ -134,19 +137,12 @@ bool supremo_lean_attacked(const Position *pos, int sq, int by) {
     return sb_attacked(pos->var->tables, &w, sq, by);
 }
 
-/* Whether pseudo-legal m leaves the mover's King on k unattacked: move_safe's test on the
+/* Whether pseudo-legal m leaves the mover's King on k unattacked: safe_after on the
  * position's own bitboards. */
 bool supremo_lean_move_safe(const Position *pos, Move m, int k) {
-    const SupTables *T = pos->var->tables;
-    const u128 *pc = pos->bb.b10.type, *col = pos->bb.b10.color;
-    const int us = pos->side, them = us ^ 1, from = MOVE_FROM(m), to = MOVE_TO(m);
-    const int t = PC_TYPE(pos->board[from]), nt = MOVE_PROMO(m) ? MOVE_PROMO(m) : t;
-    const u128 fb = sq_bit[from], tb = sq_bit[to];
-    u128 gone = (tb | sq_bit[MOVE_MID(m)]) & col[them];
-    if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & col[them] & ~pc[SUP_PROTECTOR];
-    const u128 mine = (col[us] & ~pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
-    const SupView w = {pc, col[them] & ~gone, ((col[0] | col[1]) & ~fb & ~gone) | tb, mine};
-    return !sb_attacked(T, &w, t == SUP_KING ? to : k, them);
+    const int from = MOVE_FROM(m), t = PC_TYPE(pos->board[from]);
+    return safe_after(pos->var->tables, pos->bb.b10.type, pos->bb.b10.color, pos->side, k, t, from,
+                      MOVE_TO(m), MOVE_MID(m), MOVE_PROMO(m) ? MOVE_PROMO(m) : t);
 }
 
 /* Number of legal moves of the type-t piece from `from` to the squares of dests, through

@@ -110,14 +110,7 @@ static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
     const __m128i h = _mm_or_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
     return ((u128)(uint64_t)_mm_extract_epi64(h, 1) << 64) | (uint64_t)_mm_cvtsi128_si64(h);
 #else
-    const u128 A = T->not_file_a, J = T->not_file_j;
-    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
-    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
-    u128 r = e | w | n | s | ne | nw | se | sw;
-    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
-    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
-    r |= ((n & occ) << 10) | ((s & occ) >> 10);
-    return r;
+    return sup_step_any(T, x, occ);
 #endif
 }
 

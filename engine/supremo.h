@@ -122,6 +122,21 @@ static inline int sup_royal_sq(const Position *pos, const SupTables *T, int c) {
     return b ? bb128_lsb(b) : NO_SQ;
 }
 
+/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
+ * some squares off the board (above square 99), which the callers mask: the eight
+ * directions in straight-line code; the diagonal steps are the horizontal ones moved a
+ * rank, so only the horizontal ones need a file mask. The legal generator's step, and the
+ * lean counter's without AVX2 (perft_supremo_attack.h step_any). */
+static FORCE_INLINE u128 sup_step_any(const SupTables *T, u128 x, u128 occ) {
+    const u128 A = T->not_file_a, J = T->not_file_j;
+    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
+    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
+    u128 r = e | w | n | s | ne | nw | se | sw;
+    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
+    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
+    return r | ((n & occ) << 10) | ((s & occ) >> 10);
+}
+
 /* Larger of two ints (Chebyshev distances). */
 static inline int sup_max(int a, int b) { return a > b ? a : b; }
 

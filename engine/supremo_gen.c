@@ -58,30 +58,16 @@ static void fast_walk(const SupTables *T, u128 occ, u128 capt, int origin, int c
     }
 }
 
-/* Squares one K or jK step (over a square of occ) from any square of x, any contents, and
- * some squares off the board (above square 99), which the callers mask: the eight
- * directions in straight-line code; the diagonal steps are the horizontal ones moved a
- * rank, so only the horizontal ones need a file mask. */
-static inline u128 fast_step_any(const SupTables *T, u128 x, u128 occ) {
-    const u128 A = T->not_file_a, J = T->not_file_j;
-    const u128 e = (x << 1) & A, w = (x >> 1) & J, n = x << 10, s = x >> 10;
-    const u128 ne = e << 10, nw = w << 10, se = e >> 10, sw = w >> 10;
-    u128 r = e | w | n | s | ne | nw | se | sw;
-    r |= (((e & occ) << 1) | ((ne & occ) << 11) | ((se & occ) >> 9)) & A;
-    r |= (((w & occ) >> 1) | ((nw & occ) << 9) | ((sw & occ) >> 11)) & J;
-    return r | ((n & occ) << 10) | ((s & occ) >> 10);
-}
-
 /* Squares reached by one K or jK step, onto an empty square, from every square of x. */
 static inline u128 fast_quiet_step(const SupTables *T, u128 x, u128 occ) {
-    return fast_step_any(T, x, occ) & T->full & ~occ;
+    return sup_step_any(T, x, occ) & T->full & ~occ;
 }
 
 /* Squares of `targets` (on the board) reached by one K or jK step (over a square of occ)
  * from any square of x. Exact for a single walker standing on any square of x: its own
  * square is never jumped or landed on. */
 static inline u128 fast_step(const SupTables *T, u128 x, u128 occ, u128 targets) {
-    return fast_step_any(T, x, occ) & targets;
+    return sup_step_any(T, x, occ) & targets;
 }
 
 /* Whether a capturing walk of `left` steps from cur can land on k and still complete. */
