@@ -403,17 +403,18 @@ def git_head():
     return r.stdout.strip()
 
 
-def cpu_hours(rows):
-    """CPU hours spent up to and including each row's net: its data, its training and its
-    matches, summed over the generations so far (a figure the record lacks counts 0, and
-    the loop's given data, generation 0, has none)."""
-    total, out = 0.0, []
-    for r in rows:
+def cpu_hours(gens):
+    """CPU hours spent up to and including each net, by net number: the data, rescoring,
+    training and matches of every generation so far, those not accepted or not matched
+    against classical included (a figure the record lacks counts 0, and the loop's given
+    data, generation 0, has none)."""
+    total, out = 0.0, {}
+    for r in sorted(gens, key=lambda g: g["net"]):
         total += (r.get("data_cpu_s") or 0.0) + (r.get("train_cpu_s") or 0.0)
         total += (r.get("rescore_cpu_s") or 0.0)
         for key in ("vs_classical", "vs_previous"):
             total += (r.get(key) or {}).get("cpu_s") or 0.0
-        out.append(total / 3600.0)
+        out[r["net"]] = total / 3600.0
     return out
 
 
@@ -436,7 +437,7 @@ def plot(rec, path):
         else:
             log("no matplotlib: no plot (bash scripts/setup.sh --measure installs it)")
         return
-    hours = dict(zip((r["net"] for r in rows), cpu_hours(rows)))
+    hours = cpu_hours(rec["generations"])
     xval = {"net": lambda r: r["net"],
             "positions": lambda r: r["trained_on_positions"] / 1e6,
             "hours": lambda r: hours[r["net"]]}

@@ -110,7 +110,25 @@ def started(work, rec):
     check(work not in json.dumps(rec2), "the record holds no path of this machine")
 
 
+def cpu_hours_counts_every_generation():
+    """The plot's CPU-hours axis: a net's figure includes the generations before it that
+    were not accepted or never met classical (their data, training and matches were spent)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("flywheel", os.path.join(ROOT, "scripts",
+                                                                           "flywheel.py"))
+    fw = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fw)
+    gens = [{"net": 1, "data_cpu_s": 3600, "train_cpu_s": 0, "vs_classical": {"cpu_s": 1800}},
+            {"net": 3, "data_cpu_s": 0, "train_cpu_s": 1800, "vs_previous": {"cpu_s": 1800},
+             "vs_classical": {"cpu_s": 0}},
+            {"net": 2, "data_cpu_s": 7200, "train_cpu_s": 1800, "vs_previous": {"cpu_s": 3600},
+             "accepted": False}]
+    hours = fw.cpu_hours(gens)
+    check(hours == {1: 1.5, 2: 5.0, 3: 6.0}, f"CPU hours by net 1.5, 5.0, 6.0, got {hours}")
+
+
 def main():
+    cpu_hours_counts_every_generation()
     with tempfile.TemporaryDirectory() as work:
         flywheel(work, 1)
         rec = json.load(open(os.path.join(work, "flywheel_chess.json")))
