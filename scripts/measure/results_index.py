@@ -145,7 +145,7 @@ FILES = [
      "python3 -m scripts.measure.net_speed"),
     ("net_speed_chess_gen8.json", "Search cost with the shipped chess net (generation 8, 8 output "
      "buckets) against the version-1 net it replaced: callgrind instructions per search node of "
-     "the same self-play command", "valgrind --tool=callgrind chessvar selfplay (command inside)"),
+     "the same self-play command", "python3 -m scripts.measure.net_cost (command inside)"),
     ("net_arch_*.json", "Network architecture v2 at equal data (issue 41): one net per "
      "configuration (v1, output buckets, dense stack, king buckets, all) trained on the same "
      "self-play run, each against the v1 net by SPRT at 20 ms a move, paired openings; an "
