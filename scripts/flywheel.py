@@ -74,14 +74,26 @@ class Loop:
         self.state["arguments"] = vars(args)
         self.start = 0      # the first generation whose data this loop plays
         self.earlier = None  # generations before it, from the record of the loop that made them
+        self.offset = 0      # this loop's net g > start is net g + offset in the record
         if args.start_net:
             self.start = args.start_generation
             self.adopt_start_net()
+            later = [r["net"] for r in (self.earlier or {}).get("generations", [])
+                     if r.get("net", 0) > self.start]
+            self.offset = max(later) - self.start if later else 0
+
+    def real(self, g):
+        """The record's number of this loop's net g: the start net and those before it keep
+        theirs; a loop continued from net K while the record already holds nets after K (nets
+        not accepted) numbers its own after them, so no earlier row is overwritten or lost.
+        Files in the work folder keep the loop's numbering."""
+        return g if g <= self.start else g + self.offset
 
     def adopt_start_net(self):
         """--start-net: the net of an earlier loop becomes net K (K = --start-generation) of
         this one, copied into the work folder (a --ship at the end may overwrite the
-        original); the earlier loop's generations up to K are kept from its record."""
+        original). The earlier loop's record is kept whole: every generation (those after K,
+        not accepted, too: their CPU was spent) and its steps, under earlier_loop."""
         a, k = self.a, self.start
         dst = os.path.join(self.work, f"net{k}.nnue")
         try:
@@ -108,9 +120,11 @@ class Loop:
             if os.path.exists(self.record_path):
                 rec = json.load(open(self.record_path))
                 if rec.get("variant") == a.variant:
-                    rows = [r for r in rec.get("generations", []) if r.get("net", 0) <= k]
                     earlier = {"command": rec.get("command"), "commit": rec.get("commit"),
-                               "date": rec.get("date"), "generations": rows}
+                               "date": rec.get("date"), "generations": rec.get("generations", []),
+                               "steps": rec.get("steps", {})}
+                    if rec.get("earlier_loop"):
+                        earlier["earlier_loop"] = rec["earlier_loop"]
             self.state["earlier"] = earlier
         self.earlier = self.state.get("earlier")
 
@@ -272,11 +286,11 @@ class Loop:
             t = steps.get(f"train{g}")
             if not t:
                 break
-            row = {"net": g, "trained_on_positions": t.get("data_positions"),
+            row = {"net": self.real(g), "trained_on_positions": t.get("data_positions"),
                    "train_cpu_s": t.get("cpu_s")}
             d = steps.get(f"data{g - 1}")
             if d:
-                row["data_generation"] = g - 1
+                row["data_generation"] = self.real(g - 1)
                 row["data_positions"] = d.get("positions")
                 row["data_cpu_s"] = d.get("cpu_s")
             for key, name in (("vs_classical", f"match{g}-classical"),
@@ -326,7 +340,7 @@ def ship(loop):
     before = [r["vs_classical"]["elo"] for r in (loop.earlier or {}).get("generations", [])
               if "vs_classical" in r]
     if before and match["elo"] <= max(before):
-        sys.exit(f"flywheel: --ship: net {g} ({match['elo']:+.0f} Elo against classical) does "
+        sys.exit(f"flywheel: --ship: net {loop.real(g)} ({match['elo']:+.0f} Elo against classical) does "
                  f"not beat the earlier loop's best ({max(before):+.0f}); nothing shipped")
     src = os.path.join(loop.work, f"net{g}.nnue")
     nets = os.path.join(ROOT, "selfplay", "nets")
@@ -341,7 +355,8 @@ def ship(loop):
     train = steps[f"train{g}"]
     prov = {"network": f"selfplay/nets/{a.variant}.nnue", "variant": a.variant,
             "bytes": len(data), "xxh3_64": data[-8:][::-1].hex(),
-            "data": [{"generation": k, "command": steps[f"data{k}"]["command"],
+            "net": loop.real(g),
+            "data": [{"generation": loop.real(k), "command": steps[f"data{k}"]["command"],
                       "positions": steps[f"data{k}"].get("positions"),
                       "cpu_s": steps[f"data{k}"].get("cpu_s")}
                      for k in train.get("generations", [])],
@@ -355,7 +370,7 @@ def ship(loop):
     with open(os.path.join(nets, f"{a.variant}.json"), "w") as f:
         json.dump(redact(prov, a), f, indent=1)
         f.write("\n")
-    log(f"shipped net {g} ({match['elo']:+.0f} Elo against classical) as {dst}")
+    log(f"shipped net {loop.real(g)} ({match['elo']:+.0f} Elo against classical) as {dst}")
 
 
 def redact(obj, args):
@@ -499,7 +514,9 @@ def main():
                     help="continue an earlier loop from its net FILE (e.g. the shipped "
                          "selfplay/nets/<variant>.nnue): FILE is net K and plays generation "
                          "K's data; nets K+1 .. --generations are trained on this loop's data; "
-                         "the record keeps the earlier loop's generations up to K")
+                         "the record keeps the earlier loop's generations and steps; nets "
+                         "the record already has after K (not accepted) keep their numbers "
+                         "and this loop's come after them")
     ap.add_argument("--start-generation", type=int, default=1, metavar="K",
                     help="the generation number of --start-net's net (default 1)")
     ap.add_argument("--data-format", default="chain", choices=("chain", "bin"),
@@ -557,7 +574,8 @@ def main():
             sprt = None if args.sprt == "off" else args.sprt
             loop.match(f"match{g + 1}-net{g}", new, net, sprt)
             if not loop.accepted(f"match{g + 1}-net{g}"):
-                log(f"net {g + 1} rejected against net {g}: net {g} plays on")
+                log(f"net {loop.real(g + 1)} rejected against net {loop.real(g)}: "
+                    f"net {loop.real(g)} plays on")
                 continue
         net = new
     loop.save()

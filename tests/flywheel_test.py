@@ -108,6 +108,34 @@ def started(work, rec):
         xxh = f.read()[-8:][::-1].hex()
     check(rec2["start_net"]["xxh3_64"] == xxh, f"the start net's checksum: {rec2['start_net']}")
     check(work not in json.dumps(rec2), "the record holds no path of this machine")
+    continued_again(work, net2, rec2, argv)
+
+
+def continued_again(work, net2, rec2, argv):
+    """A loop continued from net 2 again while the record already holds net 3 after it (as
+    when net 3 was not accepted): net 3's row and the earlier loop's steps stay in the
+    record, and the new net is numbered 4, not 3."""
+    work3 = os.path.join(work, "third")
+    os.makedirs(work3)
+    out = os.path.join(work3, "flywheel_chess.json")
+    with open(out, "w") as f:
+        json.dump(rec2, f)
+    argv = [x if x != os.path.join(work, "second") else work3 for x in argv]
+    argv[argv.index("--out") + 1] = out
+    r = subprocess.run(argv + ["--start-net", net2, "--start-generation", "2"],
+                       capture_output=True, text=True, timeout=900)
+    check(r.returncode == 0, f"flywheel continued again, exit {r.returncode}: {r.stderr[-2000:]}")
+    rec3 = json.load(open(out))
+    gens = rec3["generations"]
+    check([g["net"] for g in gens] == [1, 2, 3, 4], f"nets 1, 2, 3 (earlier) and 4, got {gens}")
+    check(gens[2] == dict(rec2["generations"][2], from_earlier_loop=True),
+          f"the earlier net 3's row kept as it was: {gens[2]}")
+    check(gens[3]["data_generation"] == 2 and "vs_previous" in gens[3],
+          f"net 4 trained on data played by net 2 and matched against it: {gens[3]}")
+    check(rec3["earlier_loop"]["steps"] == rec2["steps"],
+          "the earlier loop's steps are kept under earlier_loop")
+    check(set(rec3["steps"]) == {"data2", "train3", "match3-classical", "match3-net2"},
+          f"this loop's own steps keep the loop's numbering: {sorted(rec3['steps'])}")
 
 
 def cpu_hours_counts_every_generation():
