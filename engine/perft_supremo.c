@@ -19,47 +19,6 @@
 
 #include "perft_supremo_attack.h"
 
-/* Builds the counter's tables (from supremo_init, after lines10_init). */
-void supremo_perft_init(const SupTables *T) {
-    line_all = (const uint16_t(*)[1024])line10_fold_build(LINE10_FIELDS);
-    line_hit = (const uint16_t(*)[1024])line10_fold_build(LINE10_FIRST | LINE10_SECOND);
-    if (!line_all || !line_hit) {
-        fprintf(stderr, "supremo: out of memory building tables\n");
-        exit(1);
-    }
-    for (int s = 0; s < 128; s++) sq_bit[s] = s < MAX_SQ ? (u128)1 << s : 0;
-    for (int s = 0; s < 100; s++) {
-        knight2[s] = 0;
-        for (u128 m = T->leap_cp[SUP_KNIGHT][WHITE][s]; m;)
-            knight2[s] |= T->leap_cp[SUP_KNIGHT][WHITE][bb128_pop_lsb(&m)];
-#if CHESSVAR_PEXT
-        jump_mask[s] = (JumpMask){0};
-#endif
-        for (int d = 0; d < 8; d++) {
-            if (T->over[s][d] == NO_SQ || T->land[s][d] == NO_SQ) continue;
-#if CHESSVAR_PEXT
-            const u128 o = sq_bit[T->over[s][d]], l = sq_bit[T->land[s][d]];
-            jump_mask[s].over_lo |= (uint64_t)o;
-            jump_mask[s].over_hi |= (uint64_t)(o >> 64);
-            jump_mask[s].land_lo |= (uint64_t)l;
-            jump_mask[s].land_hi |= (uint64_t)(l >> 64);
-            jump_mask[s].nover_lo += (uint64_t)o != 0;
-            jump_mask[s].nland_lo += (uint64_t)l != 0;
-#else
-            jump_land[s][T->over[s][d] - s + 11] = sq_bit[T->land[s][d]];
-#endif
-        }
-    }
-#if defined(__AVX2__)
-    const u128 A = T->not_file_a, J = T->not_file_j, all = ~(u128)0;
-    const u128 m[4][2] = {{A, all}, {A, J}, {J, all}, {J, A}};
-    for (int i = 0; i < 4; i++)
-        step_fmask[i] =
-            _mm256_setr_epi64x((long long)(uint64_t)m[i][0], (long long)(uint64_t)(m[i][0] >> 64),
-                               (long long)(uint64_t)m[i][1], (long long)(uint64_t)(m[i][1] >> 64));
-#endif
-}
-
 /* State of one count: the board, the side, its King and the squares that make a move
  * risky (see the top of the file). */
 typedef struct CountCtx {
@@ -88,8 +47,8 @@ static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard
                                  int from, int to, int mid, int nt) {
     const int them = us ^ 1;
     *c = *b;
-    u128 fb = sq_bit[from], tb = sq_bit[to];
-    u128 gone = (tb | sq_bit[mid]) & c->col[them];
+    u128 fb = sup_sq_bit[from], tb = sup_sq_bit[to];
+    u128 gone = (tb | sup_sq_bit[mid]) & c->col[them];
     if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & c->col[them] & ~c->pc[SUP_PROTECTOR];
     if (gone) {
         for (int i = SUP_PAWN; i <= SUP_PROTECTOR; i++) c->pc[i] &= ~gone;
@@ -109,8 +68,8 @@ static FORCE_INLINE void sb_play(const SupTables *T, SupBoard *c, const SupBoard
 static FORCE_INLINE bool safe_after(const SupTables *T, const u128 *pc, const u128 *col, int us,
                                     int k, int t, int from, int to, int mid, int nt) {
     const int them = us ^ 1;
-    const u128 fb = sq_bit[from], tb = sq_bit[to];
-    u128 gone = (tb | sq_bit[mid]) & col[them];
+    const u128 fb = sup_sq_bit[from], tb = sup_sq_bit[to];
+    u128 gone = (tb | sup_sq_bit[mid]) & col[them];
     if (t == SUP_TERMINATOR && nt == t) gone |= T->kmask[to] & col[them] & ~pc[SUP_PROTECTOR];
     const u128 mine = (col[us] & ~pc[SUP_PROTECTOR] & ~fb) | (nt != SUP_PROTECTOR ? tb : 0);
     const SupView w = {pc, col[them] & ~gone, ((col[0] | col[1]) & ~fb & ~gone) | tb, mine};
@@ -152,12 +111,12 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
     if (!dests) return 0;
     u128 risky, safe;
     if (x->check) {
-        risky = (sq_bit[from] & x->vac) || (sq_bit[mid] & x->chk_mid)
+        risky = (sup_sq_bit[from] & x->vac) || (sup_sq_bit[mid] & x->chk_mid)
                     ? dests
                     : dests & (x->chk_to | (t == SUP_TERMINATOR ? x->chk_blast : 0));
         safe = 0;
     } else {
-        u128 touched = sq_bit[from] | sq_bit[mid];
+        u128 touched = sup_sq_bit[from] | sup_sq_bit[mid];
         if (!(touched & x->vac)) {
             risky = dests & (x->fill | (t == SUP_TERMINATOR ? x->blast : 0));
         } else if (mid == NO_SQ && t != SUP_TERMINATOR && !(touched & x->vac_other)) {
@@ -172,7 +131,7 @@ static FORCE_INLINE uint64_t count_dests(const CountCtx *x, int t, int from, u12
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
     while (risky) {
         int to = bb128_pop_lsb(&risky);
-        if (pz & sq_bit[to])
+        if (pz & sup_sq_bit[to])
             n += 6 * (uint64_t)move_safe(x, t, from, to, mid, SUP_QUEEN) +
                  move_safe(x, t, from, to, mid, SUP_PROTECTOR);
         else n += move_safe(x, t, from, to, mid, t);
@@ -189,7 +148,7 @@ static FORCE_INLINE uint64_t count_pawns(const CountCtx *x, u128 dests, int back
     uint64_t n = (uint64_t)bb128_popcount(safe & ~pz) + 7 * (uint64_t)bb128_popcount(safe & pz);
     while (risky) {
         int to = bb128_pop_lsb(&risky);
-        if (pz & sq_bit[to])
+        if (pz & sup_sq_bit[to])
             n += 6 * (uint64_t)move_safe(x, SUP_PAWN, to - back, to, NO_SQ, SUP_QUEEN) +
                  move_safe(x, SUP_PAWN, to - back, to, NO_SQ, SUP_PROTECTOR);
         else n += move_safe(x, SUP_PAWN, to - back, to, NO_SQ, SUP_PAWN);
@@ -217,23 +176,23 @@ static void count_prepare(CountCtx *x) {
             int far = NO_SQ, sqs[5], npc = 0;
             for (; npc < 5 && blk; npc++) {
                 int sq = sqs[npc] = d < 4 ? bb128_lsb(blk) : bb128_msb(blk);
-                blk &= ~sq_bit[sq];
-                if (fam & sq_bit[sq]) far = sq;
+                blk &= ~sup_sq_bit[sq];
+                if (fam & sup_sq_bit[sq]) far = sq;
             }
             if (far == NO_SQ) continue;
             vac |= ray & ~T->ray[d][far];
-            if (npc >= 3 && (fam & sq_bit[sqs[2]])) {
+            if (npc >= 3 && (fam & sup_sq_bit[sqs[2]])) {
                 u128 seg = ray & ~T->ray[d][sqs[2]];
                 for (int i = 0; i < 2; i++)
-                    if (own & sq_bit[sqs[i]]) {
-                        lpinned |= sq_bit[sqs[i]];
-                        x->lallow[sqs[i]] = seg & ~sq_bit[sqs[1 - i]];
+                    if (own & sup_sq_bit[sqs[i]]) {
+                        lpinned |= sup_sq_bit[sqs[i]];
+                        x->lallow[sqs[i]] = seg & ~sup_sq_bit[sqs[1 - i]];
                     }
             }
         }
     const u128 vac_line = vac;
     vac = 0;
-    u128 en = b->pc[SUP_KNIGHT] & opp & knight2[k];
+    u128 en = b->pc[SUP_KNIGHT] & opp & sup_knight2[k];
     if (en) {
         u128 reach = 0;
         while (en) reach |= T->leap_cp[SUP_KNIGHT][them][bb128_pop_lsb(&en)];
@@ -278,23 +237,23 @@ static void check_prepare(CountCtx *x) {
          (T->leap_cp[SUP_KNIGHT][them][k] & b->pc[SUP_KNIGHT])) &
         opp;
     u128 to = simple;
-    u128 lines = (lines_of(line_hit, k, occ, LINE10_ORTH) & rq) |
-                 (lines_of(line_hit, k, occ, LINE10_DIAG) & bq);
+    u128 lines = (lines_of(sup_line_hit, k, occ, LINE10_ORTH) & rq) |
+                 (lines_of(sup_line_hit, k, occ, LINE10_DIAG) & bq);
     simple |= lines;
     while (lines) {
         int a = bb128_pop_lsb(&lines);
         for (int d = 0; d < 8; d++)
-            if (T->ray[d][k] & sq_bit[a]) to |= T->ray[d][k] & ~T->ray[d][a];
+            if (T->ray[d][k] & sup_sq_bit[a]) to |= T->ray[d][k] & ~T->ray[d][a];
     }
     /* a double leap is answered by taking the Knight or by a Protector on its route */
     const u128 kk = T->leap_cp[SUP_KNIGHT][them][k];
     const u128 pass = (T->full & ~occ) | (b->col[x->us] & ~b->pc[SUP_PROTECTOR]);
-    for (u128 en = b->pc[SUP_KNIGHT] & opp & knight2[k]; en;) {
+    for (u128 en = b->pc[SUP_KNIGHT] & opp & sup_knight2[k]; en;) {
         int n = bb128_pop_lsb(&en);
         u128 mids = T->leap_cp[SUP_KNIGHT][them][n] & kk;
         if (mids & pass) {
-            simple |= sq_bit[n];
-            to |= sq_bit[n] | mids;
+            simple |= sup_sq_bit[n];
+            to |= sup_sq_bit[n] | mids;
         }
     }
     x->check = true;
@@ -409,7 +368,7 @@ typedef struct Squares {
 static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int t, Group *g,
                         u128 *dep) {
     const u128 occ = q->occ, empty = q->empty, capt = q->capt, open = empty | capt;
-    const u128 sb = sq_bit[s];
+    const u128 sb = sup_sq_bit[s];
     int n = 0;
     u128 d = 0;
     switch (t) {
@@ -421,7 +380,7 @@ static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int
             int m = bb128_pop_lsb(&f);
             *dep |= T->leap_cp[SUP_KNIGHT][us][m];
             u128 sec = T->leap_cp[SUP_KNIGHT][us][m] & (open | sb);
-            if (empty & sq_bit[m]) quiet |= sec;
+            if (empty & sup_sq_bit[m]) quiet |= sec;
             else if (sec) g[n++] = (Group){sec, (uint8_t)s, (uint8_t)m, (uint8_t)t};
         }
         d = single | (quiet & ~sb);
@@ -431,9 +390,9 @@ static int piece_groups(const SupTables *T, const Squares *q, int us, int s, int
     case SUP_ROOK:
     case SUP_QUEEN: {
         /* slides and hops; nothing beyond the second piece of a ray matters */
-        u128 all = t == SUP_BISHOP ? lines_of(line_all, s, occ, LINE10_DIAG)
-                   : t == SUP_ROOK ? lines_of(line_all, s, occ, LINE10_ORTH)
-                                   : lines_of(line_all, s, occ, LINE10_KINDS);
+        u128 all = t == SUP_BISHOP ? lines_of(sup_line_all, s, occ, LINE10_DIAG)
+                   : t == SUP_ROOK ? lines_of(sup_line_all, s, occ, LINE10_ORTH)
+                                   : lines_of(sup_line_all, s, occ, LINE10_KINDS);
         d = all & open;
         *dep = all;
         break;
@@ -490,30 +449,30 @@ static void cache_build(const SupTables *T, const SupBoard *b, int us, PieceCach
             Group *g = c->group + c->ngroups;
             int n = piece_groups(T, &q, us, s, t, g, &c->piece[i].dep);
             c->piece[i].count = (uint16_t)n;
-            c->piece[i].bit = c->piece[i].touched = sq_bit[s];
-            c->pieces |= sq_bit[s];
-            c->piece[i].dep |= sq_bit[s];
+            c->piece[i].bit = c->piece[i].touched = sup_sq_bit[s];
+            c->pieces |= sup_sq_bit[s];
+            c->piece[i].dep |= sup_sq_bit[s];
             c->piece[i].fix = c->piece[i].dep;
             if (t == SUP_KNIGHT) {
                 /* the second leaps are landings only */
-                c->piece[i].fix = T->leap_cp[SUP_KNIGHT][us][s] | sq_bit[s];
+                c->piece[i].fix = T->leap_cp[SUP_KNIGHT][us][s] | sup_sq_bit[s];
             } else if (t == SUP_COMMANDO) {
                 /* the second steps' landings too, but not their screens (next to a first
                  * landing) */
-                u128 occ0 = occ & ~sq_bit[s], reach = step_one(T, s, occ0);
-                u128 land1 = reach & (c->open | sq_bit[s]);
-                c->piece[i].fix = reach | (step_any(T, land1, 0) & T->full) | sq_bit[s];
+                u128 occ0 = occ & ~sup_sq_bit[s], reach = step_one(T, s, occ0);
+                u128 land1 = reach & (c->open | sup_sq_bit[s]);
+                c->piece[i].fix = reach | (step_any(T, land1, 0) & T->full) | sup_sq_bit[s];
             }
             c->piece[i].dests = 0;
             int moves = 0;
             for (int j = 0; j < n; j++) {
-                c->piece[i].touched |= sq_bit[g[j].mid];
+                c->piece[i].touched |= sup_sq_bit[g[j].mid];
                 c->piece[i].dests |= g[j].dests;
                 moves += bb128_popcount(g[j].dests);
             }
             c->piece[i].moves = (uint16_t)moves;
             if (t == SUP_PROTECTOR) {
-                u128 occ0 = (b->col[0] | b->col[1]) & ~sq_bit[s], empty0 = T->full & ~occ0;
+                u128 occ0 = (b->col[0] | b->col[1]) & ~sup_sq_bit[s], empty0 = T->full & ~occ0;
                 u128 a1 = step_one(T, s, occ0), a2 = step_any(T, a1 & empty0, occ0);
                 c->piece[i].dep_in = a1 | a2;
                 c->piece[i].second = a2 & empty0;
@@ -595,16 +554,16 @@ static void king_keep(const CountCtx *x, PieceCache *c) {
     const SupTables *T = x->T;
     const SupBoard *b = x->b;
     const int by = x->us ^ 1;
-    const u128 occk = (b->col[0] | b->col[1]) & ~sq_bit[x->k];
+    const u128 occk = (b->col[0] | b->col[1]) & ~sup_sq_bit[x->k];
     const u128 open = (T->full & ~occk) | (b->col[by] & ~b->pc[SUP_PROTECTOR]);
     const u128 walkers = (b->pc[SUP_TERMINATOR] | b->pc[SUP_COMMANDO]) & b->col[by];
     c->king_tested = c->king_safe = 0;
     for (u128 t = T->kmask[x->k] & open; t;) {
         int s = bb128_pop_lsb(&t);
-        c->king_tested |= sq_bit[s];
-        if (move_safe(x, SUP_KING, x->k, s, NO_SQ, SUP_KING)) c->king_safe |= sq_bit[s];
-        u128 d = lines_of(line_all, s, occk, LINE10_KINDS) | sq_bit[s] | T->kmask[s] | knight2[s] |
-                 T->leap_cp[SUP_KNIGHT][by][s] | T->leap_from[SUP_PAWN][by][s];
+        c->king_tested |= sup_sq_bit[s];
+        if (move_safe(x, SUP_KING, x->k, s, NO_SQ, SUP_KING)) c->king_safe |= sup_sq_bit[s];
+        u128 d = lines_of(sup_line_all, s, occk, LINE10_KINDS) | sup_sq_bit[s] | T->kmask[s] |
+                 sup_knight2[s] | T->leap_cp[SUP_KNIGHT][by][s] | T->leap_from[SUP_PAWN][by][s];
         c->king_depw[s] = d | T->box[4][s];
         c->king_dep[s] = walkers & T->box[4][s] ? c->king_depw[s] : d;
     }
@@ -665,8 +624,9 @@ static FORCE_INLINE int64_t count_lean_side(const Variant *v, const SupBoard *b,
      * Commando's if walker) changed nothing the test looked at. */
     for (u128 t = T->kmask[x.k] & open; t;) {
         int s = bb128_pop_lsb(&t);
-        if ((c->king_tested & sq_bit[s]) && !(delta & (walker ? c->king_depw[s] : c->king_dep[s])))
-            n += (c->king_safe & sq_bit[s]) != 0;
+        if ((c->king_tested & sup_sq_bit[s]) &&
+            !(delta & (walker ? c->king_depw[s] : c->king_dep[s])))
+            n += (c->king_safe & sup_sq_bit[s]) != 0;
         else n += move_safe(&x, SUP_KING, x.k, s, NO_SQ, SUP_KING);
     }
     /* The other pieces: their groups from the cache, or new ones where the board changed
@@ -772,7 +732,7 @@ static uint64_t perft2(Position *pos, PieceCache *c) {
         count_prepare(&kx);
         pawn_keep(pos->var, &kx, c);
         king_keep(&kx, c);
-        prep_dep = T->lines[kx.k] | knight2[kx.k] | T->leap_cp[SUP_KNIGHT][us][kx.k] | kx.vac;
+        prep_dep = T->lines[kx.k] | sup_knight2[kx.k] | T->leap_cp[SUP_KNIGHT][us][kx.k] | kx.vac;
         walker_zone = T->box[4][kx.k];
     }
     const u128 occ0 = b0.col[WHITE] | b0.col[BLACK];

@@ -1,10 +1,11 @@
 /* perft_supremo_attack.h - internal to perft_supremo.c (included there only): the lean
- * board of Supremo's last-ply counter, its tables, and the attack tests written for the
- * Supremo pieces. */
+ * board of Supremo's last-ply counter and the attack tests written for the Supremo pieces
+ * (its tables: perft_supremo_tables.h). */
 #ifndef CHESSVAR_PERFT_SUPREMO_ATTACK_H
 #define CHESSVAR_PERFT_SUPREMO_ATTACK_H
 
 #include "lines10.h"
+#include "perft_supremo_tables.h"
 #include "supremo.h"
 
 /* The bitboards a count needs: by type id (both colours) and by colour. */
@@ -12,30 +13,6 @@ typedef struct SupBoard {
     u128 pc[SUP_PROTECTOR + 1];
     u128 col[2];
 } SupBoard;
-
-/* Per line position and 10-bit occupancy: every destination of a slide-and-hop piece
- * (the four fields of line10_table folded), and the first and second pieces only. */
-static const uint16_t (*line_all)[1024];
-static const uint16_t (*line_hit)[1024];
-/* Per square index its bit, none for NO_SQ and the others past the board: a load instead
- * of a 128-bit shift by a variable count: start perft 4 3018.2M -> 3016.3M, middlegame
- * 332.9M -> 329.3M. */
-static u128 sq_bit[128];
-static u128 knight2[MAX_SQ]; /* squares two knight leaps away */
-#if CHESSVAR_PEXT
-/* Per square s the neighbours a jK step may jump over (those with a landing on the board)
- * and their landings, each in 64-bit halves, and the number of each in the low half: the
- * occupied ones are gathered by PEXT and their landings (in the same order: the landing
- * over o is 2o - s) scattered by PDEP, without a shift of a 128-bit set by a variable
- * count (two before): start perft 4 3016.3M -> 2902.6M, middlegame 329.3M -> 314.2M. */
-typedef struct JumpMask {
-    uint64_t over_lo, over_hi, land_lo, land_hi;
-    unsigned nover_lo, nland_lo;
-} JumpMask;
-static JumpMask jump_mask[MAX_SQ];
-#else
-static u128 jump_land[MAX_SQ][23]; /* [s][o - s + 11]: the jK landing over neighbour o */
-#endif
 
 /* The board squares of a 10-bit mask on line id whose bits past the line's end may be set. */
 static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
@@ -47,7 +24,7 @@ static FORCE_INLINE u128 line_squares(int id, unsigned mask) {
 }
 
 /* Squares of a slide-and-hop piece on s along the lines of `kinds` (LINE10_ORTH, _DIAG, _KINDS),
- * as `table` folds them: line_all (every destination, any contents) or line_hit (the first
+ * as `table` folds them: sup_line_all (every destination, any contents) or sup_line_hit (the first
  * and second pieces only). */
 static FORCE_INLINE u128 lines_of(const uint16_t (*table)[1024], int s, u128 occ, const int kinds) {
     u128 d = 0;
@@ -60,15 +37,6 @@ static FORCE_INLINE u128 lines_of(const uint16_t (*table)[1024], int s, u128 occ
 }
 
 #if defined(__AVX2__)
-#include <immintrin.h>
-
-/* With AVX2 the eight directions of step_any are shifted two at a time, one 128-bit set in
- * each half of a 256-bit vector (a 128-bit shift: the two 64-bit shifts and the bits
- * carried across), and each half masked with its direction's file mask (step_fmask, set
- * by supremo_perft_init): E and N, NE and NW up; W and S, SW and SE down. About 55
- * vector instructions instead of about 110 on 64-bit registers: start perft 4 3348.9M ->
- * 3018.2M, middlegame 350.5M -> 332.9M (the Protectors' and Commandos' reaches). */
-static __m256i step_fmask[4];
 
 /* The 128-bit set in both halves of v shifted up by a in the low half, b in the high. */
 static FORCE_INLINE __m256i shl2(__m256i v, const int a, const int b) {
@@ -98,15 +66,19 @@ static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
 #if defined(__AVX2__)
     (void)T;
     const __m256i v = v256_of(x), o = v256_of(occ);
-    const __m256i en = _mm256_and_si256(shl2(v, 1, 10), step_fmask[0]);
-    const __m256i nenw = _mm256_and_si256(shl2(v, 11, 9), step_fmask[1]);
-    const __m256i ws = _mm256_and_si256(shr2(v, 1, 10), step_fmask[2]);
-    const __m256i swse = _mm256_and_si256(shr2(v, 11, 9), step_fmask[3]);
+    const __m256i en = _mm256_and_si256(shl2(v, 1, 10), sup_step_fmask[0]);
+    const __m256i nenw = _mm256_and_si256(shl2(v, 11, 9), sup_step_fmask[1]);
+    const __m256i ws = _mm256_and_si256(shr2(v, 1, 10), sup_step_fmask[2]);
+    const __m256i swse = _mm256_and_si256(shr2(v, 11, 9), sup_step_fmask[3]);
     __m256i r = _mm256_or_si256(_mm256_or_si256(en, nenw), _mm256_or_si256(ws, swse));
-    r = _mm256_or_si256(r, _mm256_and_si256(shl2(_mm256_and_si256(en, o), 1, 10), step_fmask[0]));
-    r = _mm256_or_si256(r, _mm256_and_si256(shl2(_mm256_and_si256(nenw, o), 11, 9), step_fmask[1]));
-    r = _mm256_or_si256(r, _mm256_and_si256(shr2(_mm256_and_si256(ws, o), 1, 10), step_fmask[2]));
-    r = _mm256_or_si256(r, _mm256_and_si256(shr2(_mm256_and_si256(swse, o), 11, 9), step_fmask[3]));
+    r = _mm256_or_si256(r,
+                        _mm256_and_si256(shl2(_mm256_and_si256(en, o), 1, 10), sup_step_fmask[0]));
+    r = _mm256_or_si256(
+        r, _mm256_and_si256(shl2(_mm256_and_si256(nenw, o), 11, 9), sup_step_fmask[1]));
+    r = _mm256_or_si256(r,
+                        _mm256_and_si256(shr2(_mm256_and_si256(ws, o), 1, 10), sup_step_fmask[2]));
+    r = _mm256_or_si256(
+        r, _mm256_and_si256(shr2(_mm256_and_si256(swse, o), 11, 9), sup_step_fmask[3]));
     const __m128i h = _mm_or_si128(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
     return ((u128)(uint64_t)_mm_extract_epi64(h, 1) << 64) | (uint64_t)_mm_cvtsi128_si64(h);
 #else
@@ -117,15 +89,15 @@ static FORCE_INLINE u128 step_any(const SupTables *T, u128 x, u128 occ) {
 /* Squares one K or jK step from the single square s, any contents. */
 static FORCE_INLINE u128 step_one(const SupTables *T, int s, u128 occ) {
 #if CHESSVAR_PEXT
-    const uint64_t idx = _pext_u64((uint64_t)occ, jump_mask[s].over_lo) |
-                         _pext_u64((uint64_t)(occ >> 64), jump_mask[s].over_hi)
-                             << jump_mask[s].nover_lo;
-    const uint64_t lo = _pdep_u64(idx, jump_mask[s].land_lo);
-    const uint64_t hi = _pdep_u64(idx >> jump_mask[s].nland_lo, jump_mask[s].land_hi);
+    const uint64_t idx = _pext_u64((uint64_t)occ, sup_jump_mask[s].over_lo) |
+                         _pext_u64((uint64_t)(occ >> 64), sup_jump_mask[s].over_hi)
+                             << sup_jump_mask[s].nover_lo;
+    const uint64_t lo = _pdep_u64(idx, sup_jump_mask[s].land_lo);
+    const uint64_t hi = _pdep_u64(idx >> sup_jump_mask[s].nland_lo, sup_jump_mask[s].land_hi);
     return T->kmask[s] | ((u128)hi << 64) | lo;
 #else
     u128 r = T->kmask[s];
-    for (u128 o = r & occ; o;) r |= jump_land[s][bb128_pop_lsb(&o) - s + 11];
+    for (u128 o = r & occ; o;) r |= sup_jump_land[s][bb128_pop_lsb(&o) - s + 11];
     return r;
 #endif
 }
@@ -157,11 +129,11 @@ static FORCE_INLINE u128 walks_dep(const SupTables *T, const SupView *w, int k) 
     }
     for (u128 cs = w->pc[SUP_COMMANDO] & x & T->box[4][k]; cs;) {
         int s = bb128_pop_lsb(&cs);
-        u128 occ0 = occ & ~sq_bit[s];
+        u128 occ0 = occ & ~sup_sq_bit[s];
         /* step 2 reaches k from x exactly when k reaches x by one step (jK steps are
          * symmetric, over the same square) */
         u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | w->capt);
-        if (land1 & (sq_bit[k] | step_one(T, k, occ0))) return T->box[2][s] | T->kmask[k];
+        if (land1 & (sup_sq_bit[k] | step_one(T, k, occ0))) return T->box[2][s] | T->kmask[k];
     }
     return 0;
 }
@@ -176,10 +148,10 @@ static bool sb_attacked(const SupTables *T, const SupView *w, int k, int by) {
         return true;
     const u128 q = pc[SUP_QUEEN] & x, rq = (pc[SUP_ROOK] & x) | q;
     const u128 bq = (pc[SUP_BISHOP] & x) | q;
-    if ((T->lines[k] & (rq | bq)) && ((lines_of(line_hit, k, occ, LINE10_ORTH) & rq) ||
-                                      (lines_of(line_hit, k, occ, LINE10_DIAG) & bq)))
+    if ((T->lines[k] & (rq | bq)) && ((lines_of(sup_line_hit, k, occ, LINE10_ORTH) & rq) ||
+                                      (lines_of(sup_line_hit, k, occ, LINE10_DIAG) & bq)))
         return true;
-    u128 n2 = pc[SUP_KNIGHT] & x & knight2[k];
+    u128 n2 = pc[SUP_KNIGHT] & x & sup_knight2[k];
     if (n2) {
         u128 mids = T->leap_cp[SUP_KNIGHT][by][k] & ((T->full & ~occ) | w->capt);
         while (mids)
@@ -190,24 +162,26 @@ static bool sb_attacked(const SupTables *T, const SupView *w, int k, int by) {
 
 /* Whether side by's type-t piece on s can take the piece on k. */
 static bool piece_attacks(const SupTables *T, const SupBoard *b, int s, int t, int k, int by) {
-    const u128 occ = b->col[0] | b->col[1], kb = sq_bit[k];
+    const u128 occ = b->col[0] | b->col[1], kb = sup_sq_bit[k];
     const u128 capt = b->col[by ^ 1] & ~b->pc[SUP_PROTECTOR];
     switch (t) {
     case SUP_PAWN: return T->leap_cp[SUP_PAWN][by][s] & kb;
     case SUP_KING: return T->kmask[s] & kb;
     case SUP_KNIGHT:
         return (T->leap_cp[SUP_KNIGHT][by][s] & kb) ||
-               ((knight2[k] & sq_bit[s]) &&
+               ((sup_knight2[k] & sup_sq_bit[s]) &&
                 (T->leap_cp[SUP_KNIGHT][by][s] & T->leap_cp[SUP_KNIGHT][by][k] &
                  ((T->full & ~occ) | capt)));
-    case SUP_BISHOP: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, LINE10_DIAG) & kb);
-    case SUP_ROOK: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, LINE10_ORTH) & kb);
-    case SUP_QUEEN: return (T->lines[s] & kb) && (lines_of(line_hit, s, occ, LINE10_KINDS) & kb);
+    case SUP_BISHOP:
+        return (T->lines[s] & kb) && (lines_of(sup_line_hit, s, occ, LINE10_DIAG) & kb);
+    case SUP_ROOK: return (T->lines[s] & kb) && (lines_of(sup_line_hit, s, occ, LINE10_ORTH) & kb);
+    case SUP_QUEEN:
+        return (T->lines[s] & kb) && (lines_of(sup_line_hit, s, occ, LINE10_KINDS) & kb);
     case SUP_TERMINATOR:
-        return (T->box[3][k] & sq_bit[s]) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
+        return (T->box[3][k] & sup_sq_bit[s]) && (step_one(T, s, occ) & ~occ & T->kmask[k]);
     case SUP_COMMANDO: {
-        if (!(T->box[4][k] & sq_bit[s])) return false;
-        u128 occ0 = occ & ~sq_bit[s];
+        if (!(T->box[4][k] & sup_sq_bit[s])) return false;
+        u128 occ0 = occ & ~sup_sq_bit[s];
         u128 land1 = step_one(T, s, occ0) & ((T->full & ~occ0) | capt);
         return land1 & (kb | step_one(T, k, occ0));
     }
