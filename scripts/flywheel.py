@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 import os
+import re
 import resource
 import shlex
 import subprocess
@@ -291,6 +292,11 @@ class Loop:
             d = steps.get(f"data{g - 1}")
             if d:
                 row["data_generation"] = self.real(g - 1)
+                # after a rejected net its predecessor plays on: the data's player is the net
+                # its command names (the loop's numbering)
+                player = re.search(r"--eval \S*net(\d+)\.nnue", d.get("command", ""))
+                if player:
+                    row["data_played_by_net"] = self.real(int(player.group(1)))
                 row["data_positions"] = d.get("positions")
                 row["data_cpu_s"] = d.get("cpu_s")
             for key, name in (("vs_classical", f"match{g}-classical"),
@@ -332,10 +338,17 @@ def ship(loop):
     best = None
     for g in range(loop.start + 1, a.generations + 1):
         m = steps.get(f"match{g}-classical")
+        prev = steps.get(f"match{g}-net{g - 1}") or {}
+        # a net that lost to its predecessor is never shipped: it must be accepted (SPRT
+        # H1), or its match must have ended with a 95% interval (game pairs) above zero
+        if prev.get("ok") and not loop.accepted(f"match{g}-net{g - 1}") and \
+                not (prev.get("elo_pairs_95") or [0])[0] > 0:
+            continue
         if m and m.get("ok") and (best is None or m["elo"] > best[1]["elo"]):
             best = (g, m)
     if best is None:
-        sys.exit("flywheel: --ship: no net has been matched yet")
+        sys.exit("flywheel: --ship: no net has been matched yet, or none that did not lose "
+                 "to its predecessor")
     g, match = best
     before = [r["vs_classical"]["elo"] for r in (loop.earlier or {}).get("generations", [])
               if "vs_classical" in r]
@@ -550,7 +563,9 @@ def main():
     ap.add_argument("--out", help="the results record (default results/flywheel_<variant>.json)")
     ap.add_argument("--ship", action="store_true",
                     help="at the end, copy the net that did best against the classical "
-                         "evaluation to selfplay/nets/<variant>.nnue with its provenance")
+                         "evaluation, of those that did not lose to their predecessor (SPRT "
+                         "H1, or a 95%% interval above zero), to selfplay/nets/<variant>.nnue "
+                         "with its provenance")
     args = ap.parse_args()
     if args.start_net and not 1 <= args.start_generation < args.generations:
         ap.error(f"--start-generation {args.start_generation}: must be at least 1 and below "
@@ -565,6 +580,7 @@ def main():
 
     loop = Loop(args)
     net = os.path.join(loop.work, f"net{loop.start}.nnue") if args.start_net else None
+    playing = loop.start  # the loop's number of the net that plays the data (net)
     for g in range(loop.start, args.generations):
         loop.data(g, net)
         new = loop.train(g)
@@ -574,10 +590,10 @@ def main():
             sprt = None if args.sprt == "off" else args.sprt
             loop.match(f"match{g + 1}-net{g}", new, net, sprt)
             if not loop.accepted(f"match{g + 1}-net{g}"):
-                log(f"net {loop.real(g + 1)} rejected against net {loop.real(g)}: "
-                    f"net {loop.real(g)} plays on")
+                log(f"net {loop.real(g + 1)} rejected against net {loop.real(playing)}: "
+                    f"net {loop.real(playing)} plays on")
                 continue
-        net = new
+        net, playing = new, g + 1
     loop.save()
     log(f"wrote {loop.record_path}")
     if args.ship:
