@@ -41,6 +41,7 @@ typedef struct UciEngine {
     Network *net;        /* the network the search evaluates with (NULL: classical) */
     char eval_file[256]; /* EvalFile as set ("": the variant's default) */
     int hash_mb, multipv;
+    SearchTune tune;     /* the search margins' options, kept over a new search */
     pthread_mutex_t out; /* one line at a time on stdout */
     pthread_t thread;
     bool running;     /* a search thread exists and was not joined */
@@ -212,6 +213,11 @@ static void uci_hello(UciEngine *e) {
     uci_say(e, "option name Threads type spin default 1 min 1 max 1");
     uci_say(e, "option name MultiPV type spin default 1 min 1 max %d", SEARCH_MAX_MULTIPV);
     uci_say(e, "option name EvalFile type string default <default>");
+    for (int i = 0; i < SEARCH_TUNE_COUNT; i++) {
+        const SearchTuneParam *t = &search_tune_params[i];
+        uci_say(e, "option name %s type spin default %d min %d max %d", t->name, t->def, t->min,
+                t->max);
+    }
     uci_say(e, "info string chessvar searches on one thread (Threads is fixed at 1)");
     uci_say(e, "uciok");
 }
@@ -226,6 +232,7 @@ static bool uci_new_search(UciEngine *e, const Variant *v, int mb, Network *net)
     }
     search_free(e->search);
     e->search = s;
+    s->tune = e->tune;
     e->hash_mb = mb;
     if (net != e->net) nnue_free(e->net);
     e->net = net;
@@ -321,7 +328,22 @@ static void uci_setoption(UciEngine *e, char *args) {
                       value);
         else e->multipv = (int)v;
     } else {
-        uci_error(e, "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV, EvalFile)",
+        for (int i = 0; i < SEARCH_TUNE_COUNT; i++) {
+            const SearchTuneParam *t = &search_tune_params[i];
+            if (strcasecmp(name, t->name) != 0) continue;
+            if (!uci_int(value, t->min, t->max, &v)) {
+                uci_error(e, "%s needs a whole number from %d to %d, got '%s'", t->name, t->min,
+                          t->max, value);
+                return;
+            }
+            *(int *)((char *)&e->tune + t->offset) = (int)v;
+            e->search->tune = e->tune;
+            return;
+        }
+        uci_error(e,
+                  "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV, EvalFile, "
+                  "and the search margins RFPMargin, FutilityMargin, RazorMargin, QSDelta, "
+                  "ProbCutMargin, NullEvalR, AspWindow)",
                   name);
     }
 }
@@ -526,6 +548,7 @@ static bool uci_engine_init(UciEngine *e) {
     e->var = variant_by_name("chess");
     e->multipv = 1;
     e->hash_mb = UCI_HASH_DEFAULT;
+    e->tune = search_tune_defaults();
     e->pos = malloc(sizeof *e->pos);
     e->spos = malloc(sizeof *e->spos);
     e->pv = malloc(sizeof *e->pv);

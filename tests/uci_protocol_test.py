@@ -133,6 +133,32 @@ def main():
     last = [INFO_RE.match(i) for i in infos if INFO_RE.match(i).group(1) == "3"]
     check([m.group(3) for m in last] == ["1", "2", "3"], f"MultiPV 3 lines: {infos}")
     s.send("setoption name MultiPV value 1")
+    # the search margins: listed with their defaults, checked, and used: a depth-9 search of
+    # a fresh table counts other nodes with a reverse futility margin of 40 than with 80,
+    # the same again with 80 (kept over a new table, EvalFile and UCI_Variant)
+    for name, default in [("RFPMargin", 80), ("FutilityMargin", 150), ("RazorMargin", 250),
+                          ("QSDelta", 200), ("ProbCutMargin", 200), ("NullEvalR", 200),
+                          ("AspWindow", 30)]:
+        check(any(ln.startswith(f"option name {name} type spin default {default} min ")
+                  for ln in opts), f"{name} option with default {default}: {opts}")
+    error_after(s, "setoption name RFPMargin value 0", "RFPMargin", "'0'")
+    error_after(s, "setoption name AspWindow value wide", "AspWindow", "wide")
+
+    def nodes_at_9():
+        s.send("ucinewgame")
+        s.send("position startpos")
+        infos, _ = search(s, "go depth 9")
+        return int(INFO_RE.match(infos[-1]).group(6))
+    default_nodes = nodes_at_9()
+    s.send("setoption name RFPMargin value 40")
+    narrow = nodes_at_9()
+    s.send("setoption name Hash value 8")  # a new search keeps the margins
+    check(nodes_at_9() == narrow, "RFPMargin kept over a new table")
+    s.send("setoption name RFPMargin value 80")
+    s.send("setoption name Hash value 16")
+    check(narrow != default_nodes, f"RFPMargin 40 searches other nodes: {narrow}")
+    check(nodes_at_9() == default_nodes, "RFPMargin back at 80: the default's nodes again")
+    s.send("position startpos moves e2e4")
     # go infinite: isready answered during the search, no bestmove before stop
     s.send("go infinite")
     s.until(lambda ln: ln.startswith("info depth 2 "), "info depth 2 of go infinite")

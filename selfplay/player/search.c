@@ -107,7 +107,7 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             return best;
         }
         if (qdepth >= QSEARCH_MAX) return best;
-        if (stand + search_max_gain(s, pos) + QS_DELTA <= alpha) return best; /* big delta */
+        if (stand + search_max_gain(s, pos) + s->tune.qs_delta <= alpha) return best; /* big delta */
         if (best > alpha) alpha = best;
     }
     Move *list = s->moves[ply];
@@ -123,8 +123,9 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             int victim = search_victim_value(s, pos, m);
             if (victim == 0 && MOVE_KIND(m) != MK_MULTI) continue;
             bool promo = MOVE_PROMO(m) && MOVE_KIND(m) != MK_DROP;
-            if (MOVE_KIND(m) != MK_MULTI && !promo && stand + victim + QS_DELTA <= alpha) {
-                if (stand + victim + QS_DELTA > best) best = stand + victim + QS_DELTA;
+            if (MOVE_KIND(m) != MK_MULTI && !promo && stand + victim + s->tune.qs_delta <= alpha) {
+                int up = stand + victim + s->tune.qs_delta;
+                if (up > best) best = up;
                 continue; /* delta pruning */
             }
             int attacker = search_attacker_value(s, pos, m);
@@ -171,7 +172,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
  * does. Whether the node ends here, with *result its score. */
 SEARCH_STEP bool search_null_move_cuts(Search *s, Position *pos, int depth, int ev, int beta,
                                        int ply, bool cut, int *result) {
-    int r = search_null_reduction(depth, ev, beta);
+    int r = search_null_reduction(s, depth, ev, beta);
     pos_make_null(pos);
     s->cont_at[ply] = -1;
     int score = -search_node(s, pos, depth - 1 - r, -beta, -beta + 1, ply + 1, !cut);
@@ -324,8 +325,8 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
 
     /* Pruning of the whole node. */
     if (search_node_prunable(pvnode, check, ply, excl, beta)) {
-        if (search_reverse_futility_prunes(depth, ev, beta, improving)) return ev;
-        if (search_razoring_applies(depth, ev, alpha)) {
+        if (search_reverse_futility_prunes(s, depth, ev, beta, improving)) return ev;
+        if (search_razoring_applies(s, depth, ev, alpha)) {
             int score = search_quiesce(s, pos, alpha, alpha + 1, ply, 0);
             if (s->stop) return 0;
             if (score <= alpha) return score;
@@ -334,7 +335,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
         if (search_null_move_allowed(s, pos, depth, ev, beta) &&
             search_null_move_cuts(s, pos, depth, ev, beta, ply, cut, &result))
             return result;
-        int pc_beta = beta + PC_MARGIN;
+        int pc_beta = beta + s->tune.probcut_margin;
         if (search_probcut_applies(s, depth, pc_beta, hit, tt_depth, tt_score) &&
             search_probcut_cuts(s, pos, depth, pc_beta, ev, raw, ply, cut, &result))
             return result;
@@ -358,7 +359,7 @@ static int search_node(Search *s, Position *pos, int depth, int alpha, int beta,
     bool scored = false;
     int best = -SEARCH_INF, alpha0 = alpha, nquiet = 0, ncapt = 0;
     Move best_move = MOVE_NONE, quiets[64], capts[32];
-    bool futile = !pvnode && !check && search_futility_applies(depth, ev, alpha);
+    bool futile = !pvnode && !check && search_futility_applies(s, depth, ev, alpha);
     int late_count = search_late_move_count(depth, improving);
     int16_t *cont1, *cont2; /* continuation-history rows of the last two moves */
     search_cont_rows(s, ply, &cont1, &cont2);
@@ -486,7 +487,7 @@ static int search_root_iteration(Search *s, Position *pos, RootMove *root, int n
         s->cont_at[0] = search_cont_key(s, pos, root[i].move);
         pos_make(pos, root[i].move);
         if (floor == -SEARCH_INF) {
-            int delta = ASP_WINDOW, lo = -SEARCH_INF, hi = SEARCH_INF;
+            int delta = s->tune.asp_window, lo = -SEARCH_INF, hi = SEARCH_INF;
             if (depth >= ASP_DEPTH && prev > -SEARCH_MATE_BOUND && prev < SEARCH_MATE_BOUND) {
                 lo = prev - delta;
                 hi = prev + delta;

@@ -32,6 +32,7 @@
 #define CHESSVAR_SELFPLAY_SEARCH_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
 #include "evaluator.h"
 
@@ -120,7 +121,34 @@ typedef struct SearchResult {
 #define SEARCH_EVC_BITS  16    /* evaluation-cache entries: 2^this (at least 16: see search_eval) */
 #define SEARCH_EVC_SIZE  ((size_t)1 << SEARCH_EVC_BITS)
 
+/* The search's margins that depend on the evaluation's scale (centipawns), settable so a
+ * stronger evaluation can have its own (UCI options, search_tune_params); a Search starts
+ * with the defaults, which the pruning rules of search_steps.h were tuned with. */
+typedef struct SearchTune {
+    int rfp_margin;      /* reverse futility pruning: margin per ply */
+    int futility_margin; /* futility pruning of quiet moves: margin per ply */
+    int razor_margin;    /* razoring: margin per ply */
+    int qs_delta;        /* quiescence delta pruning */
+    int probcut_margin;  /* ProbCut: this far above beta */
+    int null_eval_r;     /* null move: one ply more per this much evaluation above beta */
+    int asp_window;      /* aspiration window's first half-width */
+} SearchTune;
+
+/* One tunable: its UCI option name, where it sits in SearchTune, its default and range. */
+typedef struct SearchTuneParam {
+    const char *name;
+    size_t offset;
+    int def, min, max;
+} SearchTuneParam;
+
+/* The tunables, SEARCH_TUNE_COUNT of them, in SearchTune's order. */
+#define SEARCH_TUNE_COUNT 7
+extern const SearchTuneParam search_tune_params[SEARCH_TUNE_COUNT];
+/* A SearchTune holding every default. */
+SearchTune search_tune_defaults(void);
+
 typedef struct Search {
+    SearchTune tune; /* the margins (search_tune_defaults unless set) */
     Evaluator eval; /* the static evaluation, classical or a network, and its per-ply state */
     /* Piece prices for ordering and pruning (MVV-LVA, delta pruning, the most a capture can
      * win): the search's own, whatever it evaluates with (eval_piece_values). */

@@ -3,6 +3,7 @@
  * clearing between games, release, and the small queries beside them (default budget and
  * table size, hashfull, repetition). The search itself is in search.c. */
 #include "search.h"
+#include <stddef.h>
 #include "search_steps.h"
 #include "search_tables.h"
 
@@ -57,6 +58,23 @@ static void search_variant_setup(Search *s, const Variant *v) {
         }
 }
 
+const SearchTuneParam search_tune_params[SEARCH_TUNE_COUNT] = {
+    {"RFPMargin", offsetof(SearchTune, rfp_margin), 80, 1, 1000},
+    {"FutilityMargin", offsetof(SearchTune, futility_margin), 150, 1, 1000},
+    {"RazorMargin", offsetof(SearchTune, razor_margin), 250, 1, 2000},
+    {"QSDelta", offsetof(SearchTune, qs_delta), 200, 0, 2000},
+    {"ProbCutMargin", offsetof(SearchTune, probcut_margin), 200, 1, 2000},
+    {"NullEvalR", offsetof(SearchTune, null_eval_r), 200, 1, 2000},
+    {"AspWindow", offsetof(SearchTune, asp_window), 30, 1, 1000},
+};
+
+SearchTune search_tune_defaults(void) {
+    SearchTune t;
+    for (int i = 0; i < SEARCH_TUNE_COUNT; i++)
+        *(int *)((char *)&t + search_tune_params[i].offset) = search_tune_params[i].def;
+    return t;
+}
+
 Search *search_new(const Variant *v, int tt_bits) {
     Search *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -67,6 +85,7 @@ Search *search_new(const Variant *v, int tt_bits) {
         return NULL;
     }
     s->tt_mask = n - 1;
+    s->tune = search_tune_defaults();
     s->cont_n = 2 * (v->npt + 1) * v->width * v->height;
     for (int pc = 0; pc < 64; pc++)
         s->cont_base[pc] = (PC_COLOR(pc) * (v->npt + 1) + PC_TYPE(pc)) * v->width * v->height;

@@ -13,14 +13,14 @@
 /* The search's tunables (centipawns and plies). */
 #define QSEARCH_MAX  8     /* capture plies searched below the horizon */
 #define POLL_NODES   1024  /* nodes between two looks at the clock and the stop flag */
-#define QS_DELTA     200   /* quiescence: delta pruning margin */
+/* QS_DELTA: quiescence delta pruning margin (s->tune.qs_delta, default 200) */
 #define RFP_DEPTH    6     /* reverse futility pruning: at depths up to this, */
-#define RFP_MARGIN   80    /* with this margin per ply */
+/* with s->tune.rfp_margin per ply (default 80) */
 #define FUT_DEPTH    3     /* futility pruning of quiet moves: at depths up to this, */
-#define FUT_MARGIN   150   /* with this margin per ply */
+/* with s->tune.futility_margin per ply (default 150) */
 #define LMP_DEPTH    4     /* late-move pruning: at depths up to this */
 #define ASP_DEPTH    4     /* aspiration windows: from this depth, */
-#define ASP_WINDOW   30    /* this half-width at first */
+/* s->tune.asp_window half-width at first (default 30) */
 #define HP_DEPTH     3     /* history pruning of quiet moves: at depths up to this, */
 #define HP_MARGIN    4000  /* below minus this much history per ply */
 #define SE_DEPTH     6     /* singular extension: from this depth, */
@@ -29,10 +29,10 @@
 #define DE_MAX       6     /* at most this many times along a line */
 #define CONT_LMR_DIV 10000 /* late-move reduction: one ply less per this much history */
 #define PC_DEPTH     5     /* ProbCut: from this depth, */
-#define PC_MARGIN    200   /* this far above beta, */
+/* s->tune.probcut_margin above beta (default 200), */
 #define PC_REDUCTION 4     /* verified by a search this much shallower */
 #define RAZOR_DEPTH  2     /* razoring: at depths up to this, */
-#define RAZOR_MARGIN 250   /* with this margin per ply */
+/* with s->tune.razor_margin per ply (default 250) */
 #define NULL_DEPTH   2     /* null move: from this depth */
 #define IIR_DEPTH    4     /* internal iterative reduction: from this depth */
 #define SEE_DEPTH    6     /* SEE pruning: at depths up to this, */
@@ -44,7 +44,7 @@
 #define PC_STORE_LESS  3     /* ProbCut's cut is stored this much shallower than the node */
 #define NULL_BASE_R    3     /* null move reduction: this many plies, */
 #define NULL_DEPTH_R   4     /* one more per this much depth, */
-#define NULL_EVAL_R    200   /* one more per this much evaluation above beta, */
+/* one more per s->tune.null_eval_r evaluation above beta (200), */
 #define NULL_EVAL_RMAX 3     /* at most this many for the evaluation */
 #define LMR_BASE       1.0   /* late-move reduction of move i at depth d: LMR_BASE + */
 #define LMR_DIV        1.5   /* ln(d) ln(i) / LMR_DIV plies, */
@@ -103,14 +103,15 @@ static inline bool search_node_prunable(bool pvnode, bool check, int ply, Move e
 
 /* Reverse futility pruning: the evaluation is above beta by a margin per ply left (one ply
  * less when improving), so the node is taken to fail high. */
-static inline bool search_reverse_futility_prunes(int depth, int ev, int beta, bool improving) {
-    return depth <= RFP_DEPTH && ev - RFP_MARGIN * (depth - improving) >= beta;
+static inline bool search_reverse_futility_prunes(const Search *s, int depth, int ev, int beta,
+                                                  bool improving) {
+    return depth <= RFP_DEPTH && ev - s->tune.rfp_margin * (depth - improving) >= beta;
 }
 
 /* Razoring: in the last plies, an evaluation a margin per ply below alpha asks a
  * quiescence search whether anything raises it. */
-static inline bool search_razoring_applies(int depth, int ev, int alpha) {
-    return depth <= RAZOR_DEPTH && ev + RAZOR_MARGIN * depth <= alpha;
+static inline bool search_razoring_applies(const Search *s, int depth, int ev, int alpha) {
+    return depth <= RAZOR_DEPTH && ev + s->tune.razor_margin * depth <= alpha;
 }
 
 /* Whether to try a null move: deep enough, the evaluation at or above beta, the last move
@@ -123,8 +124,8 @@ static inline bool search_null_move_allowed(const Search *s, const Position *pos
 
 /* The null move's reduction: 3 plies, one more per 4 of depth, and one more per 200 of
  * evaluation above beta (at most 3). */
-static inline int search_null_reduction(int depth, int ev, int beta) {
-    int above = (ev - beta) / NULL_EVAL_R;
+static inline int search_null_reduction(const Search *s, int depth, int ev, int beta) {
+    int above = (ev - beta) / s->tune.null_eval_r;
     return NULL_BASE_R + depth / NULL_DEPTH_R + (above < NULL_EVAL_RMAX ? above : NULL_EVAL_RMAX);
 }
 
@@ -204,8 +205,8 @@ static inline bool search_see_prunes(const Search *s, const Position *pos, Move 
 
 /* Futility pruning of a shallow node's quiet moves: the evaluation plus a margin per ply
  * stays at or below alpha. */
-static inline bool search_futility_applies(int depth, int ev, int alpha) {
-    return depth <= FUT_DEPTH && ev + FUT_MARGIN * depth <= alpha;
+static inline bool search_futility_applies(const Search *s, int depth, int ev, int alpha) {
+    return depth <= FUT_DEPTH && ev + s->tune.futility_margin * depth <= alpha;
 }
 
 /* Futility of the i-th move of a deeper node, by the depth its late-move reduction would
@@ -214,7 +215,7 @@ static inline bool search_futile_when_reduced(const Search *s, int depth, int i,
                                               int alpha) {
     int reduced = depth - 1 - search_lmr(s, depth, i);
     if (reduced < 0) reduced = 0;
-    return reduced < FUT_DEPTH && ev + FUT_MARGIN * (reduced + 1) <= alpha;
+    return reduced < FUT_DEPTH && ev + s->tune.futility_margin * (reduced + 1) <= alpha;
 }
 
 /* Whether the i-th move (i >= 1) is searched reduced first: a quiet move that gives no
