@@ -43,12 +43,17 @@ def main():
                     help="the first chunk's seed (then +1 a chunk); not the stopped match's")
     ap.add_argument("--work", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("match", nargs=argparse.REMAINDER,
-                    help="-- then the chessvar command of one chunk without --games, --seed, "
-                         "--out (a paired selfplay or match printing --json)")
-    args = ap.parse_args()
+    ap.epilog = ("after '--': the chessvar command of one chunk without --games, --seed, --out "
+                 "(a paired selfplay or a match, which print --json)")
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        ap.error("give the chunk's chessvar command after '--'")
+    cut = argv.index("--")
+    args = ap.parse_args(argv[:cut])
+    base = argv[cut + 1:]
+    if not base:
+        ap.error("no chessvar command after '--'")
     cv = os.path.abspath(args.chessvar)
-    base = [a for a in args.match if a != "--"]
     pairs0 = [int(x) for x in args.pairs.split(",")]
     if len(pairs0) != 5:
         sys.exit(f"sprt_extend: --pairs '{args.pairs}': needs five counts LL,LD,DD,DW,WW")
