@@ -41,6 +41,10 @@ FILES = [
     ("check_report_long*.md", "The same long check report, Markdown", "chessvar check --games N"),
     ("elo_ladder.json", "Matches against Stockfish at UCI_Elo rungs: where the player stands on "
      "a rating scale", "python3 -m scripts.measure.elo_ladder"),
+    ("elo_ladder_gen8.json", "The UCI_Elo ladder at 50 ms a move with the generation-8 chess "
+     "net (8 output buckets), one rung of 200 games", "python3 -m scripts.measure.elo_ladder "
+     "(command inside)"),
+    ("plot_elo_ladder_gen8.png", "Its plot", "python3 -m scripts.measure.elo_ladder"),
     ("elo_ladder_*.json", "An earlier run of the UCI_Elo ladder, kept for comparison (commit in "
      "the name)", "python3 -m scripts.measure.elo_ladder"),
     ("plot_elo_ladder.png", "Score against each UCI_Elo rung, with intervals",
@@ -146,6 +150,16 @@ FILES = [
     ("net_speed_chess_gen8.json", "Search cost with the shipped chess net (generation 8, 8 output "
      "buckets) against the version-1 net it replaced: callgrind instructions per search node of "
      "the same self-play command", "python3 -m scripts.measure.net_cost (command inside)"),
+    ("net_speed_switching_gen11.json", "Search cost with the shipped Switching net (generation 11, "
+     "8 output buckets) against the version-1 net 7 it replaced: callgrind instructions per "
+     "search node of the same self-play command", "python3 -m scripts.measure.net_cost "
+     "(command inside)"),
+    ("margin_tune_chess.json", "The search margins one at a time against the defaults with the "
+     "shipped chess net (issue 41): SPRT matches between two chessvar uci of one build at 20 ms "
+     "a move, the margin set by its UCI option", "python3 -m scripts.measure.margin_sprt"),
+    ("chain_decode_profile_chess.json", "Where chain decoding's instructions go per chess "
+     "position (callgrind): the legal-move set, rANS, make, model rebuilds, the record",
+     "valgrind --tool=callgrind chessvar data speed (command inside)"),
     ("net_arch_*.json", "Network architecture v2 at equal data (issue 41): one net per "
      "configuration (v1, output buckets, dense stack, king buckets, all) trained on the same "
      "self-play run, each against the v1 net by SPRT at 20 ms a move, paired openings; an "

@@ -99,9 +99,9 @@ int nnue_features(const NnueLayout *l, int persp, const uint8_t *board, const ui
     for (int w = 0; w < 2; w++)
         for (uint64_t b = occ[w]; b && n < NNUE_MAX_ACTIVE; b &= b - 1) {
             int sq = 64 * w + __builtin_ctzll(b);
-            out[n++] = (uint16_t)(l->kb_n
-                                      ? nnue_board_feature_kb(l, persp, board[sq], sq, base, mir)
-                                      : nnue_board_feature(l, persp, board[sq], sq));
+            out[n++] =
+                (uint16_t)(l->kb_n ? nnue_board_feature_kb(l, persp, board[sq], sq, base, mir)
+                                   : nnue_board_feature(l, persp, board[sq], sq));
         }
     if (!l->hold_k) return n;
     for (int which = 0; which < 2; which++) {

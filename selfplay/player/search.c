@@ -107,7 +107,8 @@ static int search_quiesce(Search *s, Position *pos, int alpha, int beta, int ply
             return best;
         }
         if (qdepth >= QSEARCH_MAX) return best;
-        if (stand + search_max_gain(s, pos) + s->tune.qs_delta <= alpha) return best; /* big delta */
+        if (stand + search_max_gain(s, pos) + s->tune.qs_delta <= alpha)
+            return best; /* big delta */
         if (best > alpha) alpha = best;
     }
     Move *list = s->moves[ply];

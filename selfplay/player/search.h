@@ -149,7 +149,7 @@ SearchTune search_tune_defaults(void);
 
 typedef struct Search {
     SearchTune tune; /* the margins (search_tune_defaults unless set) */
-    Evaluator eval; /* the static evaluation, classical or a network, and its per-ply state */
+    Evaluator eval;  /* the static evaluation, classical or a network, and its per-ply state */
     /* Piece prices for ordering and pruning (MVV-LVA, delta pruning, the most a capture can
      * win): the search's own, whatever it evaluates with (eval_piece_values). */
     int value[MAX_PT];

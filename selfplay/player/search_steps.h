@@ -10,17 +10,18 @@
 #include "search_order.h"
 #include "search_tables.h"
 
-/* The search's tunables (centipawns and plies). */
+/* The search's tunables (centipawns and plies). The margins that scale with the evaluation
+ * are in Search.tune (search.h; UCI options): reverse futility s->tune.rfp_margin a ply (80),
+ * futility s->tune.futility_margin a ply (150), razoring s->tune.razor_margin a ply (250),
+ * quiescence delta s->tune.qs_delta (200), ProbCut s->tune.probcut_margin above beta (200),
+ * a null-move ply more per s->tune.null_eval_r above beta (200), aspiration half-width
+ * s->tune.asp_window at first (30). */
 #define QSEARCH_MAX  8     /* capture plies searched below the horizon */
 #define POLL_NODES   1024  /* nodes between two looks at the clock and the stop flag */
-/* QS_DELTA: quiescence delta pruning margin (s->tune.qs_delta, default 200) */
 #define RFP_DEPTH    6     /* reverse futility pruning: at depths up to this, */
-/* with s->tune.rfp_margin per ply (default 80) */
 #define FUT_DEPTH    3     /* futility pruning of quiet moves: at depths up to this, */
-/* with s->tune.futility_margin per ply (default 150) */
 #define LMP_DEPTH    4     /* late-move pruning: at depths up to this */
 #define ASP_DEPTH    4     /* aspiration windows: from this depth, */
-/* s->tune.asp_window half-width at first (default 30) */
 #define HP_DEPTH     3     /* history pruning of quiet moves: at depths up to this, */
 #define HP_MARGIN    4000  /* below minus this much history per ply */
 #define SE_DEPTH     6     /* singular extension: from this depth, */
@@ -29,10 +30,8 @@
 #define DE_MAX       6     /* at most this many times along a line */
 #define CONT_LMR_DIV 10000 /* late-move reduction: one ply less per this much history */
 #define PC_DEPTH     5     /* ProbCut: from this depth, */
-/* s->tune.probcut_margin above beta (default 200), */
 #define PC_REDUCTION 4     /* verified by a search this much shallower */
 #define RAZOR_DEPTH  2     /* razoring: at depths up to this, */
-/* with s->tune.razor_margin per ply (default 250) */
 #define NULL_DEPTH   2     /* null move: from this depth */
 #define IIR_DEPTH    4     /* internal iterative reduction: from this depth */
 #define SEE_DEPTH    6     /* SEE pruning: at depths up to this, */
@@ -44,7 +43,6 @@
 #define PC_STORE_LESS  3     /* ProbCut's cut is stored this much shallower than the node */
 #define NULL_BASE_R    3     /* null move reduction: this many plies, */
 #define NULL_DEPTH_R   4     /* one more per this much depth, */
-/* one more per s->tune.null_eval_r evaluation above beta (200), */
 #define NULL_EVAL_RMAX 3     /* at most this many for the evaluation */
 #define LMR_BASE       1.0   /* late-move reduction of move i at depth d: LMR_BASE + */
 #define LMR_DIV        1.5   /* ln(d) ln(i) / LMR_DIV plies, */
