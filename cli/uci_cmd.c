@@ -340,11 +340,15 @@ static void uci_setoption(UciEngine *e, char *args) {
             e->search->tune = e->tune;
             return;
         }
+        char margins[256];
+        int k = 0;
+        for (int i = 0; i < SEARCH_TUNE_COUNT; i++)
+            k += snprintf(margins + k, sizeof margins - (size_t)k, "%s%s", i ? ", " : "",
+                          search_tune_params[i].name);
         uci_error(e,
                   "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV, EvalFile, "
-                  "and the search margins RFPMargin, FutilityMargin, RazorMargin, QSDelta, "
-                  "ProbCutMargin, NullEvalR, AspWindow)",
-                  name);
+                  "and the search margins %s)",
+                  name, margins);
     }
 }
 

@@ -3,7 +3,6 @@
  * clearing between games, release, and the small queries beside them (default budget and
  * table size, hashfull, repetition). The search itself is in search.c. */
 #include "search.h"
-#include <stddef.h>
 #include "search_steps.h"
 #include "search_tables.h"
 
