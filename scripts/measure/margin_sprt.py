@@ -22,6 +22,17 @@ from scripts.common import ROOT
 from scripts.common.measure_env import git_state, machine_info
 
 
+def spin_options(cv):
+    """The engine's spin options, name -> (min, max), from its answer to `uci`."""
+    out = subprocess.run([cv, "uci"], input="uci\nquit\n", capture_output=True, text=True).stdout
+    opts = {}
+    for line in out.splitlines():
+        w = line.split()
+        if w[:2] == ["option", "name"] and "type" in w and w[w.index("type") + 1] == "spin":
+            opts[w[2]] = (int(w[w.index("min") + 1]), int(w[w.index("max") + 1]))
+    return opts
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("chessvar")
@@ -48,10 +59,21 @@ def main():
                        "margin_sprt.py): player A has the margin set, player B the defaults; "
                        "both chessvar uci of one build with the shipped network",
                "variant": args.variant, "rows": []}
+    # a name the engine does not know would only be an `info string error`, and the match
+    # would pit the defaults against themselves: every candidate is checked first
+    opts = spin_options(cv)
     for cand in args.candidate:
         name, _, value = cand.partition("=")
         if not value or not value.lstrip("-").isdigit():
             sys.exit(f"margin_sprt: --candidate '{cand}': needs NAME=WHOLE_NUMBER")
+        if name not in opts:
+            sys.exit(f"margin_sprt: --candidate '{cand}': {args.chessvar} uci has no spin option "
+                     f"'{name}' (it has {', '.join(sorted(opts))})")
+        lo, hi = opts[name]
+        if not lo <= int(value) <= hi:
+            sys.exit(f"margin_sprt: --candidate '{cand}': {name} takes {lo} to {hi}")
+    for cand in args.candidate:
+        name, _, value = cand.partition("=")
         if any(r["candidate"] == cand for r in doc["rows"]):
             print(f"margin_sprt: {cand} is in {out} already", file=sys.stderr)
             continue

@@ -54,8 +54,11 @@ def main():
     if not base:
         ap.error("no chessvar command after '--'")
     cv = os.path.abspath(args.chessvar)
-    pairs0 = [int(x) for x in args.pairs.split(",")]
-    if len(pairs0) != 5:
+    try:
+        pairs0 = [int(x) for x in args.pairs.split(",")]
+    except ValueError:
+        pairs0 = []
+    if len(pairs0) != 5 or min(pairs0) < 0:
         sys.exit(f"sprt_extend: --pairs '{args.pairs}': needs five counts LL,LD,DD,DW,WW")
     total = list(pairs0)
     doc = {"what": "an SPRT carried on past its cap (scripts/measure/sprt_extend.py)",
@@ -63,6 +66,9 @@ def main():
            "commit": git_state(ROOT), "chunks": []}
     state = sprt(cv, args.sprt, total)
     doc["earlier"] = state
+    if state["decision"] != "none":
+        sys.exit(f"sprt_extend: --pairs {args.pairs} already decide {state['decision']} "
+                 f"(LLR {state['llr']:.3f}): nothing to carry on")
     played, seed = 0, args.seed0
     while state["decision"] == "none" and played < args.max_games:
         folder = os.path.join(args.work, f"chunk_seed{seed}")
