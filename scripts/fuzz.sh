@@ -4,10 +4,11 @@
 #   fuzz_move  the move parser of every variant
 #   fuzz_play  random move sequences, every position checked by the consistency checker
 #   fuzz_uci   UCI sessions (command lines in any order) through the `chessvar uci` loop
+#   fuzz_chain the chain codec: games coded and decoded back, changed and raw payloads
 #
 #   scripts/fuzz.sh            short run: 60 s per target (CI uses FUZZ_SECONDS=30)
 #   scripts/fuzz.sh long       long run: 1 hour per target (FUZZ_SECONDS overrides)
-#   scripts/fuzz.sh TARGET...  only these targets (fen, move, play, uci)
+#   scripts/fuzz.sh TARGET...  only these targets (fen, move, play, uci, chain)
 #
 # Each target starts from the seed corpus in fuzz/corpus/NAME and grows a working corpus
 # in build-fuzz/corpus/NAME (kept between runs, never written into the repository). A
@@ -23,11 +24,11 @@ TARGETS=()
 for arg in "$@"; do
     case "$arg" in
         long) SECONDS_PER_TARGET="${FUZZ_SECONDS:-3600}" ;;
-        fen|move|play|uci) TARGETS+=("$arg") ;;
+        fen|move|play|uci|chain) TARGETS+=("$arg") ;;
         *) echo "fuzz.sh: unknown argument '$arg' (long, fen, move, play, uci)" >&2; exit 2 ;;
     esac
 done
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fen move play uci)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fen move play uci chain)
 
 cmake -S fuzz -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build-fuzz -j "$JOBS"
