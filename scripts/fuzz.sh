@@ -6,7 +6,7 @@
 #   fuzz_uci   UCI sessions (command lines in any order) through the `chessvar uci` loop
 #   fuzz_chain the chain codec: games coded and decoded back, changed and raw payloads
 #
-#   scripts/fuzz.sh            short run: 60 s per target (CI uses FUZZ_SECONDS=30)
+#   scripts/fuzz.sh            short run: 60 s per target (CI uses FUZZ_SECONDS=20)
 #   scripts/fuzz.sh long       long run: 1 hour per target (FUZZ_SECONDS overrides)
 #   scripts/fuzz.sh TARGET...  only these targets (fen, move, play, uci, chain)
 #
