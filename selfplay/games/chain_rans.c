@@ -24,13 +24,12 @@
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
 #define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
-#define SLOT_PAD   8          /* room past a slot table for rmodel_fill's last store */
+#define SLOT_PAD   16         /* room past a slot table for rmodel_fill's last store */
 
 /* One adaptive frequency model. */
 typedef struct RModel {
     uint16_t nsym, prec;
     uint32_t left, period; /* symbols until the next rebuild, and the last period */
-    uint32_t total;        /* the sum of the counts */
     uint32_t *count;
     uint16_t *freq, *start;
     uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder),
@@ -56,25 +55,26 @@ static void rmodel_declare(RModel *m, int nsym, int prec) {
     m->prec = (uint16_t)prec;
 }
 
-/* Sets the f slots from t on to symbol s, eight a store: the last store's overshoot (up to
- * 7 slots) lands where the next symbol's slots start, which are filled after, or in the
- * table's SLOT_PAD. */
+/* Sixteen slots, one (vector) store. */
+typedef uint16_t SlotVec __attribute__((vector_size(32)));
+
+/* Sets the f slots from t on to symbol s, sixteen a store: the last store's overshoot (up
+ * to 15 slots) lands where the next symbol's slots start, which are filled after, or in
+ * the table's SLOT_PAD. */
 static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
-    uint64_t v = s * 0x0001000100010001ull;
-    for (uint32_t j = 0; j < f; j += 8) {
-        memcpy(t + j, &v, sizeof v);
-        memcpy(t + j + 4, &v, sizeof v);
-    }
+    SlotVec v = {0};
+    v += s;
+    for (uint32_t j = 0; j < f; j += 16) memcpy(t + j, &v, sizeof v);
 }
 
 /* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
  * counted symbol) and, in a decoder, its slot table. */
 static void rmodel_rebuild(RModel *m) {
-    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = m->total;
+    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = 0;
+    for (uint32_t s = 0; s < n; s++) total += m->count[s]; /* not kept per symbol: dearer */
     if (total > RANS_LIMIT) {
         total = 0;
         for (uint32_t s = 0; s < n; s++) total += m->count[s] -= m->count[s] >> 1;
-        m->total = total;
     }
     uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
     for (uint32_t s = 0; s < n; s++) {
@@ -120,7 +120,6 @@ static bool rmodel_open(RModel *m, bool decoder) {
         }
     }
     for (size_t s = 0; s < n; s++) m->count[s] = 1;
-    m->total = (uint32_t)n;
     rmodel_rebuild(m);
     return true;
 }
@@ -128,7 +127,6 @@ static bool rmodel_open(RModel *m, bool decoder) {
 /* Counts symbol s in m and rebuilds when its period is over. */
 static inline void rmodel_update(RModel *m, uint32_t s) {
     m->count[s] += RANS_INC;
-    m->total += RANS_INC;
     if (--m->left == 0) rmodel_rebuild(m);
 }
 
