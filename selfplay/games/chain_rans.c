@@ -1,7 +1,7 @@
-/* chain_rans.c - chain versions 3 to 5 (FORMAT.md, "Payload, versions 3 to 5: rANS"):
+/* chain_rans.c - chain versions 3 to 6 (FORMAT.md, "Payload, versions 3 to 6: rANS"):
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
- * game's start, moves, labels and flags with it. Versions 4 and 5 differ only in the
- * order of the moves whose indices they code (chain_moves). */
+ * game's start, moves, labels and flags with it. Versions 4 to 6 differ only in the
+ * moves whose indices they code (chain_moves, chain_pseudo). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,11 +438,17 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
     ChainRans *r = d->r;
     if (!chain_dec_start(d, v, g, dec3_header(d, g), pos, err)) return false;
     MoveSet ms;
+    const bool pseudo = chain_pseudo(v, d->version);
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
-        int n = chain_move_set(pos, d->version, &ms);
-        p->legal = (uint16_t)n;
+        int n;
+        if (pseudo) { /* version 6's chess: the legal count only where the record wants it */
+            n = chess_gen_pseudo_set(pos, &ms);
+            p->legal = d->no_legal ? 0 : (uint16_t)pos->var->ops->count_legal(pos);
+        } else {
+            p->legal = (uint16_t)(n = chain_move_set(pos, d->version, &ms));
+        }
         int flags = (int)dec3(d, &r->flags[k < 8 ? k : 8 + prev_flags]);
         prev_flags = flags;
         p->unwritten = (uint8_t)(flags & 1);
@@ -455,6 +461,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
                 bi = (int)dec3_index(d, 0, (uint32_t)n);
                 if (bi >= n) goto illegal;
                 p->best = moveset_pick(&ms, bi);
+                if (pseudo && !chess_pseudo_is_legal(pos, p->best)) goto illegal;
             } else {
                 p->best = dec3_raw(d, 32);
             }
@@ -470,6 +477,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
                     if (pi >= (uint32_t)n) goto illegal;
                 }
                 p->played = moveset_pick(&ms, (int)pi);
+                if (pseudo && !chess_pseudo_is_legal(pos, p->played)) goto illegal;
             } else {
                 if (bi < 0) goto illegal;
                 p->played = p->best;
@@ -479,6 +487,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
             uint32_t pi = dec3_index(d, 1, (uint32_t)n);
             if (pi >= (uint32_t)n) goto illegal;
             p->played = moveset_pick(&ms, (int)pi);
+            if (pseudo && !chess_pseudo_is_legal(pos, p->played)) goto illegal;
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)dec3_score(d, pred, searched, &prev_class);
