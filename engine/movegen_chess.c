@@ -278,11 +278,13 @@ ALWAYS_INLINE void gen_castling(ChessGen *g, const int mode) {
     const bool pseudo = mode == GEN_PSEUDO;
     if ((p->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
         !(occ & (sq_bb8(base + 5) | sq_bb8(base + 6))) &&
-        (pseudo || (!attackers_by(p, base + 5, them, occ) && !attackers_by(p, base + 6, them, occ))))
+        (pseudo ||
+         (!attackers_by(p, base + 5, them, occ) && !attackers_by(p, base + 6, them, occ))))
         emit(g, mode, MOVE_SIMPLE(base + 4, base + 6, MK_CASTLE));
     if ((p->castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
         !(occ & (sq_bb8(base + 1) | sq_bb8(base + 2) | sq_bb8(base + 3))) &&
-        (pseudo || (!attackers_by(p, base + 3, them, occ) && !attackers_by(p, base + 2, them, occ))))
+        (pseudo ||
+         (!attackers_by(p, base + 3, them, occ) && !attackers_by(p, base + 2, them, occ))))
         emit(g, mode, MOVE_SIMPLE(base + 4, base + 2, MK_CASTLE));
 }
 

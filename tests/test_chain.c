@@ -141,8 +141,8 @@ Test(chain, version_1_to_5_chains_still_read_as_the_bin_written_with_them) {
  * older one) and keeps version 5's blocks in the other variants. */
 Test(chain, versions_4_to_6_change_the_moves_indexed_only_where_they_say) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    bool differ[3][4] = {{true, true, true, false},   /* version 6's blocks against 3's */
-                         {true, true, false, false},  /* against 4's */
+    bool differ[3][4] = {{true, true, true, false},    /* version 6's blocks against 3's */
+                         {true, true, false, false},   /* against 4's */
                          {true, false, false, false}}; /* against 5's */
     for (int i = 0; i < 4; i++)
         for (int from = 3; from <= 5; from++) {
@@ -238,8 +238,8 @@ Test(chain, a_changed_version_6_payload_under_its_checksum_is_an_error_naming_th
     su_temp_dir(run, sizeof run);
     su_temp_dir(out, sizeof out);
     snprintf(errp, sizeof errp, "%s/err.txt", out);
-    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "2", "--nodes", "200",
-                              "--format", "chain", "--out", run)),
+    cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "2", "--nodes", "200", "--format",
+                              "chain", "--out", run)),
                  0);
     cr_assert_eq(chain_version(run, "shard-000000.chain"), 6);
     char path[1024];

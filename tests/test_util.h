@@ -112,8 +112,7 @@ static inline void tu_check_pseudo_set(Position *p, const Move *fast, int n) {
     int np = chess_gen_pseudo_set(p, &ms), legal = 0;
     char fen[512];
     pos_to_fen(p, fen, sizeof fen);
-    cr_assert(ms.ngroup <= MOVESET_GROUPS && np == ms.n, "%s: %d groups, n %d", fen, ms.ngroup,
-              np);
+    cr_assert(ms.ngroup <= MOVESET_GROUPS && np == ms.n, "%s: %d groups, n %d", fen, ms.ngroup, np);
     cr_assert_eq(ms.check, (int)pos_in_check(p), "%s: the pseudo set's check flag", fen);
     for (int k = 0; k < np; k++) {
         Move m = moveset_pick(&ms, k);
