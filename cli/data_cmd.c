@@ -294,6 +294,7 @@ static int data_speed(const DataOpts *o) {
             ChainDec d;
             CvError err = {{0}};
             chain_dec_init(&d, blk[i].b.payload, blk[i].b.len, blk[i].b.first_id, blk[i].b.version);
+            d.no_legal = true; /* as the trainer decodes */
             uint64_t n = 0;
             for (uint32_t k = 0; k < blk[i].b.games && rc == 0; k++)
                 if (!chain_dec_game(&d, blk[i].v, g, pos, rec, rsize, &n, &err))

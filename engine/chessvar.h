@@ -365,6 +365,12 @@ Bitboard cv_knight_att8(int sq);
 Bitboard cv_king_att8(int sq);
 Bitboard cv_bishop_att8(int sq, Bitboard occ);
 Bitboard cv_rook_att8(int sq, Bitboard occ);
+/* Orthodox chess's moves as chain version 6 indexes them (selfplay/FORMAT.md): the legal
+ * generator's without its pin and king-safety tests, as a MoveSet with the check flag;
+ * and whether one of those moves is legal (only a pinned piece's move, a king's step or
+ * castling, and e.p. can leave the king attacked: the others are not tested). */
+int chess_gen_pseudo_set(Position *pos, MoveSet *ms);
+bool chess_pseudo_is_legal(const Position *pos, Move m);
 /* Whether neither side can mate any more, by the variant's insufficient-material rule. */
 static inline bool pos_insufficient_material(const Position *pos) {
     return pos->var->ops->insufficient_material && pos->var->ops->insufficient_material(pos);

@@ -12,7 +12,12 @@
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-enum { GEN_LIST, GEN_COUNT, GEN_SET }; /* chess_generate's modes */
+/* chess_generate's modes: the legal moves written, counted or kept as a MoveSet, or
+ * (GEN_PSEUDO) chess_gen_pseudo_set's as a MoveSet */
+enum { GEN_LIST, GEN_COUNT, GEN_SET, GEN_PSEUDO };
+
+/* Whether mode keeps a MoveSet. */
+#define SET_MODE(mode) ((mode) == GEN_SET || (mode) == GEN_PSEUDO)
 
 /* One generation: the moves so far (written to list unless only counted) and what every
  * part needs to know about the position, computed once. */
@@ -49,7 +54,7 @@ ALWAYS_INLINE void emit_group(ChessGen *g, Bitboard to, int from, int back, int 
 
 /* Adds one move. */
 ALWAYS_INLINE void emit(ChessGen *g, const int mode, Move m) {
-    if (mode == GEN_SET) {
+    if (SET_MODE(mode)) {
         emit_group(g, sq_bb8(MOVE_TO(m)), MOVE_FROM(m), 0, MOVE_KIND(m), 1);
         return;
     }
@@ -59,7 +64,7 @@ ALWAYS_INLINE void emit(ChessGen *g, const int mode, Move m) {
 
 /* Adds the four promotions of a pawn move, queen first. */
 ALWAYS_INLINE void emit_promos(ChessGen *g, const int mode, int from, int to, int kind) {
-    if (mode == GEN_SET) {
+    if (SET_MODE(mode)) {
         emit_group(g, sq_bb8(to), from, 0, kind, 4);
         return;
     }
@@ -75,7 +80,7 @@ ALWAYS_INLINE void emit_promos(ChessGen *g, const int mode, int from, int to, in
 
 /* Adds a move of the piece on `from` to every square of targets. */
 ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard targets) {
-    if (mode == GEN_SET) {
+    if (SET_MODE(mode)) {
         if (targets) emit_group(g, targets, from, 0, MK_NORMAL, 1);
         return;
     }
@@ -88,7 +93,7 @@ ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard 
 
 /* Adds one pawn move onto every square of targets, from the square `back` before it. */
 ALWAYS_INLINE void emit_pawns(ChessGen *g, const int mode, Bitboard targets, int back, int kind) {
-    if (mode == GEN_SET) {
+    if (SET_MODE(mode)) {
         if (targets) emit_group(g, targets, NO_SQ, back, kind, 1);
         return;
     }
@@ -104,7 +109,7 @@ ALWAYS_INLINE void emit_pawns(ChessGen *g, const int mode, Bitboard targets, int
 
 /* Adds the four promotions of a pawn move onto every square of targets. */
 ALWAYS_INLINE void emit_pawn_promos(ChessGen *g, const int mode, Bitboard targets, int back) {
-    if (mode == GEN_SET) {
+    if (SET_MODE(mode)) {
         if (targets) emit_group(g, targets, NO_SQ, back, MK_NORMAL, 4);
         return;
     }
@@ -129,6 +134,10 @@ static inline Bitboard last_rank(int us) { return us == WHITE ? RANK_1 << 56 : R
 /* King steps: the destination must be safe with the king lifted off the board. */
 ALWAYS_INLINE void gen_king(ChessGen *g, const int mode, const bool captures) {
     Bitboard t = king_att8[g->ksq] & (captures ? g->opp : ~g->own), safe = 0;
+    if (mode == GEN_PSEUDO) {
+        emit_targets(g, mode, g->ksq, t);
+        return;
+    }
     const Bitboard occ_nok = g->occ ^ sq_bb8(g->ksq);
     while (t) {
         int to = bb_pop_lsb(&t);
@@ -253,7 +262,7 @@ ALWAYS_INLINE void gen_en_passant(ChessGen *g, const int mode) {
     while (from) {
         int s = bb_pop_lsb(&from);
         Bitboard occ2 = (g->occ ^ sq_bb8(s) ^ sq_bb8(cap)) | sq_bb8(ep);
-        if (!(attackers_by(p, g->ksq, g->them, occ2) & ~sq_bb8(cap)))
+        if (mode == GEN_PSEUDO || !(attackers_by(p, g->ksq, g->them, occ2) & ~sq_bb8(cap)))
             emit(g, mode, MOVE_SIMPLE(s, ep, MK_EP));
     }
 }
@@ -266,13 +275,16 @@ ALWAYS_INLINE void gen_castling(ChessGen *g, const int mode) {
     const Bitboard occ = g->occ;
     if (!(p->castle & (us == WHITE ? (CASTLE_WK | CASTLE_WQ) : (CASTLE_BK | CASTLE_BQ)))) return;
     const int base = us == WHITE ? 0 : 56;
+    const bool pseudo = mode == GEN_PSEUDO;
     if ((p->castle & (us == WHITE ? CASTLE_WK : CASTLE_BK)) &&
-        !(occ & (sq_bb8(base + 5) | sq_bb8(base + 6))) && !attackers_by(p, base + 5, them, occ) &&
-        !attackers_by(p, base + 6, them, occ))
+        !(occ & (sq_bb8(base + 5) | sq_bb8(base + 6))) &&
+        (pseudo ||
+         (!attackers_by(p, base + 5, them, occ) && !attackers_by(p, base + 6, them, occ))))
         emit(g, mode, MOVE_SIMPLE(base + 4, base + 6, MK_CASTLE));
     if ((p->castle & (us == WHITE ? CASTLE_WQ : CASTLE_BQ)) &&
         !(occ & (sq_bb8(base + 1) | sq_bb8(base + 2) | sq_bb8(base + 3))) &&
-        !attackers_by(p, base + 3, them, occ) && !attackers_by(p, base + 2, them, occ))
+        (pseudo ||
+         (!attackers_by(p, base + 3, them, occ) && !attackers_by(p, base + 2, them, occ))))
         emit(g, mode, MOVE_SIMPLE(base + 4, base + 2, MK_CASTLE));
 }
 
@@ -289,13 +301,28 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     g.list = list;
     g.ms = ms;
     g.n = 0;
-    if (mode == GEN_SET) ms->ngroup = 0;
+    if (SET_MODE(mode)) ms->ngroup = 0;
     g.us = p->side;
     g.them = g.us ^ 1;
     g.own = BB(p).color[g.us];
     g.opp = BB(p).color[g.them];
     g.occ = g.own | g.opp;
     g.ksq = king_sq(p, g.us);
+    if (mode == GEN_PSEUDO) { /* no pins; e.p., castling and the king's steps untested */
+        g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
+        ms->check = g.checkers != 0;
+        g.pinned = 0;
+        if (!(g.checkers & (g.checkers - 1))) {
+            g.target = ~g.own;
+            if (g.checkers) g.target &= between8[g.ksq][bb_lsb(g.checkers)] | g.checkers;
+            gen_pieces(&g, mode);
+            gen_free_pawns(&g, mode);
+            gen_en_passant(&g, mode);
+            if (!g.checkers) gen_castling(&g, mode);
+        }
+        gen_king(&g, mode, false);
+        return g.n;
+    }
     g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
 
     if (mode == GEN_SET) ms->check = g.checkers != 0;
@@ -335,6 +362,42 @@ int chess_gen_set(Position *p, MoveSet *ms) {
     int n = chess_generate(p, NULL, ms, GEN_SET, false);
     ms->ngrouped = ms->n = n;
     return n;
+}
+
+/* The moves of chain version 6's index in orthodox chess, as a MoveSet: out of check the
+ * knights', the diagonal and the orthogonal sliders', the pawns' (set-wise, as
+ * chess_gen_set's) onto squares not their own, pinned or not, e.p. and castling with
+ * their squares empty (not tested for attacks); in check only those onto the check mask
+ * (none in double check, no castling); then the king's steps onto squares not its own,
+ * attacked or not. A decoder tests the one move it picks (chess_pseudo_is_legal). */
+int chess_gen_pseudo_set(Position *p, MoveSet *ms) {
+    int n = chess_generate(p, NULL, ms, GEN_PSEUDO, false);
+    ms->ngrouped = ms->n = n;
+    return n;
+}
+
+bool chess_pseudo_is_legal(const Position *p, Move m) {
+    const int us = p->side, them = us ^ 1, from = MOVE_FROM(m), to = MOVE_TO(m);
+    const Bitboard occ = BB(p).color[WHITE] | BB(p).color[BLACK];
+    const int ksq = king_sq(p, us);
+    if (from == ksq) {
+        if (MOVE_KIND(m) == MK_CASTLE) { /* as gen_castling: not out of check, nor across */
+            const int base = us == WHITE ? 0 : 56, mid = to == base + 6 ? base + 5 : base + 3;
+            return !attackers_by(p, ksq, them, occ) && !attackers_by(p, mid, them, occ) &&
+                   !attackers_by(p, to, them, occ);
+        }
+        return !attackers_by(p, to, them, occ ^ sq_bb8(ksq));
+    }
+    const Bitboard *T = BB(p).type;
+    if (MOVE_KIND(m) != MK_EP && /* not pinned: no enemy slider on its line with the king */
+        !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[them]))
+        return true;
+    Bitboard occ2 = (occ ^ sq_bb8(from)) | sq_bb8(to), taken = sq_bb8(to);
+    if (MOVE_KIND(m) == MK_EP) {
+        taken = sq_bb8(to - (us == WHITE ? 8 : -8));
+        occ2 ^= taken;
+    }
+    return !(attackers_by(p, ksq, them, occ2) & ~taken);
 }
 
 Move moveset_pick(const MoveSet *ms, int k) {

@@ -10,6 +10,8 @@
  *     and the block decoded again, which must end in games or in an error with a message;
  *   raw (odd byte): the bytes are a block's payload, decoded until it fails, which it must
  *     do with a message, never by reading outside it (AddressSanitizer watches).
+ * The changed and (with the byte's top bit) the raw payloads are decoded as the trainer
+ * decodes (ChainDec.no_legal), the round trip as a converter does.
  * A reader meets a corrupt payload only past a block's XXH3 checksum (a collision or a bug
  * of the writer); the decoder must still stay inside its buffers. */
 #include "fuzz_common.h"
@@ -35,12 +37,14 @@ static uint16_t next16(Bytes *b) {
     return (uint16_t)(lo | next(b) << 8);
 }
 
-/* Decodes the block's games into g; returns the games decoded, with the first error in err. */
+/* Decodes the block's games into g; returns the games decoded, with the first error in err.
+ * no_legal: as the trainer decodes (version 6's chess leaves the records' legal count). */
 static int decode(const Variant *v, const uint8_t *payload, size_t len, uint32_t first_id,
                   int version, Game *g[FUZZ_GAMES], Position *pos, uint8_t *rec, int rsize,
-                  uint64_t *nrec, CvError *err) {
+                  uint64_t *nrec, CvError *err, bool no_legal) {
     ChainDec d;
     if (!chain_dec_init(&d, payload, len, first_id, version)) return -1;
+    d.no_legal = no_legal;
     int k = 0;
     while (k < FUZZ_GAMES && chain_dec_game(&d, v, g[k], pos, rec, rsize, nrec, err)) k++;
     chain_dec_free(&d);
@@ -65,8 +69,7 @@ static void same_game(const Variant *v, const Game *a, const Game *b) {
             snprintf(why, sizeof why,
                      "game %u ply %d: played %x/%x best %x/%x score %d/%d depth %d/%d",
                      (unsigned)a->id, k, (unsigned)p->played, (unsigned)q->played,
-                     (unsigned)p->best, (unsigned)q->best, p->score, q->score, p->depth,
-                     q->depth);
+                     (unsigned)p->best, (unsigned)q->best, p->score, q->score, p->depth, q->depth);
             fuzz_fail(v, "round trip", why);
         }
     }
@@ -135,8 +138,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CvError err = {{0}};
     uint64_t nrec = 0;
     if (mode & 1) {
-        int k = decode(v, b.p, b.n, 1, version, g, &pos, rec, rsize, &nrec, &err);
-        if (k >= 0 && k < FUZZ_GAMES && !err.msg[0]) fuzz_fail(v, "raw payload", "failed without a message");
+        int k = decode(v, b.p, b.n, 1, version, g, &pos, rec, rsize, &nrec, &err, mode & 128);
+        if (k >= 0 && k < FUZZ_GAMES && !err.msg[0])
+            fuzz_fail(v, "raw payload", "failed without a message");
     } else {
         make_game(v, &b, in[0], &pos);
         memcpy(in[1], in[0], game_size(in[0]->nply));
@@ -149,7 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int i = 0; i < FUZZ_GAMES; i++)
             if (!chain_enc_game(&e, v, in[i], &pos, &err)) fuzz_fail(v, "encoder refused", err.msg);
         chain_enc_finish(&e);
-        int k = decode(v, e.out, e.len, in[0]->id, version, g, &pos, rec, rsize, &nrec, &err);
+        int k =
+            decode(v, e.out, e.len, in[0]->id, version, g, &pos, rec, rsize, &nrec, &err, false);
         if (k != FUZZ_GAMES) fuzz_fail(v, "own block does not decode", err.msg);
         uint64_t written = 0;
         for (int i = 0; i < FUZZ_GAMES; i++) {
@@ -163,7 +168,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             e.out[at] ^= (uint8_t)(next(&b) | 1);
             nrec = 0;
             err.msg[0] = 0;
-            k = decode(v, e.out, e.len, in[0]->id, version, g, &pos, rec, rsize, &nrec, &err);
+            k = decode(v, e.out, e.len, in[0]->id, version, g, &pos, rec, rsize, &nrec, &err, true);
             if (k >= 0 && k < FUZZ_GAMES && !err.msg[0])
                 fuzz_fail(v, "changed payload", "failed without a message");
         }

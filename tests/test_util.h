@@ -103,6 +103,32 @@ static inline void tu_check_move_set(Position *p) {
     }
 }
 
+/* Checks orthodox chess's chain version 6 alphabet at p (chess_gen_pseudo_set) against the
+ * legal moves (fast, n of them): every legal move among its moves, chess_pseudo_is_legal
+ * true exactly on those, and its check flag pos_in_check's. */
+static inline void tu_check_pseudo_set(Position *p, const Move *fast, int n) {
+    static MoveSet ms;
+    memset(&ms, 0xA5, sizeof ms);
+    int np = chess_gen_pseudo_set(p, &ms), legal = 0;
+    char fen[512];
+    pos_to_fen(p, fen, sizeof fen);
+    cr_assert(ms.ngroup <= MOVESET_GROUPS && np == ms.n, "%s: %d groups, n %d", fen, ms.ngroup, np);
+    cr_assert_eq(ms.check, (int)pos_in_check(p), "%s: the pseudo set's check flag", fen);
+    for (int k = 0; k < np; k++) {
+        Move m = moveset_pick(&ms, k);
+        bool in = false;
+        for (int i = 0; i < n && !in; i++) in = fast[i] == m;
+        legal += in;
+        if (chess_pseudo_is_legal(p, m) != in) {
+            char a[24];
+            move_to_str(p, m, a);
+            cr_assert_fail("%s: chess_pseudo_is_legal(%s) is %d, the generator says %d", fen, a,
+                           !in, in);
+        }
+    }
+    cr_assert_eq(legal, n, "%s: the pseudo set holds %d of the %d legal moves", fen, legal, n);
+}
+
 /* Compares fast and reference move lists at every node down to depth; returns nodes visited. */
 static inline uint64_t tu_compare_tree(Position *p, int depth) {
     Move a[MAX_MOVES], b[MAX_MOVES];
@@ -116,6 +142,7 @@ static inline uint64_t tu_compare_tree(Position *p, int depth) {
     }
     cr_assert_eq((uint64_t)na, p->var->ops->count_legal(p), "count_legal differs from gen_legal");
     tu_check_move_set(p);
+    if (strcmp(p->var->name, "chess") == 0) tu_check_pseudo_set(p, a, na);
     uint64_t nodes = 1;
     if (depth <= 1) return nodes;
     for (int i = 0; i < na; i++) {

@@ -158,7 +158,7 @@ FILES = [
      "shipped chess net (issue 41): SPRT matches between two chessvar uci of one build at 20 ms "
      "a move, the margin set by its UCI option", "python3 -m scripts.measure.margin_sprt"),
     ("chain_decode_profile_chess.json", "Where chain decoding's instructions go per chess "
-     "position (callgrind): the legal-move set, rANS, make, model rebuilds, the record",
+     "position (callgrind): the move set (version 6: pseudo-legal), rANS, make, model rebuilds, the record",
      "valgrind --tool=callgrind chessvar data speed (command inside)"),
     ("net_arch_*.json", "Network architecture v2 at equal data (issue 41): one net per "
      "configuration (v1, output buckets, dense stack, king buckets, all) trained on the same "

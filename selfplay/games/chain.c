@@ -1,5 +1,5 @@
 /* chain.c - the chain codec's block calls (chain.h), which pick the coding of the block's
- * version (chain_rc.c: versions 1 and 2, chain_rans.c: versions 3 to 5), and what both codings
+ * version (chain_rc.c: versions 1 and 2, chain_rans.c: versions 3 to 6), and what both codings
  * share: the payload's output and the decoder's start, record, error and end checks. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +62,18 @@ bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *lis
         return false;
     }
     *bi = p->best != MOVE_NONE ? chain_find(list, *n, p->best) : -1;
+    if (chain_pseudo(pos->var, version)) { /* version 6's chess: among the pseudo-legal */
+        MoveSet *ms = malloc(sizeof *ms);
+        if (!ms) {
+            snprintf(err->msg, sizeof err->msg, "out of memory");
+            return false;
+        }
+        *n = chess_gen_pseudo_set(pos, ms);
+        for (int i = 0; i < *n; i++) list[i] = moveset_pick(ms, i);
+        free(ms);
+        *pi = chain_find(list, *n, p->played);
+        if (*bi >= 0) *bi = chain_find(list, *n, p->best);
+    }
     return true;
 }
 

@@ -1,6 +1,6 @@
 /* chain_internal.h - what the chain codec's files share (chain.c: the block's public calls,
  * the helpers both codings use and the decoder's start, record, error and end checks;
- * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: versions 3 to 5, rANS).
+ * chain_rc.c: versions 1 and 2, the binary range coder; chain_rans.c: versions 3 to 6, rANS).
  * Private to selfplay/games/chain*.c. */
 #ifndef CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
 #define CHESSVAR_SELFPLAY_CHAIN_INTERNAL_H
@@ -40,6 +40,12 @@ static inline int chain_moves(Position *pos, int version, Move *list) {
     return fast ? pos_legal_moves_fast(pos, list) : pos_legal_moves(pos, list);
 }
 
+/* Whether chain version `version` codes v's move indices among the pseudo-legal moves
+ * (version 6, orthodox chess: chess_gen_pseudo_set); else among the legal ones. */
+static inline bool chain_pseudo(const Variant *v, int version) {
+    return version >= 6 && strcmp(v->name, "chess") == 0;
+}
+
 /* chain_moves's moves as a MoveSet (the variant's gen_fast_set, or the list in its tail):
  * the decoder's, which needs their number and then only the one or two coded. */
 static inline int chain_move_set(Position *pos, int version, MoveSet *ms) {
@@ -52,10 +58,11 @@ static inline int chain_move_set(Position *pos, int version, MoveSet *ms) {
 
 /* Appends one byte to the payload, growing it (e->oom when it cannot). */
 void chain_out(ChainEnc *e, uint8_t b);
-/* The encoder's step at ply k of g's replay on pos: the legal moves into list (*n), the
- * index of the move played (*pi) and of the best move (*bi; -1 when not searched or not
- * among them); false with err naming the game and the ply when the move played is not
- * legal. */
+/* The encoder's step at ply k of g's replay on pos: the moves whose indices `version`
+ * codes into list (*n: the legal moves; version 6's chess: chess_gen_pseudo_set's, a
+ * superset), the index of the move played (*pi) and of the best move (*bi; -1 when not
+ * searched or not legal); false with err naming the game and the ply when the move played
+ * is not legal. */
 bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *list, int *n, int *pi,
                      int *bi, CvError *err);
 
@@ -80,7 +87,7 @@ bool chain_rc_dec_init(ChainDec *d);
 bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
                        int rsize, uint64_t *nrec, CvError *err);
 
-/* Versions 3 to 5 (chain_rans.c): every model of a block declared (NULL if out of memory) and
+/* Versions 3 to 6 (chain_rans.c): every model of a block declared (NULL if out of memory) and
  * freed; a game coded, the block's symbols coded in reverse at its end; the decoder's
  * state read, a game decoded. */
 ChainRans *chain_rans_new(bool decoder);

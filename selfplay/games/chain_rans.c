@@ -1,7 +1,7 @@
-/* chain_rans.c - chain versions 3 to 5 (FORMAT.md, "Payload, versions 3 to 5: rANS"):
+/* chain_rans.c - chain versions 3 to 6 (FORMAT.md, "Payload, versions 3 to 6: rANS"):
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
- * game's start, moves, labels and flags with it. Versions 4 and 5 differ only in the
- * order of the moves whose indices they code (chain_moves). */
+ * game's start, moves, labels and flags with it. Versions 4 to 6 differ only in the
+ * moves whose indices they code (chain_moves, chain_pseudo). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +24,12 @@
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
 #define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
-#define SLOT_PAD   8          /* room past a slot table for rmodel_fill's last store */
+#define SLOT_PAD   16         /* room past a slot table for rmodel_fill's last store */
 
 /* One adaptive frequency model. */
 typedef struct RModel {
     uint16_t nsym, prec;
     uint32_t left, period; /* symbols until the next rebuild, and the last period */
-    uint32_t total;        /* the sum of the counts */
     uint32_t *count;
     uint16_t *freq, *start;
     uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder),
@@ -56,25 +55,26 @@ static void rmodel_declare(RModel *m, int nsym, int prec) {
     m->prec = (uint16_t)prec;
 }
 
-/* Sets the f slots from t on to symbol s, eight a store: the last store's overshoot (up to
- * 7 slots) lands where the next symbol's slots start, which are filled after, or in the
- * table's SLOT_PAD. */
+/* Sixteen slots, one (vector) store. */
+typedef uint16_t SlotVec __attribute__((vector_size(32)));
+
+/* Sets the f slots from t on to symbol s, sixteen a store: the last store's overshoot (up
+ * to 15 slots) lands where the next symbol's slots start, which are filled after, or in
+ * the table's SLOT_PAD. */
 static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
-    uint64_t v = s * 0x0001000100010001ull;
-    for (uint32_t j = 0; j < f; j += 8) {
-        memcpy(t + j, &v, sizeof v);
-        memcpy(t + j + 4, &v, sizeof v);
-    }
+    SlotVec v = {0};
+    v += s;
+    for (uint32_t j = 0; j < f; j += 16) memcpy(t + j, &v, sizeof v);
 }
 
 /* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
  * counted symbol) and, in a decoder, its slot table. */
 static void rmodel_rebuild(RModel *m) {
-    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = m->total;
+    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = 0;
+    for (uint32_t s = 0; s < n; s++) total += m->count[s]; /* not kept per symbol: dearer */
     if (total > RANS_LIMIT) {
         total = 0;
         for (uint32_t s = 0; s < n; s++) total += m->count[s] -= m->count[s] >> 1;
-        m->total = total;
     }
     uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
     for (uint32_t s = 0; s < n; s++) {
@@ -120,7 +120,6 @@ static bool rmodel_open(RModel *m, bool decoder) {
         }
     }
     for (size_t s = 0; s < n; s++) m->count[s] = 1;
-    m->total = (uint32_t)n;
     rmodel_rebuild(m);
     return true;
 }
@@ -128,7 +127,6 @@ static bool rmodel_open(RModel *m, bool decoder) {
 /* Counts symbol s in m and rebuilds when its period is over. */
 static inline void rmodel_update(RModel *m, uint32_t s) {
     m->count[s] += RANS_INC;
-    m->total += RANS_INC;
     if (--m->left == 0) rmodel_rebuild(m);
 }
 
@@ -440,11 +438,17 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
     ChainRans *r = d->r;
     if (!chain_dec_start(d, v, g, dec3_header(d, g), pos, err)) return false;
     MoveSet ms;
+    const bool pseudo = chain_pseudo(v, d->version);
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
-        int n = chain_move_set(pos, d->version, &ms);
-        p->legal = (uint16_t)n;
+        int n;
+        if (pseudo) { /* version 6's chess: the legal count only where the record wants it */
+            n = chess_gen_pseudo_set(pos, &ms);
+            p->legal = d->no_legal ? 0 : (uint16_t)pos->var->ops->count_legal(pos);
+        } else {
+            p->legal = (uint16_t)(n = chain_move_set(pos, d->version, &ms));
+        }
         int flags = (int)dec3(d, &r->flags[k < 8 ? k : 8 + prev_flags]);
         prev_flags = flags;
         p->unwritten = (uint8_t)(flags & 1);
@@ -457,6 +461,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
                 bi = (int)dec3_index(d, 0, (uint32_t)n);
                 if (bi >= n) goto illegal;
                 p->best = moveset_pick(&ms, bi);
+                if (pseudo && !chess_pseudo_is_legal(pos, p->best)) goto illegal;
             } else {
                 p->best = dec3_raw(d, 32);
             }
@@ -472,6 +477,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
                     if (pi >= (uint32_t)n) goto illegal;
                 }
                 p->played = moveset_pick(&ms, (int)pi);
+                if (pseudo && !chess_pseudo_is_legal(pos, p->played)) goto illegal;
             } else {
                 if (bi < 0) goto illegal;
                 p->played = p->best;
@@ -481,6 +487,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
             uint32_t pi = dec3_index(d, 1, (uint32_t)n);
             if (pi >= (uint32_t)n) goto illegal;
             p->played = moveset_pick(&ms, (int)pi);
+            if (pseudo && !chess_pseudo_is_legal(pos, p->played)) goto illegal;
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)dec3_score(d, pred, searched, &prev_class);

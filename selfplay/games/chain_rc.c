@@ -381,6 +381,7 @@ static int rd_score(ChainDec *d, int pred, int searched, int *prev_class) {
     Prob *ex = m->sexp[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1];
     int c = 1;
     while (c < EXP_MAX && rd_bit(d, &ex[c])) c++;
+    if (c >= EXP_MAX) c = EXP_MAX - 1; /* only a corrupt payload (its key check fails) */
     *prev_class = c;
     int diff = (int)rd_mantissa(d, c, MANT_TOP1);
     return pred + (neg ? -diff : diff);

@@ -56,7 +56,9 @@ void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, con
 void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
     const Variant *v = pos->var;
     const GamePly *p = &g->ply[k];
-    memset(r, 0, (size_t)rsize);
+    int nsq = v->width * v->height, ht = record_hold_types(v);
+    int used = RECORD_FIXED_SIZE + nsq + 4 * ht; /* every byte below is written */
+    if (used < rsize) memset(r + used, 0, (size_t)(rsize - used));
     le_put32(r + 0, g->id);
     le_put16(r + 4, (uint32_t)(k + g->ply0));
     le_put16(r + 6, p->legal);
@@ -72,9 +74,8 @@ void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *po
     le_put16(r + 26, p->depth);
     le_put32(r + 28, pos->castle);
     le_put64(r + 32, pos->key);
-    int nsq = v->width * v->height;
-    memcpy(r + RECORD_FIXED_SIZE, pos->board, (size_t)nsq);
-    int ht = record_hold_types(v);
+    if (nsq == 64) memcpy(r + RECORD_FIXED_SIZE, pos->board, 64); /* 8x8: a fixed copy */
+    else memcpy(r + RECORD_FIXED_SIZE, pos->board, (size_t)nsq);
     uint8_t *h = r + RECORD_FIXED_SIZE + nsq;
     for (int t = 1; t <= ht; t++) {
         h[t - 1] = pos->hand[WHITE][t];

@@ -261,6 +261,7 @@ static int stream_chain_block(DataStream *s) {
         uint64_t n = 0;
         bool ok = chain_dec_init(&d, b.payload, b.len, b.first_id, b.version);
         d.keep = stream_chain_keep; /* only the records the filter keeps are filled */
+        d.no_legal = true;          /* the trainer never reads a record's `legal` */
         d.keep_ctx = s;
         for (uint32_t k = 0; ok && k < b.games; k++)
             ok = chain_dec_game(&d, ds->var, s->game, s->pos, s->block + 8, ds->rsize, &n, &err) &&
