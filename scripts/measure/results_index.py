@@ -157,6 +157,9 @@ FILES = [
     ("margin_tune_chess.json", "The search margins one at a time against the defaults with the "
      "shipped chess net (issue 41): SPRT matches between two chessvar uci of one build at 20 ms "
      "a move, the margin set by its UCI option", "python3 -m scripts.measure.margin_sprt"),
+    ("margin_tune_supremo.json", "The search margins one at a time against the defaults with "
+     "the shipped Supremo net (issue 41), as margin_tune_chess.json",
+     "python3 -m scripts.measure.margin_sprt --variant supremo"),
     ("chain_decode_profile_chess.json", "Where chain decoding's instructions go per chess "
      "position (callgrind): the move set (version 6: pseudo-legal), rANS, make, model rebuilds, the record",
      "valgrind --tool=callgrind chessvar data speed (command inside)"),
