@@ -186,6 +186,31 @@ static int convert_err(const char *dir, const char *out, const char *err_path, b
     return su_run_err(argv, err_path);
 }
 
+/* Writes buf[0..len) to path, replacing the file. */
+static void write_bytes(const char *path, const void *buf, long len) {
+    FILE *f = fopen(path, "wb");
+    cr_assert(f && fwrite(buf, 1, (size_t)len, f) == (size_t)len && fclose(f) == 0,
+              "cannot write %s", path);
+}
+
+/* Stores the XXH3-64 of buf[from..from + n) at buf + at, little-endian, as FORMAT.md's
+ * header and block checksums are stored. */
+static void put_xxh3(uint8_t *buf, long from, long n, long at) {
+    uint64_t h = XXH3_64bits(buf + from, (size_t)n);
+    for (int i = 0; i < 8; i++) buf[at + i] = (uint8_t)(h >> (8 * i));
+}
+
+/* Expects converting run's chains to fail (exit status 2) with a message naming `where`
+ * (the file, the block and the game) and a replay under other rules. */
+static void expect_other_rules(const char *run, const char *out, const char *errp,
+                               const char *where) {
+    cr_expect_eq(convert_err(run, out, errp, false), 2);
+    long el = 0;
+    char *e = su_slurp(errp, &el);
+    cr_expect(e && strstr(e, where) && strstr(e, "other rules"), "message: %s", e ? e : "(none)");
+    free(e);
+}
+
 Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_error) {
     char run[512], out[512], errp[600];
     su_temp_dir(run, sizeof run);
@@ -201,9 +226,7 @@ Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_err
     char *buf = su_slurp(path, &len);
     cr_assert(buf && len > 200);
     buf[100] ^= 0x10; /* inside block 0's payload */
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, (size_t)len, f);
-    fclose(f);
+    write_bytes(path, buf, len);
     cr_expect_eq(convert_err(run, out, errp, false), 0);
     long el = 0;
     char *e = su_slurp(errp, &el);
@@ -216,10 +239,8 @@ Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_err
     cr_expect(e && strstr(e, "shard-000001.chain: block 0"), "message: %s", e ? e : "(none)");
     free(e);
     /* truncated: the file ends inside the block */
-    f = fopen(path, "wb");
     buf[100] ^= 0x10;
-    fwrite(buf, 1, (size_t)len - 5, f);
-    fclose(f);
+    write_bytes(path, buf, len - 5);
     cr_expect_eq(convert_err(run, out, errp, false), 0);
     e = su_slurp(errp, &el);
     cr_expect(e && strstr(e, "shard-000001.chain: block 0 is truncated"), "message: %s",
@@ -250,18 +271,10 @@ Test(chain, a_changed_version_6_payload_under_its_checksum_is_an_error_naming_th
     uint32_t plen = buf[64] | buf[65] << 8 | (uint32_t)buf[66] << 16 | (uint32_t)buf[67] << 24;
     cr_assert_eq(64 + 24 + (long)plen + 8, len, "one block");
     buf[64 + 24 + plen / 3] ^= 0x5A; /* a third of the way into block 0's payload */
-    uint64_t h = XXH3_64bits(buf + 64, 24 + plen);
-    for (int i = 0; i < 8; i++) buf[64 + 24 + plen + i] = (uint8_t)(h >> (8 * i));
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, (size_t)len, f);
-    fclose(f);
+    put_xxh3(buf, 64, 24 + plen, 64 + 24 + plen);
+    write_bytes(path, buf, len);
     free(buf);
-    cr_expect_eq(convert_err(run, out, errp, false), 2);
-    long el = 0;
-    char *e = su_slurp(errp, &el);
-    cr_expect(e && strstr(e, "shard-000000.chain: block 0: game ") && strstr(e, "other rules"),
-              "message: %s", e ? e : "(none)");
-    free(e);
+    expect_other_rules(run, out, errp, "shard-000000.chain: block 0: game ");
     su_remove_dir(run);
     su_remove_dir(out);
 }
@@ -281,19 +294,10 @@ Test(chain, a_replay_under_other_rules_is_an_error_naming_the_game) {
     /* the same header, variant switching: a valid file whose moves mean other moves */
     memset(buf + 40, 0, 16);
     memcpy(buf + 40, "switching", 9);
-    uint64_t h = XXH3_64bits(buf, 56);
-    for (int i = 0; i < 8; i++) buf[56 + i] = (uint8_t)(h >> (8 * i));
-    FILE *f = fopen(path, "wb");
-    fwrite(buf, 1, (size_t)len, f);
-    fclose(f);
+    put_xxh3(buf, 0, 56, 56);
+    write_bytes(path, buf, len);
     free(buf);
-    cr_expect_eq(convert_err(run, out, errp, false), 2);
-    long el = 0;
-    char *e = su_slurp(errp, &el);
-    cr_expect(e && strstr(e, "shard-000000.chain: block 0: game 0 ply ") &&
-                  strstr(e, "other rules"),
-              "message: %s", e ? e : "(none)");
-    free(e);
+    expect_other_rules(run, out, errp, "shard-000000.chain: block 0: game 0 ply ");
     su_remove_dir(run);
     su_remove_dir(out);
 }
