@@ -63,14 +63,9 @@ bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *lis
     }
     *bi = p->best != MOVE_NONE ? chain_find(list, *n, p->best) : -1;
     if (chain_pseudo(pos->var, version)) { /* version 6's chess: among the pseudo-legal */
-        MoveSet *ms = malloc(sizeof *ms);
-        if (!ms) {
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-            return false;
-        }
-        *n = chess_gen_pseudo_set(pos, ms);
-        for (int i = 0; i < *n; i++) list[i] = moveset_pick(ms, i);
-        free(ms);
+        MoveSet ms;                        /* on the stack, as the decoder's */
+        *n = chess_gen_pseudo_set(pos, &ms);
+        for (int i = 0; i < *n; i++) list[i] = moveset_pick(&ms, i);
         *pi = chain_find(list, *n, p->played);
         if (*bi >= 0) *bi = chain_find(list, *n, p->best);
     }
