@@ -419,6 +419,7 @@ static FORCE_INLINE uint64_t fb_child(const FastBoard *c, int depth, const int s
 static FORCE_INLINE uint64_t fb_gen(const FastBoard *b, const int depth, const int us,
                                     const bool leaf, const int mode) {
     const bool sparse = mode >= M_SPARSE, castling = mode <= M_CASTLE1, rooks = mode == M_ROOKS;
+    (void)sparse; /* read by the SIMD paths only (FB_SIMD) */
     const Bitboard bN = rooks ? 0 : b->pc[FN], bB = rooks ? 0 : b->pc[FB],
                    bQ = rooks ? 0 : b->pc[FQ];
     const int them = us ^ 1;
