@@ -160,6 +160,12 @@ FILES = [
     ("margin_tune_supremo.json", "The search margins one at a time against the defaults with "
      "the shipped Supremo net (issue 41), as margin_tune_chess.json",
      "python3 -m scripts.measure.margin_sprt --variant supremo"),
+    ("margin_tune_switching.json", "The search margins one at a time against the defaults "
+     "with the shipped Switching net (issue 41), as margin_tune_chess.json",
+     "python3 -m scripts.measure.margin_sprt --variant switching"),
+    ("margin_tune_superchess.json", "The search margins one at a time against the defaults "
+     "with the shipped Superchess net (issue 41), as margin_tune_chess.json",
+     "python3 -m scripts.measure.margin_sprt --variant superchess"),
     ("chain_decode_profile_chess.json", "Where chain decoding's instructions go per chess "
      "position (callgrind): the move set (version 6: pseudo-legal), rANS, make, model rebuilds, the record",
      "valgrind --tool=callgrind chessvar data speed (command inside)"),
