@@ -400,15 +400,36 @@ bool chess_pseudo_is_legal(const Position *p, Move m) {
     return !(attackers_by(p, ksq, them, occ2) & ~taken);
 }
 
-Move moveset_pick(const MoveSet *ms, int k) {
+/* The j-th square (from the lowest, 0 <= j < popcount) of b. */
+ALWAYS_INLINE int bb_nth(Bitboard b, int j) {
+#if CHESSVAR_PEXT
+    return bb_lsb(_pdep_u64((Bitboard)1 << j, b));
+#else
+    while (j--) b &= b - 1;
+    return bb_lsb(b);
+#endif
+}
+
+/* moveset_pick's work, for it and chess_pseudo_pick. */
+ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
     static const uint8_t promo[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
     if (k >= ms->ngrouped) return ms->tail[k - ms->ngrouped];
     const MoveGroup *gr = ms->g;
     while (k >= gr->n) k -= gr++->n;
-    int j = gr->mult == 1 ? k : k >> 2;
-    Bitboard to = gr->to;
-    while (j--) to &= to - 1;
-    int sq = bb_lsb(to), from = gr->from != NO_SQ ? gr->from : sq - gr->back;
+    int sq = bb_nth(gr->to, gr->mult == 1 ? k : k >> 2);
+    int from = gr->from != NO_SQ ? gr->from : sq - gr->back;
     if (gr->mult == 1) return MOVE_SIMPLE(from, sq, gr->kind);
     return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], gr->kind);
+}
+
+Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k); }
+
+Move chess_pseudo_pick(const Position *p, const MoveSet *ms, int k) {
+    const Move m = moveset_pick_at(ms, k);
+    const int us = p->side, from = MOVE_FROM(m), ksq = king_sq(p, us);
+    const Bitboard *T = BB(p).type;
+    if (from != ksq && MOVE_KIND(m) != MK_EP && /* chess_pseudo_is_legal's first answer */
+        !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[us ^ 1]))
+        return m;
+    return chess_pseudo_is_legal(p, m) ? m : MOVE_NONE;
 }
