@@ -25,6 +25,8 @@ typedef struct ChessGen {
     const Position *p;
     Move *list;  /* GEN_LIST's output */
     MoveSet *ms; /* GEN_SET's */
+    MoveGroup *gr; /* its next group (ms->ngroup set at the end: a count in memory would be
+                    * loaded and stored again at every group) */
     int n;
     int us, them, ksq;
     Bitboard own, opp, occ;
@@ -41,15 +43,15 @@ typedef struct ChessGen {
  * check at every node they walk; a check in the release build's generator costs chess
  * decoding 0.7% (9 instructions a position). */
 ALWAYS_INLINE void emit_group(ChessGen *g, Bitboard to, int from, int back, int kind, int mult) {
-    assert(g->ms->ngroup < MOVESET_GROUPS);
-    MoveGroup *gr = &g->ms->g[g->ms->ngroup++];
-    gr->to = to;
-    gr->n = (uint16_t)(bb_popcount(to) * mult);
-    gr->from = (uint8_t)from;
-    gr->back = (int8_t)back;
-    gr->kind = (uint8_t)kind;
-    gr->mult = (uint8_t)mult;
-    g->n += gr->n;
+    assert(g->gr < g->ms->g + MOVESET_GROUPS);
+    const int n = bb_popcount(to) * mult;
+    *g->gr++ = (MoveGroup){.to = to,
+                           .n = (uint16_t)n,
+                           .from = (uint8_t)from,
+                           .back = (int8_t)back,
+                           .kind = (uint8_t)kind,
+                           .mult = (uint8_t)mult};
+    g->n += n;
 }
 
 /* Adds one move. */
@@ -301,7 +303,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     g.list = list;
     g.ms = ms;
     g.n = 0;
-    if (SET_MODE(mode)) ms->ngroup = 0;
+    g.gr = SET_MODE(mode) ? ms->g : NULL;
     g.us = p->side;
     g.them = g.us ^ 1;
     g.own = BB(p).color[g.us];
@@ -321,13 +323,17 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
             if (!g.checkers) gen_castling(&g, mode);
         }
         gen_king(&g, mode, false);
+        ms->ngroup = (int)(g.gr - ms->g);
         return g.n;
     }
     g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
 
     if (mode == GEN_SET) ms->check = g.checkers != 0;
     gen_king(&g, mode, captures);
-    if (g.checkers & (g.checkers - 1)) return g.n; /* double check: only the king moves */
+    if (g.checkers & (g.checkers - 1)) { /* double check: only the king moves */
+        if (SET_MODE(mode)) ms->ngroup = (int)(g.gr - ms->g);
+        return g.n;
+    }
     g.target = captures ? g.opp : ~g.own;
     if (g.checkers) g.target &= between8[g.ksq][bb_lsb(g.checkers)] | g.checkers;
     g.pinned = pinned_pieces(&g);
@@ -337,6 +343,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     gen_pinned_pawns(&g, mode);
     gen_en_passant(&g, mode);
     if (!g.checkers && !captures) gen_castling(&g, mode);
+    if (SET_MODE(mode)) ms->ngroup = (int)(g.gr - ms->g);
     return g.n;
 }
 

@@ -68,39 +68,45 @@ static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
 }
 
 /* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
- * counted symbol) and, in a decoder, its slot table. */
+ * counted symbol) and, in a decoder, its slot table. One pass a job, so that the compiler
+ * vectorises the sums and the frequencies. */
 static void rmodel_rebuild(RModel *m) {
-    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = 0;
-    for (uint32_t s = 0; s < n; s++) total += m->count[s]; /* not kept per symbol: dearer */
+    const uint32_t n = m->nsym, one = 1u << m->prec;
+    uint32_t *restrict count = m->count;
+    uint16_t *restrict freq = m->freq;
+    uint32_t total = 0, sum = 0, top = 0;
+    for (uint32_t s = 0; s < n; s++) total += count[s]; /* not kept per symbol: dearer */
     if (total > RANS_LIMIT) {
+        for (uint32_t s = 0; s < n; s++) count[s] -= count[s] >> 1;
         total = 0;
-        for (uint32_t s = 0; s < n; s++) total += m->count[s] -= m->count[s] >> 1;
+        for (uint32_t s = 0; s < n; s++) total += count[s];
     }
-    uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
+    const uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
     for (uint32_t s = 0; s < n; s++) {
-        uint32_t f = (uint32_t)((m->count[s] * scale + (1u << 31)) >> 32);
+        uint32_t f = (uint32_t)((count[s] * scale + (1u << 31)) >> 32);
         f += !f;
-        m->freq[s] = (uint16_t)f;
+        freq[s] = (uint16_t)f;
         sum += f;
-        if (m->count[s] > m->count[top]) top = s;
     }
-    if (m->freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
+    for (uint32_t s = 1; s < n; s++)
+        if (count[s] > count[top]) top = s;
+    if (freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
         sum = 0;
         for (uint32_t s = 0; s < n; s++) {
-            uint32_t f = 1 + (uint32_t)((uint64_t)m->count[s] * (one - n) / total);
-            m->freq[s] = (uint16_t)f;
+            uint32_t f = 1 + (uint32_t)((uint64_t)count[s] * (one - n) / total);
+            freq[s] = (uint16_t)f;
             sum += f;
         }
     }
-    m->freq[top] = (uint16_t)(m->freq[top] + one - sum);
+    freq[top] = (uint16_t)(freq[top] + one - sum);
     uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
     m->period = m->period ? (m->period * 2 < cap ? m->period * 2 : cap) : RANS_FIRST;
     m->left = m->period;
     uint32_t start = 0;
     for (uint32_t s = 0; s < n; s++) {
         m->start[s] = (uint16_t)start;
-        if (m->slot) rmodel_fill(m->slot + start, m->freq[s], (uint16_t)s);
-        start += m->freq[s];
+        if (m->slot) rmodel_fill(m->slot + start, freq[s], (uint16_t)s);
+        start += freq[s];
     }
 }
 
@@ -514,7 +520,8 @@ static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, ui
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
         if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
-        pos_make(pos, p->played);
+        if (pseudo) chess_make_replay(pos, p->played);
+        else pos_make(pos, p->played);
         continue;
     illegal:
         return chain_dec_illegal(g, k, err);
