@@ -26,15 +26,19 @@
 #define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
 #define SLOT_PAD   16         /* room past a slot table for rmodel_fill's last store */
 
-/* One adaptive frequency model. */
+/* One adaptive frequency model: 32 bytes, so that a model is found by a shift, and a
+ * symbol's frequency and start in one load (the decoder's step was 35 instructions). */
 typedef struct RModel {
     uint16_t nsym, prec;
-    uint32_t left, period; /* symbols until the next rebuild, and the last period */
-    uint32_t *count;
-    uint16_t *freq, *start;
+    uint16_t left, period; /* symbols until the next rebuild, and the last period (at most
+                            * 2^14) */
+    uint32_t *count;       /* nsym counts (and in the same block fs, then a rebuild's
+                            * nsym uint16_t frequencies) */
+    uint32_t *fs;          /* per symbol its frequency | its start << 16 */
     uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder),
                      * and SLOT_PAD more that rmodel_fill may write past the last */
 } RModel;
+_Static_assert(sizeof(RModel) == 32, "RModel is 32 bytes");
 
 /* Every model of a version 3 block. */
 struct ChainRans {
@@ -73,7 +77,7 @@ static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
 static void rmodel_rebuild(RModel *m) {
     const uint32_t n = m->nsym, one = 1u << m->prec;
     uint32_t *restrict count = m->count;
-    uint16_t *restrict freq = m->freq;
+    uint16_t *restrict freq = (uint16_t *)(m->fs + n);
     uint32_t total = 0, sum = 0, top = 0;
     for (uint32_t s = 0; s < n; s++) total += count[s]; /* not kept per symbol: dearer */
     if (total > RANS_LIMIT) {
@@ -100,11 +104,11 @@ static void rmodel_rebuild(RModel *m) {
     }
     freq[top] = (uint16_t)(freq[top] + one - sum);
     uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
-    m->period = m->period ? (m->period * 2 < cap ? m->period * 2 : cap) : RANS_FIRST;
+    m->period = (uint16_t)(m->period ? (m->period * 2u < cap ? m->period * 2u : cap) : RANS_FIRST);
     m->left = m->period;
     uint32_t start = 0;
     for (uint32_t s = 0; s < n; s++) {
-        m->start[s] = (uint16_t)start;
+        m->fs[s] = freq[s] | start << 16;
         if (m->slot) rmodel_fill(m->slot + start, freq[s], (uint16_t)s);
         start += freq[s];
     }
@@ -113,10 +117,9 @@ static void rmodel_rebuild(RModel *m) {
 /* Makes m's tables at its first use: every count 1, so the frequencies are even. */
 static bool rmodel_open(RModel *m, bool decoder) {
     size_t n = m->nsym;
-    m->count = malloc(n * sizeof *m->count + 2 * n * sizeof *m->freq);
+    m->count = malloc(n * (sizeof *m->count + sizeof *m->fs + sizeof(uint16_t)));
     if (!m->count) return false;
-    m->freq = (uint16_t *)(m->count + n);
-    m->start = m->freq + n;
+    m->fs = m->count + n;
     if (decoder) {
         m->slot = malloc((((size_t)1 << m->prec) + SLOT_PAD) * sizeof *m->slot);
         if (!m->slot) {
@@ -214,7 +217,7 @@ static void enc3(ChainEnc *e, RModel *m, uint32_t s) {
         e->oom = true;
         return;
     }
-    enc3_push(e, m->start[s], m->freq[s], m->prec);
+    enc3_push(e, m->fs[s] >> 16, m->fs[s] & 0xFFFF, m->prec);
     rmodel_update(m, s);
 }
 
@@ -376,7 +379,8 @@ static inline uint32_t dec3(RansIn *s, RModel *m) {
     if (__builtin_expect(!m->slot, 0) && !rmodel_open(m, true)) return 0;
     const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
     const uint32_t sym = m->slot[slot];
-    s->x = m->freq[sym] * (s->x >> prec) + slot - m->start[sym];
+    const uint32_t fs = m->fs[sym];
+    s->x = (fs & 0xFFFF) * (s->x >> prec) + slot - (fs >> 16);
     if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
     rmodel_update(m, sym);
     return sym;
