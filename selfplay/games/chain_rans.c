@@ -24,19 +24,22 @@
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
 #define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
-#define SLOT_PAD   16         /* room past a slot table for rmodel_fill's last store */
+#define SLOT_PAD   32         /* bytes past a slot table for rmodel_fill's last store */
 
 /* One adaptive frequency model: 32 bytes, so that a model is found by a shift, and a
  * symbol's frequency and start in one load (the decoder's step was 35 instructions). */
 typedef struct RModel {
-    uint16_t nsym, prec;
+    uint16_t nsym;
+    uint8_t prec, wide;    /* wide: more than 256 symbols, whose slots take two bytes */
     uint16_t left, period; /* symbols until the next rebuild, and the last period (at most
                             * 2^14) */
     uint32_t *count;       /* nsym counts (and in the same block fs, then a rebuild's
                             * nsym uint16_t frequencies) */
     uint32_t *fs;          /* per symbol its frequency | its start << 16 */
-    uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder),
-                     * and SLOT_PAD more that rmodel_fill may write past the last */
+    void *slot; /* the decoder's symbol of each of the 2^prec slots, a byte each (two when
+                 * wide: half the bytes to fill at a rebuild and to keep in the cache), and
+                 * SLOT_PAD bytes more that rmodel_fill may write past the last (NULL in the
+                 * encoder) */
 } RModel;
 _Static_assert(sizeof(RModel) == 32, "RModel is 32 bytes");
 
@@ -56,19 +59,29 @@ struct ChainRans {
 static void rmodel_declare(RModel *m, int nsym, int prec) {
     memset(m, 0, sizeof *m);
     m->nsym = (uint16_t)nsym;
-    m->prec = (uint16_t)prec;
+    m->prec = (uint8_t)prec;
+    m->wide = nsym > 256;
 }
 
-/* Sixteen slots, one (vector) store. */
-typedef uint16_t SlotVec __attribute__((vector_size(32)));
+/* Thirty-two byte slots or sixteen wide ones, one (vector) store. */
+typedef uint8_t SlotVec __attribute__((vector_size(32)));
+typedef uint16_t SlotVec16 __attribute__((vector_size(32)));
 
-/* Sets the f slots from t on to symbol s, sixteen a store: the last store's overshoot (up
- * to 15 slots) lands where the next symbol's slots start, which are filled after, or in
- * the table's SLOT_PAD. */
-static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
-    SlotVec v = {0};
-    v += s;
-    for (uint32_t j = 0; j < f; j += 16) memcpy(t + j, &v, sizeof v);
+/* Sets m's f slots from `start` on to symbol s, 32 bytes a store: the last store's
+ * overshoot lands where the next symbol's slots start, which are filled after, or in the
+ * table's SLOT_PAD. */
+static inline void rmodel_fill(RModel *m, uint32_t start, uint32_t f, uint32_t s) {
+    if (m->wide) {
+        SlotVec16 v = {0};
+        v += (uint16_t)s;
+        uint16_t *t = (uint16_t *)m->slot + start;
+        for (uint32_t j = 0; j < f; j += 16) memcpy(t + j, &v, sizeof v);
+    } else {
+        SlotVec v = {0};
+        v += (uint8_t)s;
+        uint8_t *t = (uint8_t *)m->slot + start;
+        for (uint32_t j = 0; j < f; j += 32) memcpy(t + j, &v, sizeof v);
+    }
 }
 
 /* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
@@ -109,7 +122,7 @@ static void rmodel_rebuild(RModel *m) {
     uint32_t start = 0;
     for (uint32_t s = 0; s < n; s++) {
         m->fs[s] = freq[s] | start << 16;
-        if (m->slot) rmodel_fill(m->slot + start, freq[s], (uint16_t)s);
+        if (m->slot) rmodel_fill(m, start, freq[s], s);
         start += freq[s];
     }
 }
@@ -121,7 +134,7 @@ static bool rmodel_open(RModel *m, bool decoder) {
     if (!m->count) return false;
     m->fs = m->count + n;
     if (decoder) {
-        m->slot = malloc((((size_t)1 << m->prec) + SLOT_PAD) * sizeof *m->slot);
+        m->slot = malloc(((size_t)1 << m->prec) * (m->wide ? 2 : 1) + SLOT_PAD);
         if (!m->slot) {
             free(m->count);
             m->count = NULL;
@@ -378,7 +391,8 @@ static inline uint32_t dec3_word(RansIn *s) {
 static inline uint32_t dec3(RansIn *s, RModel *m) {
     if (__builtin_expect(!m->slot, 0) && !rmodel_open(m, true)) return 0;
     const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
-    const uint32_t sym = m->slot[slot];
+    const uint32_t sym = __builtin_expect(m->wide, 0) ? ((const uint16_t *)m->slot)[slot]
+                                                      : ((const uint8_t *)m->slot)[slot];
     const uint32_t fs = m->fs[sym];
     s->x = (fs & 0xFFFF) * (s->x >> prec) + slot - (fs >> 16);
     if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
