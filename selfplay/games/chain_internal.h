@@ -85,6 +85,17 @@ static inline void chain_dec_record(ChainDec *d, const Game *g, int k, const Pos
     record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0);
     ++*nrec;
 }
+
+/* chain_dec_record of orthodox chess (8x8, no holdings; check known): its record's shape
+ * constant. */
+static inline void chain_dec_record_chess(ChainDec *d, const Game *g, int k, const Position *pos,
+                                          int check, uint8_t *rec, uint64_t *nrec) {
+    if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
+    if (check < 0) check = pos_in_check(pos);
+    const int rsize = RECORD_FIXED_SIZE + 64;
+    record_fill_shape(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0, 64, 0);
+    ++*nrec;
+}
 bool chain_dec_end(const Game *g, const Position *pos, uint32_t key16, CvError *err);
 
 /* Versions 1 and 2 (chain_rc.c): the range coder's models and state set up, a game coded

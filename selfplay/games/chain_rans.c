@@ -478,6 +478,7 @@ static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, ui
     ChainRans *r = d->r;
     MoveSet ms;
     const bool pseudo = chain_pseudo(pos->var, d->version);
+    const bool chess_rec = pseudo && rsize == RECORD_FIXED_SIZE + 64; /* record_size's */
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
@@ -537,7 +538,10 @@ static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, ui
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
+        if (rec && !p->unwritten) {
+            if (chess_rec) chain_dec_record_chess(d, g, k, pos, ms.check, rec, nrec);
+            else chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
+        }
         if (pseudo) chess_make_replay(pos, p->played);
         else pos_make(pos, p->played);
         continue;

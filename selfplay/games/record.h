@@ -64,14 +64,13 @@ static inline int record_result_for(int white_score, int side) {
     return side == WHITE ? white_score : 1000 - white_score;
 }
 
-/* Fills the rsize-byte record of the position pos before ply k of game g (check: the side
- * to move is in check). Inline: the chain decoder fills one a ply, and a call's entry and
- * exit cost chess decoding a fifth of the record's instructions. */
-static inline void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos,
-                               bool check) {
-    const Variant *v = pos->var;
+/* record_fill of a variant of nsq squares and ht holding types (constants where the caller
+ * knows them: the chain decoder's chess, whose record is then a few stores and a copy). */
+static inline __attribute__((always_inline)) void record_fill_shape(uint8_t *r, int rsize,
+                                                                    const Game *g, int k,
+                                                                    const Position *pos,
+                                                                    bool check, int nsq, int ht) {
     const GamePly *p = &g->ply[k];
-    int nsq = v->width * v->height, ht = record_hold_types(v);
     int used = RECORD_FIXED_SIZE + nsq + 4 * ht; /* every byte below is written */
     if (used < rsize) memset(r + used, 0, (size_t)(rsize - used));
     le_put32(r + 0, g->id);
@@ -98,6 +97,15 @@ static inline void record_fill(uint8_t *r, int rsize, const Game *g, int k, cons
         h[2 * ht + t - 1] = pos->pool[WHITE][t];
         h[3 * ht + t - 1] = pos->pool[BLACK][t];
     }
+}
+
+/* Fills the rsize-byte record of the position pos before ply k of game g (check: the side
+ * to move is in check). Inline: the chain decoder fills one a ply, and a call's entry and
+ * exit cost chess decoding a fifth of the record's instructions. */
+static inline void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos,
+                               bool check) {
+    const Variant *v = pos->var;
+    record_fill_shape(r, rsize, g, k, pos, check, v->width * v->height, record_hold_types(v));
 }
 
 /* Stockfish training formats (record_sf.c): the plain text format for every variant and
