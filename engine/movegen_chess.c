@@ -23,8 +23,8 @@ enum { GEN_LIST, GEN_COUNT, GEN_SET, GEN_PSEUDO };
  * part needs to know about the position, computed once. */
 typedef struct ChessGen {
     const Position *p;
-    Move *list;  /* GEN_LIST's output */
-    MoveSet *ms; /* GEN_SET's */
+    Move *list;    /* GEN_LIST's output */
+    MoveSet *ms;   /* GEN_SET's */
     MoveGroup *gr; /* its next group (ms->ngroup set at the end: a count in memory would be
                     * loaded and stored again at every group) */
     int n;
@@ -83,7 +83,7 @@ ALWAYS_INLINE void emit_promos(ChessGen *g, const int mode, int from, int to, in
 /* Adds a move of the piece on `from` to every square of targets. */
 ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard targets) {
     if (SET_MODE(mode)) {
-        if (targets) emit_group(g, targets, from, 0, MK_NORMAL, 1);
+        if (mode == GEN_PSEUDO || targets) emit_group(g, targets, from, 0, MK_NORMAL, 1);
         return;
     }
     if (mode == GEN_COUNT) {
@@ -96,7 +96,7 @@ ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard 
 /* Adds one pawn move onto every square of targets, from the square `back` before it. */
 ALWAYS_INLINE void emit_pawns(ChessGen *g, const int mode, Bitboard targets, int back, int kind) {
     if (SET_MODE(mode)) {
-        if (targets) emit_group(g, targets, NO_SQ, back, kind, 1);
+        if (mode == GEN_PSEUDO || targets) emit_group(g, targets, NO_SQ, back, kind, 1);
         return;
     }
     if (mode == GEN_COUNT) {
@@ -431,6 +431,13 @@ ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
 
 Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k); }
 
+/* chess_pseudo_is_legal out of line: inlined, its registers would be saved and restored
+ * at every pick, whose test it answers only for the king's, a pinned piece's and e.p.
+ * moves. */
+static __attribute__((noinline)) bool pseudo_is_legal_slow(const Position *p, Move m) {
+    return chess_pseudo_is_legal(p, m);
+}
+
 Move chess_pseudo_pick(const Position *p, const MoveSet *ms, int k) {
     const Move m = moveset_pick_at(ms, k);
     const int us = p->side, from = MOVE_FROM(m), ksq = king_sq(p, us);
@@ -438,5 +445,5 @@ Move chess_pseudo_pick(const Position *p, const MoveSet *ms, int k) {
     if (from != ksq && MOVE_KIND(m) != MK_EP && /* chess_pseudo_is_legal's first answer */
         !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[us ^ 1]))
         return m;
-    return chess_pseudo_is_legal(p, m) ? m : MOVE_NONE;
+    return pseudo_is_legal_slow(p, m) ? m : MOVE_NONE;
 }

@@ -67,20 +67,27 @@ static void rmodel_declare(RModel *m, int nsym, int prec) {
 typedef uint8_t SlotVec __attribute__((vector_size(32)));
 typedef uint16_t SlotVec16 __attribute__((vector_size(32)));
 
-/* Sets m's f slots from `start` on to symbol s, 32 bytes a store: the last store's
- * overshoot lands where the next symbol's slots start, which are filled after, or in the
- * table's SLOT_PAD. */
-static inline void rmodel_fill(RModel *m, uint32_t start, uint32_t f, uint32_t s) {
+/* Sets each symbol's slots of m's table from its frequency and start, 32 bytes a store:
+ * a symbol's last store's overshoot lands where the next symbol's slots start, which are
+ * filled after, or in the table's SLOT_PAD. */
+static inline void rmodel_fill(RModel *m) {
+    const uint32_t n = m->nsym, *fs = m->fs;
     if (m->wide) {
-        SlotVec16 v = {0};
-        v += (uint16_t)s;
-        uint16_t *t = (uint16_t *)m->slot + start;
-        for (uint32_t j = 0; j < f; j += 16) memcpy(t + j, &v, sizeof v);
+        uint16_t *t = m->slot;
+        for (uint32_t s = 0; s < n; s++) {
+            SlotVec16 v = {0};
+            v += (uint16_t)s;
+            for (uint32_t j = fs[s] >> 16, end = j + (fs[s] & 0xFFFF); j < end; j += 16)
+                memcpy(t + j, &v, sizeof v);
+        }
     } else {
-        SlotVec v = {0};
-        v += (uint8_t)s;
-        uint8_t *t = (uint8_t *)m->slot + start;
-        for (uint32_t j = 0; j < f; j += 32) memcpy(t + j, &v, sizeof v);
+        uint8_t *t = m->slot;
+        for (uint32_t s = 0; s < n; s++) {
+            SlotVec v = {0};
+            v += (uint8_t)s;
+            for (uint32_t j = fs[s] >> 16, end = j + (fs[s] & 0xFFFF); j < end; j += 32)
+                memcpy(t + j, &v, sizeof v);
+        }
     }
 }
 
@@ -99,14 +106,16 @@ static void rmodel_rebuild(RModel *m) {
         for (uint32_t s = 0; s < n; s++) total += count[s];
     }
     const uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
+    uint32_t most = 0;
     for (uint32_t s = 0; s < n; s++) {
-        uint32_t f = (uint32_t)((count[s] * scale + (1u << 31)) >> 32);
+        const uint32_t c = count[s];
+        uint32_t f = (uint32_t)((c * scale + (1u << 31)) >> 32);
         f += !f;
         freq[s] = (uint16_t)f;
         sum += f;
+        top = c > most ? s : top; /* the first of the most counted */
+        most = c > most ? c : most;
     }
-    for (uint32_t s = 1; s < n; s++)
-        if (count[s] > count[top]) top = s;
     if (freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
         sum = 0;
         for (uint32_t s = 0; s < n; s++) {
@@ -119,12 +128,12 @@ static void rmodel_rebuild(RModel *m) {
     uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
     m->period = (uint16_t)(m->period ? (m->period * 2u < cap ? m->period * 2u : cap) : RANS_FIRST);
     m->left = m->period;
-    uint32_t start = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        m->fs[s] = freq[s] | start << 16;
-        if (m->slot) rmodel_fill(m, start, freq[s], s);
+    uint32_t *restrict fs = m->fs;
+    for (uint32_t s = 0, start = 0; s < n; s++) {
+        fs[s] = freq[s] | start << 16;
         start += freq[s];
     }
+    if (m->slot) rmodel_fill(m);
 }
 
 /* Makes m's tables at its first use: every count 1, so the frequencies are even. */

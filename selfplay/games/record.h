@@ -68,8 +68,8 @@ static inline int record_result_for(int white_score, int side) {
  * knows them: the chain decoder's chess, whose record is then a few stores and a copy). */
 static inline __attribute__((always_inline)) void record_fill_shape(uint8_t *r, int rsize,
                                                                     const Game *g, int k,
-                                                                    const Position *pos,
-                                                                    bool check, int nsq, int ht) {
+                                                                    const Position *pos, bool check,
+                                                                    int nsq, int ht) {
     const GamePly *p = &g->ply[k];
     int used = RECORD_FIXED_SIZE + nsq + 4 * ht; /* every byte below is written */
     if (used < rsize) memset(r + used, 0, (size_t)(rsize - used));
