@@ -19,24 +19,42 @@ bool chess_royal_attacked(const Position *p, int c) {
 /* Whether the side to move is in check. */
 bool chess_in_check(const Position *p) { return chess_royal_attacked(p, p->side); }
 
-/* Makes an orthodox move, pushing its undo record. */
-void chess_make(Position *p, Move m) {
-    Undo *u = chess_make_begin(p, m);
+/* An orthodox move made, with its undo record (undo, a constant at each call) or without
+ * it: the board, the key and the state are the same either way. */
+static inline __attribute__((always_inline)) void chess_make_with(Position *p, Move m,
+                                                                  const bool undo) {
     const int us = p->side, from = MOVE_FROM(m), to = MOVE_TO(m), kind = MOVE_KIND(m);
-    const int moved = u->moved;
+    Undo *u = NULL;
+    int moved;
+    if (undo) {
+        u = chess_make_begin(p, m);
+        moved = u->moved;
+    } else { /* chess_make_begin's state without the record */
+        if (p->ep != NO_SQ) {
+            p->key ^= zob_ep[p->ep];
+            p->ep = NO_SQ;
+        }
+        moved = p->board[from];
+        p->halfmove++;
+    }
     switch (kind) {
     case MK_NORMAL:
         if (p->board[to]) {
-            u->captured = (uint8_t)pos_remove8(p, to);
-            dirty_set(u, 1, u->captured, to, NO_SQ);
-            u->dirty.n = 2;
+            int captured = pos_remove8(p, to);
+            if (undo) {
+                u->captured = (uint8_t)captured;
+                dirty_set(u, 1, captured, to, NO_SQ);
+                u->dirty.n = 2;
+            }
             p->halfmove = 0;
         }
         if (MOVE_PROMO(m)) {
             pos_remove8(p, from);
             pos_put8(p, to, PC_MAKE(us, MOVE_PROMO(m)));
-            u->dirty.d[0].to = NO_SQ;
-            dirty_add(u, PC_MAKE(us, MOVE_PROMO(m)), NO_SQ, to);
+            if (undo) {
+                u->dirty.d[0].to = NO_SQ;
+                dirty_add(u, PC_MAKE(us, MOVE_PROMO(m)), NO_SQ, to);
+            }
         } else {
             pos_move8(p, from, to);
         }
@@ -49,10 +67,13 @@ void chess_make(Position *p, Move m) {
         break;
     case MK_EP: {
         int cap = to + (us == WHITE ? -8 : 8);
-        u->captured = (uint8_t)pos_remove8(p, cap);
+        int captured = pos_remove8(p, cap);
         pos_move8(p, from, to);
-        dirty_set(u, 1, u->captured, cap, NO_SQ);
-        u->dirty.n = 2;
+        if (undo) {
+            u->captured = (uint8_t)captured;
+            dirty_set(u, 1, captured, cap, NO_SQ);
+            u->dirty.n = 2;
+        }
         p->halfmove = 0;
         break;
     }
@@ -60,14 +81,21 @@ void chess_make(Position *p, Move m) {
         int rf = to > from ? from + 3 : from - 4, rt = (from + to) / 2;
         pos_move8(p, from, to);
         pos_move8(p, rf, rt);
-        dirty_set(u, 1, PC_MAKE(us, ROOK), rf, rt);
-        u->dirty.n = 2;
+        if (undo) {
+            dirty_set(u, 1, PC_MAKE(us, ROOK), rf, rt);
+            u->dirty.n = 2;
+        }
         break;
     }
     default: break;
     }
     chess_make_end(p, from, to, us);
 }
+
+/* Makes an orthodox move, pushing its undo record. */
+void chess_make(Position *p, Move m) { chess_make_with(p, m, true); }
+
+void chess_make_replay(Position *p, Move m) { chess_make_with(p, m, false); }
 
 /* Takes back the last orthodox move. */
 void chess_unmake(Position *p) {

@@ -371,6 +371,13 @@ Bitboard cv_rook_att8(int sq, Bitboard occ);
  * castling, and e.p. can leave the king attacked: the others are not tested). */
 int chess_gen_pseudo_set(Position *pos, MoveSet *ms);
 bool chess_pseudo_is_legal(const Position *pos, Move m);
+/* moveset_pick of chess_gen_pseudo_set's set when the move is legal, else MOVE_NONE: the
+ * decoder's pick and test in one call, the test's usual answer (not pinned) inline. */
+Move chess_pseudo_pick(const Position *pos, const MoveSet *ms, int k);
+/* Makes a legal move of orthodox chess as pos_make does, but without an undo record (nor
+ * the DirtyPiece in it): a replay that never takes a move back (the chain decoder's), a
+ * third cheaper. pos_unmake and pos_last_dirty do not see the move. */
+void chess_make_replay(Position *pos, Move m);
 /* Whether neither side can mate any more, by the variant's insufficient-material rule. */
 static inline bool pos_insufficient_material(const Position *pos) {
     return pos->var->ops->insufficient_material && pos->var->ops->insufficient_material(pos);

@@ -23,8 +23,10 @@ enum { GEN_LIST, GEN_COUNT, GEN_SET, GEN_PSEUDO };
  * part needs to know about the position, computed once. */
 typedef struct ChessGen {
     const Position *p;
-    Move *list;  /* GEN_LIST's output */
-    MoveSet *ms; /* GEN_SET's */
+    Move *list;    /* GEN_LIST's output */
+    MoveSet *ms;   /* GEN_SET's */
+    MoveGroup *gr; /* its next group (ms->ngroup set at the end: a count in memory would be
+                    * loaded and stored again at every group) */
     int n;
     int us, them, ksq;
     Bitboard own, opp, occ;
@@ -41,15 +43,15 @@ typedef struct ChessGen {
  * check at every node they walk; a check in the release build's generator costs chess
  * decoding 0.7% (9 instructions a position). */
 ALWAYS_INLINE void emit_group(ChessGen *g, Bitboard to, int from, int back, int kind, int mult) {
-    assert(g->ms->ngroup < MOVESET_GROUPS);
-    MoveGroup *gr = &g->ms->g[g->ms->ngroup++];
-    gr->to = to;
-    gr->n = (uint16_t)(bb_popcount(to) * mult);
-    gr->from = (uint8_t)from;
-    gr->back = (int8_t)back;
-    gr->kind = (uint8_t)kind;
-    gr->mult = (uint8_t)mult;
-    g->n += gr->n;
+    assert(g->gr < g->ms->g + MOVESET_GROUPS);
+    const int n = bb_popcount(to) * mult;
+    *g->gr++ = (MoveGroup){.to = to,
+                           .n = (uint16_t)n,
+                           .from = (uint8_t)from,
+                           .back = (int8_t)back,
+                           .kind = (uint8_t)kind,
+                           .mult = (uint8_t)mult};
+    g->n += n;
 }
 
 /* Adds one move. */
@@ -81,7 +83,7 @@ ALWAYS_INLINE void emit_promos(ChessGen *g, const int mode, int from, int to, in
 /* Adds a move of the piece on `from` to every square of targets. */
 ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard targets) {
     if (SET_MODE(mode)) {
-        if (targets) emit_group(g, targets, from, 0, MK_NORMAL, 1);
+        if (mode == GEN_PSEUDO || targets) emit_group(g, targets, from, 0, MK_NORMAL, 1);
         return;
     }
     if (mode == GEN_COUNT) {
@@ -94,7 +96,7 @@ ALWAYS_INLINE void emit_targets(ChessGen *g, const int mode, int from, Bitboard 
 /* Adds one pawn move onto every square of targets, from the square `back` before it. */
 ALWAYS_INLINE void emit_pawns(ChessGen *g, const int mode, Bitboard targets, int back, int kind) {
     if (SET_MODE(mode)) {
-        if (targets) emit_group(g, targets, NO_SQ, back, kind, 1);
+        if (mode == GEN_PSEUDO || targets) emit_group(g, targets, NO_SQ, back, kind, 1);
         return;
     }
     if (mode == GEN_COUNT) {
@@ -301,7 +303,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     g.list = list;
     g.ms = ms;
     g.n = 0;
-    if (SET_MODE(mode)) ms->ngroup = 0;
+    g.gr = SET_MODE(mode) ? ms->g : NULL;
     g.us = p->side;
     g.them = g.us ^ 1;
     g.own = BB(p).color[g.us];
@@ -321,13 +323,17 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
             if (!g.checkers) gen_castling(&g, mode);
         }
         gen_king(&g, mode, false);
+        ms->ngroup = (int)(g.gr - ms->g);
         return g.n;
     }
     g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
 
     if (mode == GEN_SET) ms->check = g.checkers != 0;
     gen_king(&g, mode, captures);
-    if (g.checkers & (g.checkers - 1)) return g.n; /* double check: only the king moves */
+    if (g.checkers & (g.checkers - 1)) { /* double check: only the king moves */
+        if (SET_MODE(mode)) ms->ngroup = (int)(g.gr - ms->g);
+        return g.n;
+    }
     g.target = captures ? g.opp : ~g.own;
     if (g.checkers) g.target &= between8[g.ksq][bb_lsb(g.checkers)] | g.checkers;
     g.pinned = pinned_pieces(&g);
@@ -337,6 +343,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     gen_pinned_pawns(&g, mode);
     gen_en_passant(&g, mode);
     if (!g.checkers && !captures) gen_castling(&g, mode);
+    if (SET_MODE(mode)) ms->ngroup = (int)(g.gr - ms->g);
     return g.n;
 }
 
@@ -400,15 +407,43 @@ bool chess_pseudo_is_legal(const Position *p, Move m) {
     return !(attackers_by(p, ksq, them, occ2) & ~taken);
 }
 
-Move moveset_pick(const MoveSet *ms, int k) {
+/* The j-th square (from the lowest, 0 <= j < popcount) of b. */
+ALWAYS_INLINE int bb_nth(Bitboard b, int j) {
+#if CHESSVAR_PEXT
+    return bb_lsb(_pdep_u64((Bitboard)1 << j, b));
+#else
+    while (j--) b &= b - 1;
+    return bb_lsb(b);
+#endif
+}
+
+/* moveset_pick's work, for it and chess_pseudo_pick. */
+ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
     static const uint8_t promo[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
     if (k >= ms->ngrouped) return ms->tail[k - ms->ngrouped];
     const MoveGroup *gr = ms->g;
     while (k >= gr->n) k -= gr++->n;
-    int j = gr->mult == 1 ? k : k >> 2;
-    Bitboard to = gr->to;
-    while (j--) to &= to - 1;
-    int sq = bb_lsb(to), from = gr->from != NO_SQ ? gr->from : sq - gr->back;
+    int sq = bb_nth(gr->to, gr->mult == 1 ? k : k >> 2);
+    int from = gr->from != NO_SQ ? gr->from : sq - gr->back;
     if (gr->mult == 1) return MOVE_SIMPLE(from, sq, gr->kind);
     return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], gr->kind);
+}
+
+Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k); }
+
+/* chess_pseudo_is_legal out of line: inlined, its registers would be saved and restored
+ * at every pick, whose test it answers only for the king's, a pinned piece's and e.p.
+ * moves. */
+static __attribute__((noinline)) bool pseudo_is_legal_slow(const Position *p, Move m) {
+    return chess_pseudo_is_legal(p, m);
+}
+
+Move chess_pseudo_pick(const Position *p, const MoveSet *ms, int k) {
+    const Move m = moveset_pick_at(ms, k);
+    const int us = p->side, from = MOVE_FROM(m), ksq = king_sq(p, us);
+    const Bitboard *T = BB(p).type;
+    if (from != ksq && MOVE_KIND(m) != MK_EP && /* chess_pseudo_is_legal's first answer */
+        !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[us ^ 1]))
+        return m;
+    return pseudo_is_legal_slow(p, m) ? m : MOVE_NONE;
 }

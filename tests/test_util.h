@@ -6,6 +6,7 @@
 
 #include <criterion/criterion.h>
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,9 @@ static inline void tu_check_move_set(Position *p) {
 
 /* Checks orthodox chess's chain version 6 alphabet at p (chess_gen_pseudo_set) against the
  * legal moves (fast, n of them): every legal move among its moves, chess_pseudo_is_legal
- * true exactly on those, and its check flag pos_in_check's. */
+ * true exactly on those (and chess_pseudo_pick the move exactly then, else MOVE_NONE), its
+ * check flag pos_in_check's, and chess_make_replay of each legal move the position
+ * pos_make leaves (all the state before the undo stack). */
 static inline void tu_check_pseudo_set(Position *p, const Move *fast, int n) {
     static MoveSet ms;
     memset(&ms, 0xA5, sizeof ms);
@@ -124,6 +127,17 @@ static inline void tu_check_pseudo_set(Position *p, const Move *fast, int n) {
             move_to_str(p, m, a);
             cr_assert_fail("%s: chess_pseudo_is_legal(%s) is %d, the generator says %d", fen, a,
                            !in, in);
+        }
+        cr_assert_eq(chess_pseudo_pick(p, &ms, k), in ? m : MOVE_NONE,
+                     "%s: chess_pseudo_pick of move %d", fen, k);
+        if (in) {
+            static Position replay;
+            pos_copy(&replay, p);
+            chess_make_replay(&replay, m);
+            pos_make(p, m);
+            bool same = memcmp(&replay, p, offsetof(Position, ply)) == 0;
+            pos_unmake(p);
+            cr_assert(same, "%s: chess_make_replay of move %d differs from pos_make", fen, k);
         }
     }
     cr_assert_eq(legal, n, "%s: the pseudo set holds %d of the %d legal moves", fen, legal, n);

@@ -130,16 +130,6 @@ bool chain_dec_start(ChainDec *d, const Variant *v, const Game *g, bool header_o
     return true;
 }
 
-/* Fills the record of written ply k at pos (both versions' decoders), when d->keep wants it;
- * the check test only when the generator did not tell it and the hook or the record asks. */
-void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos, int check,
-                      uint8_t *rec, int rsize, uint64_t *nrec) {
-    if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
-    if (check < 0) check = pos_in_check(pos);
-    record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0);
-    ++*nrec;
-}
-
 /* The error of a coded move the rules refuse at ply k; returns false. */
 bool chain_dec_illegal(const Game *g, int k, CvError *err) {
     snprintf(err->msg, sizeof err->msg,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "chain.h"
+#include "record.h"
 
 #define DEPTH_CTX 65 /* previous searched depth 0..63, and 64 for an unsearched ply */
 #define EXP_CTX   8  /* bucket of the previous score difference's size */
@@ -67,14 +68,34 @@ bool chain_enc_moves(Position *pos, int version, const Game *g, int k, Move *lis
                      int *bi, CvError *err);
 
 /* The decoder's steps both codings share (chain.c): the game's start, once its header is
- * read (header_ok false: the error of a header that does not read); a written ply's record
- * (check: whether pos is in check, -1 when not known yet);
- * the errors of an illegal coded move and of a replay that ends elsewhere. */
+ * read (header_ok false: the error of a header that does not read); the errors of an
+ * illegal coded move and of a replay that ends elsewhere. A written ply's record:
+ * chain_dec_record, below. */
 bool chain_dec_start(ChainDec *d, const Variant *v, const Game *g, bool header_ok, Position *pos,
                      CvError *err);
-void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos, int check,
-                      uint8_t *rec, int rsize, uint64_t *nrec);
 bool chain_dec_illegal(const Game *g, int k, CvError *err);
+
+/* Fills the record of written ply k at pos (both codings' decoders), when d->keep wants it;
+ * the check test only when the generator did not tell it and the hook or the record asks.
+ * Inline, as record_fill: once a ply. */
+static inline void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos,
+                                    int check, uint8_t *rec, int rsize, uint64_t *nrec) {
+    if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
+    if (check < 0) check = pos_in_check(pos);
+    record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0);
+    ++*nrec;
+}
+
+/* chain_dec_record of orthodox chess (8x8, no holdings; check known): its record's shape
+ * constant. */
+static inline void chain_dec_record_chess(ChainDec *d, const Game *g, int k, const Position *pos,
+                                          int check, uint8_t *rec, uint64_t *nrec) {
+    if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
+    if (check < 0) check = pos_in_check(pos);
+    const int rsize = RECORD_FIXED_SIZE + 64;
+    record_fill_shape(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0, 64, 0);
+    ++*nrec;
+}
 bool chain_dec_end(const Game *g, const Position *pos, uint32_t key16, CvError *err);
 
 /* Versions 1 and 2 (chain_rc.c): the range coder's models and state set up, a game coded

@@ -24,17 +24,24 @@
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
 #define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
-#define SLOT_PAD   16         /* room past a slot table for rmodel_fill's last store */
+#define SLOT_PAD   32         /* bytes past a slot table for rmodel_fill's last store */
 
-/* One adaptive frequency model. */
+/* One adaptive frequency model: 32 bytes, so that a model is found by a shift, and a
+ * symbol's frequency and start in one load (the decoder's step was 35 instructions). */
 typedef struct RModel {
-    uint16_t nsym, prec;
-    uint32_t left, period; /* symbols until the next rebuild, and the last period */
-    uint32_t *count;
-    uint16_t *freq, *start;
-    uint16_t *slot; /* the decoder's symbol of each of the 2^prec slots (NULL in the encoder),
-                     * and SLOT_PAD more that rmodel_fill may write past the last */
+    uint16_t nsym;
+    uint8_t prec, wide;    /* wide: more than 256 symbols, whose slots take two bytes */
+    uint16_t left, period; /* symbols until the next rebuild, and the last period (at most
+                            * 2^14) */
+    uint32_t *count;       /* nsym counts (and in the same block fs, then a rebuild's
+                            * nsym uint16_t frequencies) */
+    uint32_t *fs;          /* per symbol its frequency | its start << 16 */
+    void *slot; /* the decoder's symbol of each of the 2^prec slots, a byte each (two when
+                 * wide: half the bytes to fill at a rebuild and to keep in the cache), and
+                 * SLOT_PAD bytes more that rmodel_fill may write past the last (NULL in the
+                 * encoder) */
 } RModel;
+_Static_assert(sizeof(RModel) == 32, "RModel is 32 bytes");
 
 /* Every model of a version 3 block. */
 struct ChainRans {
@@ -52,67 +59,91 @@ struct ChainRans {
 static void rmodel_declare(RModel *m, int nsym, int prec) {
     memset(m, 0, sizeof *m);
     m->nsym = (uint16_t)nsym;
-    m->prec = (uint16_t)prec;
+    m->prec = (uint8_t)prec;
+    m->wide = nsym > 256;
 }
 
-/* Sixteen slots, one (vector) store. */
-typedef uint16_t SlotVec __attribute__((vector_size(32)));
+/* Thirty-two byte slots or sixteen wide ones, one (vector) store. */
+typedef uint8_t SlotVec __attribute__((vector_size(32)));
+typedef uint16_t SlotVec16 __attribute__((vector_size(32)));
 
-/* Sets the f slots from t on to symbol s, sixteen a store: the last store's overshoot (up
- * to 15 slots) lands where the next symbol's slots start, which are filled after, or in
- * the table's SLOT_PAD. */
-static inline void rmodel_fill(uint16_t *t, uint32_t f, uint16_t s) {
-    SlotVec v = {0};
-    v += s;
-    for (uint32_t j = 0; j < f; j += 16) memcpy(t + j, &v, sizeof v);
+/* Sets each symbol's slots of m's table from its frequency and start, 32 bytes a store:
+ * a symbol's last store's overshoot lands where the next symbol's slots start, which are
+ * filled after, or in the table's SLOT_PAD. */
+static inline void rmodel_fill(RModel *m) {
+    const uint32_t n = m->nsym, *fs = m->fs;
+    if (m->wide) {
+        uint16_t *t = m->slot;
+        for (uint32_t s = 0; s < n; s++) {
+            SlotVec16 v = {0};
+            v += (uint16_t)s;
+            for (uint32_t j = fs[s] >> 16, end = j + (fs[s] & 0xFFFF); j < end; j += 16)
+                memcpy(t + j, &v, sizeof v);
+        }
+    } else {
+        uint8_t *t = m->slot;
+        for (uint32_t s = 0; s < n; s++) {
+            SlotVec v = {0};
+            v += (uint8_t)s;
+            for (uint32_t j = fs[s] >> 16, end = j + (fs[s] & 0xFFFF); j < end; j += 32)
+                memcpy(t + j, &v, sizeof v);
+        }
+    }
 }
 
 /* Sets m's frequencies from its counts (each at least 1, the rounding's rest to the most
- * counted symbol) and, in a decoder, its slot table. */
+ * counted symbol) and, in a decoder, its slot table. One pass a job, so that the compiler
+ * vectorises the sums and the frequencies. */
 static void rmodel_rebuild(RModel *m) {
-    uint32_t n = m->nsym, one = 1u << m->prec, sum = 0, top = 0, total = 0;
-    for (uint32_t s = 0; s < n; s++) total += m->count[s]; /* not kept per symbol: dearer */
+    const uint32_t n = m->nsym, one = 1u << m->prec;
+    uint32_t *restrict count = m->count;
+    uint16_t *restrict freq = (uint16_t *)(m->fs + n);
+    uint32_t total = 0, sum = 0, top = 0;
+    for (uint32_t s = 0; s < n; s++) total += count[s]; /* not kept per symbol: dearer */
     if (total > RANS_LIMIT) {
+        for (uint32_t s = 0; s < n; s++) count[s] -= count[s] >> 1;
         total = 0;
-        for (uint32_t s = 0; s < n; s++) total += m->count[s] -= m->count[s] >> 1;
+        for (uint32_t s = 0; s < n; s++) total += count[s];
     }
-    uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
+    const uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
+    uint32_t most = 0;
     for (uint32_t s = 0; s < n; s++) {
-        uint32_t f = (uint32_t)((m->count[s] * scale + (1u << 31)) >> 32);
+        const uint32_t c = count[s];
+        uint32_t f = (uint32_t)((c * scale + (1u << 31)) >> 32);
         f += !f;
-        m->freq[s] = (uint16_t)f;
+        freq[s] = (uint16_t)f;
         sum += f;
-        if (m->count[s] > m->count[top]) top = s;
+        top = c > most ? s : top; /* the first of the most counted */
+        most = c > most ? c : most;
     }
-    if (m->freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
+    if (freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
         sum = 0;
         for (uint32_t s = 0; s < n; s++) {
-            uint32_t f = 1 + (uint32_t)((uint64_t)m->count[s] * (one - n) / total);
-            m->freq[s] = (uint16_t)f;
+            uint32_t f = 1 + (uint32_t)((uint64_t)count[s] * (one - n) / total);
+            freq[s] = (uint16_t)f;
             sum += f;
         }
     }
-    m->freq[top] = (uint16_t)(m->freq[top] + one - sum);
+    freq[top] = (uint16_t)(freq[top] + one - sum);
     uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
-    m->period = m->period ? (m->period * 2 < cap ? m->period * 2 : cap) : RANS_FIRST;
+    m->period = (uint16_t)(m->period ? (m->period * 2u < cap ? m->period * 2u : cap) : RANS_FIRST);
     m->left = m->period;
-    uint32_t start = 0;
-    for (uint32_t s = 0; s < n; s++) {
-        m->start[s] = (uint16_t)start;
-        if (m->slot) rmodel_fill(m->slot + start, m->freq[s], (uint16_t)s);
-        start += m->freq[s];
+    uint32_t *restrict fs = m->fs;
+    for (uint32_t s = 0, start = 0; s < n; s++) {
+        fs[s] = freq[s] | start << 16;
+        start += freq[s];
     }
+    if (m->slot) rmodel_fill(m);
 }
 
 /* Makes m's tables at its first use: every count 1, so the frequencies are even. */
 static bool rmodel_open(RModel *m, bool decoder) {
     size_t n = m->nsym;
-    m->count = malloc(n * sizeof *m->count + 2 * n * sizeof *m->freq);
+    m->count = malloc(n * (sizeof *m->count + sizeof *m->fs + sizeof(uint16_t)));
     if (!m->count) return false;
-    m->freq = (uint16_t *)(m->count + n);
-    m->start = m->freq + n;
+    m->fs = m->count + n;
     if (decoder) {
-        m->slot = malloc((((size_t)1 << m->prec) + SLOT_PAD) * sizeof *m->slot);
+        m->slot = malloc(((size_t)1 << m->prec) * (m->wide ? 2 : 1) + SLOT_PAD);
         if (!m->slot) {
             free(m->count);
             m->count = NULL;
@@ -208,7 +239,7 @@ static void enc3(ChainEnc *e, RModel *m, uint32_t s) {
         e->oom = true;
         return;
     }
-    enc3_push(e, m->start[s], m->freq[s], m->prec);
+    enc3_push(e, m->fs[s] >> 16, m->fs[s] & 0xFFFF, m->prec);
     rmodel_update(m, s);
 }
 
@@ -344,38 +375,49 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
     return true;
 }
 
+/* The decoder's rANS state and input, copied into a local for a game's length: as fields
+ * of the ChainDec they were stored and loaded again around every call the ply loop makes
+ * (the generator's, make's), on the chain of symbols that the decoder waits for. */
+typedef struct RansIn {
+    uint32_t x;
+    const uint8_t *in, *end;
+} RansIn;
+
 /* The next 16-bit word of a version 3 payload; zero past the end (a truncated payload
  * then fails its checks). */
-static inline uint32_t dec3_word(ChainDec *d) {
-    if (d->in + 2 <= d->end) {
-        uint32_t w = (uint32_t)d->in[0] | (uint32_t)d->in[1] << 8;
-        d->in += 2;
+static inline uint32_t dec3_word(RansIn *s) {
+    if (s->in + 2 <= s->end) {
+        uint32_t w = (uint32_t)s->in[0] | (uint32_t)s->in[1] << 8;
+        s->in += 2;
         return w;
     }
-    d->in = d->end;
+    s->in = s->end;
     return 0;
 }
 
-/* Decodes one symbol of model m. */
-static inline uint32_t dec3(ChainDec *d, RModel *m) {
-    if (__builtin_expect(!m->count, 0) && !rmodel_open(m, true)) return 0;
-    uint32_t slot = d->x & ((1u << m->prec) - 1);
-    uint32_t s = m->slot[slot];
-    d->x = m->freq[s] * (d->x >> m->prec) + slot - m->start[s];
-    if (d->x < RANS_LOW) d->x = d->x << 16 | dec3_word(d);
-    rmodel_update(m, s);
-    return s;
+/* Decodes one symbol of model m (its tables made at its first symbol: the slot table is
+ * read next, so testing it costs no load of its own). */
+static inline uint32_t dec3(RansIn *s, RModel *m) {
+    if (__builtin_expect(!m->slot, 0) && !rmodel_open(m, true)) return 0;
+    const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
+    const uint32_t sym = __builtin_expect(m->wide, 0) ? ((const uint16_t *)m->slot)[slot]
+                                                      : ((const uint8_t *)m->slot)[slot];
+    const uint32_t fs = m->fs[sym];
+    s->x = (fs & 0xFFFF) * (s->x >> prec) + slot - (fs >> 16);
+    if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
+    rmodel_update(m, sym);
+    return sym;
 }
 
 /* Decodes n even bits coded by enc3_raw. */
-static uint32_t dec3_raw(ChainDec *d, int n) {
+static uint32_t dec3_raw(RansIn *s, int n) {
     uint32_t v = 0;
     while (n > 0) {
         int k = n > 16 ? n - 16 : n;
         n -= k;
-        v = v << k | (d->x & ((1u << k) - 1));
-        d->x >>= k;
-        if (d->x < RANS_LOW) d->x = d->x << 16 | dec3_word(d);
+        v = v << k | (s->x & ((1u << k) - 1));
+        s->x >>= k;
+        if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
     }
     return v;
 }
@@ -386,59 +428,66 @@ void chain_rans_dec_init(ChainDec *d) {
 }
 
 /* Decodes a game header coded by enc3_header; false on a length beyond the game buffer. */
-static bool dec3_header(ChainDec *d, Game *g) {
+static bool dec3_header(ChainDec *d, RansIn *s, Game *g) {
     ChainRans *r = d->r;
     memset(g, 0, sizeof *g);
-    g->id = dec3(d, &r->id_next) ? dec3_raw(d, 32) : d->prev_id + 1;
+    g->id = dec3(s, &r->id_next) ? dec3_raw(s, 32) : d->prev_id + 1;
     d->prev_id = g->id;
-    g->ply0 = (uint16_t)(dec3(d, &r->ply0_zero) ? dec3_raw(d, 16) : 0);
-    if (dec3(d, &r->fen_same)) {
-        uint32_t len = dec3_raw(d, 8);
-        for (uint32_t i = 0; i < len; i++) d->prev_fen[i] = (char)dec3(d, &r->fen_char);
+    g->ply0 = (uint16_t)(dec3(s, &r->ply0_zero) ? dec3_raw(s, 16) : 0);
+    if (dec3(s, &r->fen_same)) {
+        uint32_t len = dec3_raw(s, 8);
+        for (uint32_t i = 0; i < len; i++) d->prev_fen[i] = (char)dec3(s, &r->fen_char);
         d->prev_fen[len] = 0;
     }
     memcpy(g->start_fen, d->prev_fen, sizeof g->start_fen);
-    int c = (int)dec3(d, &r->nply_class);
+    int c = (int)dec3(s, &r->nply_class);
     if (c < 1) return false;
-    uint32_t n = (1u << (c - 1)) | dec3_raw(d, c - 1);
+    uint32_t n = (1u << (c - 1)) | dec3_raw(s, c - 1);
     g->nply = (int)n - 1;
-    int ws = (int)dec3(d, &r->wscore);
-    g->white_score = ws == 5 ? (int)dec3_raw(d, 10) : ws * 250;
-    g->termination = (int)dec3(d, &r->term);
+    int ws = (int)dec3(s, &r->wscore);
+    g->white_score = ws == 5 ? (int)dec3_raw(s, 10) : ws * 250;
+    g->termination = (int)dec3(s, &r->term);
     return ws <= 5 && g->nply >= 0 && g->nply < MAX_GAME_PLY;
 }
 
 /* Decodes an index among n values coded by enc3_index. */
-static inline uint32_t dec3_index(ChainDec *d, int which, uint32_t n) {
-    return n > 1 ? dec3(d, &d->r->idx[which][chain_idx_key(n)]) : 0;
+static inline uint32_t dec3_index(RansIn *s, ChainRans *r, int which, uint32_t n) {
+    return n > 1 ? dec3(s, &r->idx[which][chain_idx_key(n)]) : 0;
 }
 
 /* Decodes a score coded by enc3_score. */
-static int dec3_score(ChainDec *d, int pred, int searched, int *prev_class) {
-    RModel *m = &d->r->score[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1][pred < 0];
-    uint32_t s = dec3(d, m);
-    if (s == 0) {
+static inline int dec3_score(RansIn *s, ChainRans *r, int pred, int searched, int *prev_class) {
+    RModel *m = &r->score[searched][*prev_class < EXP_CTX ? *prev_class : EXP_CTX - 1][pred < 0];
+    uint32_t sym = dec3(s, m);
+    if (sym == 0) {
         *prev_class = 0;
         return pred;
     }
-    if (s < 3) {
+    if (sym < 3) {
         *prev_class = 1;
-        return s == 1 ? pred + 1 : pred - 1;
+        return sym == 1 ? pred + 1 : pred - 1;
     }
-    uint32_t t = s - 3;
+    uint32_t t = sym - 3;
     int c = 2 + (int)(t >> 2);
     *prev_class = c;
-    int mag = (int)((2u | (t & 1)) << (c - 2) | dec3_raw(d, c - 2));
+    int mag = (int)((2u | (t & 1)) << (c - 2) | dec3_raw(s, c - 2));
     return t & 2 ? pred - mag : pred + mag;
 }
 
-/* Decodes a game coded by chain_rans_enc_game, as chain_dec_game. */
-bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
-                         int rsize, uint64_t *nrec, CvError *err) {
+/* The k-th move of the set, or MOVE_NONE when version 6's chess picks one that is not
+ * legal (a legal move is never MOVE_NONE). */
+static inline Move dec3_pick(const Position *pos, const MoveSet *ms, bool pseudo, int k) {
+    return pseudo ? chess_pseudo_pick(pos, ms, k) : moveset_pick(ms, k);
+}
+
+/* The plies of a game coded by chain_rans_enc_game, its header read, decoded and replayed
+ * on pos; false with err at an illegal coded move or a replay that ends elsewhere. */
+static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, uint8_t *rec,
+                              int rsize, uint64_t *nrec, CvError *err) {
     ChainRans *r = d->r;
-    if (!chain_dec_start(d, v, g, dec3_header(d, g), pos, err)) return false;
     MoveSet ms;
-    const bool pseudo = chain_pseudo(v, d->version);
+    const bool pseudo = chain_pseudo(pos->var, d->version);
+    const bool chess_rec = pseudo && rsize == RECORD_FIXED_SIZE + 64; /* record_size's */
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
@@ -449,7 +498,7 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
         } else {
             p->legal = (uint16_t)(n = chain_move_set(pos, d->version, &ms));
         }
-        int flags = (int)dec3(d, &r->flags[k < 8 ? k : 8 + prev_flags]);
+        int flags = (int)dec3(s, &r->flags[k < 8 ? k : 8 + prev_flags]);
         prev_flags = flags;
         p->unwritten = (uint8_t)(flags & 1);
         p->random = (uint8_t)(flags >> 1 & 1);
@@ -458,51 +507,66 @@ bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, 
         if (searched) {
             int bi = -1;
             if (kind != 3) {
-                bi = (int)dec3_index(d, 0, (uint32_t)n);
+                bi = (int)dec3_index(s, r, 0, (uint32_t)n);
                 if (bi >= n) goto illegal;
-                p->best = moveset_pick(&ms, bi);
-                if (pseudo && !chess_pseudo_is_legal(pos, p->best)) goto illegal;
+                p->best = dec3_pick(pos, &ms, pseudo, bi);
+                if (p->best == MOVE_NONE) goto illegal;
             } else {
-                p->best = dec3_raw(d, 32);
+                p->best = dec3_raw(s, 32);
             }
             if (kind >= 2) {
                 uint32_t pi;
                 if (bi >= 0) {
                     if (n < 2) goto illegal;
-                    pi = dec3_index(d, 1, (uint32_t)n - 1);
+                    pi = dec3_index(s, r, 1, (uint32_t)n - 1);
                     if (pi >= (uint32_t)n - 1) goto illegal;
                     if ((int)pi >= bi) pi++;
                 } else {
-                    pi = dec3_index(d, 1, (uint32_t)n);
+                    pi = dec3_index(s, r, 1, (uint32_t)n);
                     if (pi >= (uint32_t)n) goto illegal;
                 }
-                p->played = moveset_pick(&ms, (int)pi);
-                if (pseudo && !chess_pseudo_is_legal(pos, p->played)) goto illegal;
+                p->played = dec3_pick(pos, &ms, pseudo, (int)pi);
+                if (p->played == MOVE_NONE) goto illegal;
             } else {
                 if (bi < 0) goto illegal;
                 p->played = p->best;
             }
         } else {
             p->best = MOVE_NONE;
-            uint32_t pi = dec3_index(d, 1, (uint32_t)n);
+            uint32_t pi = dec3_index(s, r, 1, (uint32_t)n);
             if (pi >= (uint32_t)n) goto illegal;
-            p->played = moveset_pick(&ms, (int)pi);
-            if (pseudo && !chess_pseudo_is_legal(pos, p->played)) goto illegal;
+            p->played = dec3_pick(pos, &ms, pseudo, (int)pi);
+            if (p->played == MOVE_NONE) goto illegal;
         }
         int pred = searched && prev_searched ? -prev_score : 0;
-        p->score = (int16_t)dec3_score(d, pred, searched, &prev_class);
+        p->score = (int16_t)dec3_score(s, r, pred, searched, &prev_class);
         int ctx = chain_depth_ctx(searched, prev_depth);
-        int s = (int)dec3(d, &r->depth[ctx]);
-        p->depth = (uint8_t)(s <= 2 * DDELTA ? (searched ? prev_depth : 0) + s - DDELTA
-                                             : (int)dec3_raw(d, 8));
+        int sym = (int)dec3(s, &r->depth[ctx]);
+        p->depth = (uint8_t)(sym <= 2 * DDELTA ? (searched ? prev_depth : 0) + sym - DDELTA
+                                               : (int)dec3_raw(s, 8));
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
-        pos_make(pos, p->played);
+        if (rec && !p->unwritten) {
+            if (chess_rec) chain_dec_record_chess(d, g, k, pos, ms.check, rec, nrec);
+            else chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
+        }
+        if (pseudo) chess_make_replay(pos, p->played);
+        else pos_make(pos, p->played);
         continue;
     illegal:
         return chain_dec_illegal(g, k, err);
     }
-    return chain_dec_end(g, pos, dec3_raw(d, 16), err);
+    return chain_dec_end(g, pos, dec3_raw(s, 16), err);
+}
+
+/* Decodes a game coded by chain_rans_enc_game, as chain_dec_game. */
+bool chain_rans_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, uint8_t *rec,
+                         int rsize, uint64_t *nrec, CvError *err) {
+    RansIn s = {d->x, d->in, d->end};
+    bool ok = chain_dec_start(d, v, g, dec3_header(d, &s, g), pos, err) &&
+              dec3_plies(d, &s, g, pos, rec, rsize, nrec, err);
+    d->x = s.x;
+    d->in = s.in;
+    return ok;
 }

@@ -12,11 +12,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-/* Holding types stored per colour: all types when the variant has hands or a pool. */
-int record_hold_types(const Variant *v) {
-    return (v->rules & (RULE_DROPS | RULE_POOL)) ? v->npt : 0;
-}
-
 /* Record size of a variant, rounded to 8 bytes so records stay aligned. */
 int record_size(const Variant *v) {
     int n = RECORD_FIXED_SIZE + v->width * v->height + 4 * record_hold_types(v);
@@ -50,39 +45,6 @@ bool record_formats_supported(const Variant *v, int formats, CvError *err) {
 /* Path of one of a shard's files. */
 void record_shard_name(char *buf, size_t n, const char *dir, uint32_t shard, const char *ext) {
     snprintf(buf, n, "%s/shard-%06u.%s", dir, (unsigned)shard, ext);
-}
-
-/* Fills one binary record for the position before ply k of game g. */
-void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check) {
-    const Variant *v = pos->var;
-    const GamePly *p = &g->ply[k];
-    int nsq = v->width * v->height, ht = record_hold_types(v);
-    int used = RECORD_FIXED_SIZE + nsq + 4 * ht; /* every byte below is written */
-    if (used < rsize) memset(r + used, 0, (size_t)(rsize - used));
-    le_put32(r + 0, g->id);
-    le_put16(r + 4, (uint32_t)(k + g->ply0));
-    le_put16(r + 6, p->legal);
-    le_put32(r + 8, p->played);
-    le_put32(r + 12, p->best);
-    le_put16(r + 16, (uint16_t)p->score);
-    le_put16(r + 18, (uint16_t)record_result_for(g->white_score, pos->side));
-    r[20] = pos->side;
-    r[21] = pos->ep;
-    r[22] = (uint8_t)((p->random ? RECFLAG_RANDOM : 0) | (check ? RECFLAG_CHECK : 0));
-    r[23] = (uint8_t)g->termination;
-    le_put16(r + 24, pos->halfmove);
-    le_put16(r + 26, p->depth);
-    le_put32(r + 28, pos->castle);
-    le_put64(r + 32, pos->key);
-    if (nsq == 64) memcpy(r + RECORD_FIXED_SIZE, pos->board, 64); /* 8x8: a fixed copy */
-    else memcpy(r + RECORD_FIXED_SIZE, pos->board, (size_t)nsq);
-    uint8_t *h = r + RECORD_FIXED_SIZE + nsq;
-    for (int t = 1; t <= ht; t++) {
-        h[t - 1] = pos->hand[WHITE][t];
-        h[ht + t - 1] = pos->hand[BLACK][t];
-        h[2 * ht + t - 1] = pos->pool[WHITE][t];
-        h[3 * ht + t - 1] = pos->pool[BLACK][t];
-    }
 }
 
 /* Writes one block: count, index, records, XXH3-64 of all that. */

@@ -7,6 +7,7 @@
 #include "game.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define RECORD_VERSION       1
 #define RECORD_HEADER_SIZE   64
@@ -54,16 +55,58 @@ typedef struct ShardInfo {
 int record_size(const Variant *v);
 /* Holding types stored per colour and kind (hand, pool): npt when the variant has
  * drops or a promotion pool, else 0. */
-int record_hold_types(const Variant *v);
+static inline int record_hold_types(const Variant *v) {
+    return (v->rules & (RULE_DROPS | RULE_POOL)) ? v->npt : 0;
+}
 
 /* Result per mille for the side to move, from the White score per mille. */
 static inline int record_result_for(int white_score, int side) {
     return side == WHITE ? white_score : 1000 - white_score;
 }
 
+/* record_fill of a variant of nsq squares and ht holding types (constants where the caller
+ * knows them: the chain decoder's chess, whose record is then a few stores and a copy). */
+static inline __attribute__((always_inline)) void record_fill_shape(uint8_t *r, int rsize,
+                                                                    const Game *g, int k,
+                                                                    const Position *pos, bool check,
+                                                                    int nsq, int ht) {
+    const GamePly *p = &g->ply[k];
+    int used = RECORD_FIXED_SIZE + nsq + 4 * ht; /* every byte below is written */
+    if (used < rsize) memset(r + used, 0, (size_t)(rsize - used));
+    le_put32(r + 0, g->id);
+    le_put16(r + 4, (uint32_t)(k + g->ply0));
+    le_put16(r + 6, p->legal);
+    le_put32(r + 8, p->played);
+    le_put32(r + 12, p->best);
+    le_put16(r + 16, (uint16_t)p->score);
+    le_put16(r + 18, (uint16_t)record_result_for(g->white_score, pos->side));
+    r[20] = pos->side;
+    r[21] = pos->ep;
+    r[22] = (uint8_t)((p->random ? RECFLAG_RANDOM : 0) | (check ? RECFLAG_CHECK : 0));
+    r[23] = (uint8_t)g->termination;
+    le_put16(r + 24, pos->halfmove);
+    le_put16(r + 26, p->depth);
+    le_put32(r + 28, pos->castle);
+    le_put64(r + 32, pos->key);
+    if (nsq == 64) memcpy(r + RECORD_FIXED_SIZE, pos->board, 64); /* 8x8: a fixed copy */
+    else memcpy(r + RECORD_FIXED_SIZE, pos->board, (size_t)nsq);
+    uint8_t *h = r + RECORD_FIXED_SIZE + nsq;
+    for (int t = 1; t <= ht; t++) {
+        h[t - 1] = pos->hand[WHITE][t];
+        h[ht + t - 1] = pos->hand[BLACK][t];
+        h[2 * ht + t - 1] = pos->pool[WHITE][t];
+        h[3 * ht + t - 1] = pos->pool[BLACK][t];
+    }
+}
+
 /* Fills the rsize-byte record of the position pos before ply k of game g (check: the side
- * to move is in check). */
-void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos, bool check);
+ * to move is in check). Inline: the chain decoder fills one a ply, and a call's entry and
+ * exit cost chess decoding a fifth of the record's instructions. */
+static inline void record_fill(uint8_t *r, int rsize, const Game *g, int k, const Position *pos,
+                               bool check) {
+    const Variant *v = pos->var;
+    record_fill_shape(r, rsize, g, k, pos, check, v->width * v->height, record_hold_types(v));
+}
 
 /* Stockfish training formats (record_sf.c): the plain text format for every variant and
  * 40-byte PackedSfenValue records for orthodox chess; the games in game-id order. */
