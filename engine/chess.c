@@ -30,12 +30,8 @@ static inline __attribute__((always_inline)) void chess_make_with(Position *p, M
         u = chess_make_begin(p, m);
         moved = u->moved;
     } else { /* chess_make_begin's state without the record */
-        if (p->ep != NO_SQ) {
-            p->key ^= zob_ep[p->ep];
-            p->ep = NO_SQ;
-        }
+        chess_make_state(p);
         moved = p->board[from];
-        p->halfmove++;
     }
     switch (kind) {
     case MK_NORMAL:

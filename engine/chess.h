@@ -37,19 +37,25 @@ static inline bool ep_in_key(const Position *p) {
            (pawn_att8[p->side ^ 1][p->ep] & BB(p).type[PAWN] & BB(p).color[p->side]);
 }
 
+/* The state every make starts with, the undo record saved or not: the e.p. square gone
+ * and one more halfmove. */
+static inline void chess_make_state(Position *p) {
+    if (p->ep != NO_SQ) { /* set only when in the key (pos_ep_settle) */
+        p->key ^= zob_ep[p->ep];
+        p->ep = NO_SQ;
+    }
+    p->halfmove++;
+}
+
 /* The head of every make: push the undo record, clear the e.p. square, count the ply. The
  * record's DirtyPiece starts as the moving piece going from `from` to `to`, which the make
  * amends for the moves that do more. */
 static inline Undo *chess_make_begin(Position *p, Move m) {
     Undo *u = pos_push(p, m);
-    if (p->ep != NO_SQ) { /* set only when in the key (pos_ep_settle) */
-        p->key ^= zob_ep[p->ep];
-        p->ep = NO_SQ;
-    }
+    chess_make_state(p);
     u->moved = p->board[MOVE_FROM(m)];
     dirty_set(u, 0, u->moved, MOVE_FROM(m), MOVE_TO(m));
     u->dirty.n = 1;
-    p->halfmove++;
     return u;
 }
 

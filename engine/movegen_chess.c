@@ -383,6 +383,16 @@ int chess_gen_pseudo_set(Position *p, MoveSet *ms) {
     return n;
 }
 
+/* Whether m is surely legal without a test of attacks: not the king's, not e.p., and no
+ * enemy slider on the line of its square and the king's (so not pinned). The usual answer
+ * of chess_pseudo_is_legal, and chess_pseudo_pick's inline one. */
+ALWAYS_INLINE bool pseudo_unpinned(const Position *p, Move m, int ksq) {
+    const Bitboard *T = BB(p).type;
+    const int from = MOVE_FROM(m);
+    return from != ksq && MOVE_KIND(m) != MK_EP &&
+           !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[p->side ^ 1]);
+}
+
 bool chess_pseudo_is_legal(const Position *p, Move m) {
     const int us = p->side, them = us ^ 1, from = MOVE_FROM(m), to = MOVE_TO(m);
     const Bitboard occ = BB(p).color[WHITE] | BB(p).color[BLACK];
@@ -395,10 +405,7 @@ bool chess_pseudo_is_legal(const Position *p, Move m) {
         }
         return !attackers_by(p, to, them, occ ^ sq_bb8(ksq));
     }
-    const Bitboard *T = BB(p).type;
-    if (MOVE_KIND(m) != MK_EP && /* not pinned: no enemy slider on its line with the king */
-        !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[them]))
-        return true;
+    if (pseudo_unpinned(p, m, ksq)) return true;
     Bitboard occ2 = (occ ^ sq_bb8(from)) | sq_bb8(to), taken = sq_bb8(to);
     if (MOVE_KIND(m) == MK_EP) {
         taken = sq_bb8(to - (us == WHITE ? 8 : -8));
@@ -440,10 +447,6 @@ static __attribute__((noinline)) bool pseudo_is_legal_slow(const Position *p, Mo
 
 Move chess_pseudo_pick(const Position *p, const MoveSet *ms, int k) {
     const Move m = moveset_pick_at(ms, k);
-    const int us = p->side, from = MOVE_FROM(m), ksq = king_sq(p, us);
-    const Bitboard *T = BB(p).type;
-    if (from != ksq && MOVE_KIND(m) != MK_EP && /* chess_pseudo_is_legal's first answer */
-        !(line8[ksq][from] & (T[BISHOP] | T[ROOK] | T[QUEEN]) & BB(p).color[us ^ 1]))
-        return m;
+    if (pseudo_unpinned(p, m, king_sq(p, p->side))) return m;
     return pseudo_is_legal_slow(p, m) ? m : MOVE_NONE;
 }

@@ -77,23 +77,16 @@ bool chain_dec_illegal(const Game *g, int k, CvError *err);
 
 /* Fills the record of written ply k at pos (both codings' decoders), when d->keep wants it;
  * the check test only when the generator did not tell it and the hook or the record asks.
- * Inline, as record_fill: once a ply. */
+ * chess: orthodox chess's record (8x8, no holdings, rsize RECORD_FIXED_SIZE + 64), whose
+ * shape is then a constant: a few stores and a copy. Inline, as record_fill: once a ply. */
 static inline void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos,
-                                    int check, uint8_t *rec, int rsize, uint64_t *nrec) {
+                                    int check, uint8_t *rec, int rsize, uint64_t *nrec,
+                                    bool chess) {
     if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
     if (check < 0) check = pos_in_check(pos);
-    record_fill(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0);
-    ++*nrec;
-}
-
-/* chain_dec_record of orthodox chess (8x8, no holdings; check known): its record's shape
- * constant. */
-static inline void chain_dec_record_chess(ChainDec *d, const Game *g, int k, const Position *pos,
-                                          int check, uint8_t *rec, uint64_t *nrec) {
-    if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
-    if (check < 0) check = pos_in_check(pos);
-    const int rsize = RECORD_FIXED_SIZE + 64;
-    record_fill_shape(rec + *nrec * (uint64_t)rsize, rsize, g, k, pos, check != 0, 64, 0);
+    uint8_t *r = rec + *nrec * (uint64_t)rsize;
+    if (chess) record_fill_shape(r, RECORD_FIXED_SIZE + 64, g, k, pos, check != 0, 64, 0);
+    else record_fill(r, rsize, g, k, pos, check != 0);
     ++*nrec;
 }
 bool chain_dec_end(const Game *g, const Position *pos, uint32_t key16, CvError *err);

@@ -547,10 +547,8 @@ static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, ui
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) {
-            if (chess_rec) chain_dec_record_chess(d, g, k, pos, ms.check, rec, nrec);
-            else chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec);
-        }
+        if (rec && !p->unwritten)
+            chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec, chess_rec);
         if (pseudo) chess_make_replay(pos, p->played);
         else pos_make(pos, p->played);
         continue;

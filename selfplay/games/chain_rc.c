@@ -523,7 +523,7 @@ bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, ui
         prev_score = p->score;
         prev_searched = searched;
         if (searched) prev_depth = p->depth;
-        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, -1, rec, rsize, nrec);
+        if (rec && !p->unwritten) chain_dec_record(d, g, k, pos, -1, rec, rsize, nrec, false);
         pos_make(pos, p->played);
         continue;
     illegal:
