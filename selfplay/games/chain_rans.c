@@ -416,7 +416,7 @@ static inline uint32_t dec3(RansIn *s, RModel *m) {
 }
 
 /* Decodes n even bits coded by enc3_raw. */
-static uint32_t dec3_raw(RansIn *s, int n) {
+static inline uint32_t dec3_raw(RansIn *s, int n) {
     uint32_t v = 0;
     while (n > 0) {
         int k = n > 16 ? n - 16 : n;
@@ -488,8 +488,11 @@ static inline Move dec3_pick(const Position *pos, const MoveSet *ms, bool pseudo
 
 /* The plies of a game coded by chain_rans_enc_game, its header read, decoded and replayed
  * on pos; false with err at an illegal coded move or a replay that ends elsewhere. */
-static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, uint8_t *rec,
+static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, uint8_t *rec,
                               int rsize, uint64_t *nrec, CvError *err) {
+    /* the state in a local of this function, which gcc does not inline: through io it was
+     * stored and loaded again at every symbol */
+    RansIn st = *io, *s = &st;
     ChainRans *r = d->r;
     MoveSet ms;
     const bool pseudo = chain_pseudo(pos->var, d->version);
@@ -559,9 +562,12 @@ static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, ui
         else pos_make(pos, p->played);
         continue;
     illegal:
+        *io = st;
         return chain_dec_illegal(g, k, err);
     }
-    return chain_dec_end(g, pos, dec3_raw(s, 16), err);
+    const uint32_t key16 = dec3_raw(s, 16);
+    *io = st;
+    return chain_dec_end(g, pos, key16, err);
 }
 
 /* Decodes a game coded by chain_rans_enc_game, as chain_dec_game. */
