@@ -406,18 +406,26 @@ static inline uint32_t dec3_word(RansIn *s) {
 }
 
 /* Decodes one symbol of model m (its tables made at its first symbol: the slot table is
- * read next, so testing it costs no load of its own). */
-static inline uint32_t dec3(RansIn *s, RModel *m) {
+ * read next, so testing it costs no load of its own); may_be_wide false, a constant, where
+ * m has at most 256 symbols (every model but the move indices'), which leaves out the test
+ * of its slots' width. */
+static inline __attribute__((always_inline)) uint32_t dec3_of(RansIn *s, RModel *m,
+                                                              const bool may_be_wide) {
     if (__builtin_expect(!m->slot, 0) && !rmodel_open(m, true)) return 0;
     const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
-    const uint32_t sym = __builtin_expect(m->wide, 0) ? ((const uint16_t *)m->slot)[slot]
-                                                      : ((const uint8_t *)m->slot)[slot];
+    const uint32_t sym = may_be_wide && __builtin_expect(m->wide, 0)
+                             ? ((const uint16_t *)m->slot)[slot]
+                             : ((const uint8_t *)m->slot)[slot];
     const uint32_t fs = m->fs[sym];
     s->x = (fs & 0xFFFF) * (s->x >> prec) + slot - (fs >> 16);
     if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
     rmodel_update(m, sym);
     return sym;
 }
+
+/* A symbol of a model of at most 256 symbols, and of any model. */
+static inline uint32_t dec3(RansIn *s, RModel *m) { return dec3_of(s, m, false); }
+static inline uint32_t dec3_wide(RansIn *s, RModel *m) { return dec3_of(s, m, true); }
 
 /* Decodes n even bits coded by enc3_raw. */
 static inline uint32_t dec3_raw(RansIn *s, int n) {
@@ -462,7 +470,7 @@ static bool dec3_header(ChainDec *d, RansIn *s, Game *g) {
 
 /* Decodes an index among n values coded by enc3_index. */
 static inline uint32_t dec3_index(RansIn *s, ChainRans *r, int which, uint32_t n) {
-    return n > 1 ? dec3(s, &r->idx[which][chain_idx_key(n)]) : 0;
+    return n > 1 ? dec3_wide(s, &r->idx[which][chain_idx_key(n)]) : 0;
 }
 
 /* Decodes a score coded by enc3_score. */
