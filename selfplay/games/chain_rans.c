@@ -165,7 +165,8 @@ static bool rmodel_open(RModel *m, bool decoder) {
     return true;
 }
 
-/* Counts symbol s in m and rebuilds when its period is over. */
+/* Counts symbol s in m and rebuilds when its period is over (the encoder's step; the
+ * decoder's, dec3_of, rebuilds before the next symbol instead). */
 static inline void rmodel_update(RModel *m, uint32_t s) {
     m->count[s] += RANS_INC;
     if (--m->left == 0) rmodel_rebuild(m);
@@ -405,13 +406,22 @@ static inline uint32_t dec3_word(RansIn *s) {
     return 0;
 }
 
-/* Decodes one symbol of model m (its tables made at its first symbol: the slot table is
- * read next, so testing it costs no load of its own); may_be_wide false, a constant, where
- * m has at most 256 symbols (every model but the move indices'), which leaves out the test
- * of its slots' width. */
+/* The decoder's model m before a symbol when its period is over (left 0): rebuilt, or at
+ * its first symbol its tables made; false if out of memory. */
+static __attribute__((noinline)) bool dec3_due(RModel *m) {
+    if (!m->slot) return rmodel_open(m, true);
+    rmodel_rebuild(m);
+    return true;
+}
+
+/* Decodes one symbol of model m. The decoder rebuilds a model before the symbol after its
+ * period rather than after the last one (the same frequencies for every symbol), so that
+ * one test finds both a rebuild and a model's first use. may_be_wide false, a constant,
+ * where m has at most 256 symbols (every model but the move indices'), which leaves out
+ * the test of its slots' width. */
 static inline __attribute__((always_inline)) uint32_t dec3_of(RansIn *s, RModel *m,
                                                               const bool may_be_wide) {
-    if (__builtin_expect(!m->slot, 0) && !rmodel_open(m, true)) return 0;
+    if (__builtin_expect(m->left == 0, 0) && !dec3_due(m)) return 0;
     const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
     const uint32_t sym = may_be_wide && __builtin_expect(m->wide, 0)
                              ? ((const uint16_t *)m->slot)[slot]
@@ -419,7 +429,8 @@ static inline __attribute__((always_inline)) uint32_t dec3_of(RansIn *s, RModel 
     const uint32_t fs = m->fs[sym];
     s->x = (fs & 0xFFFF) * (s->x >> prec) + slot - (fs >> 16);
     if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
-    rmodel_update(m, sym);
+    m->count[sym] += RANS_INC;
+    m->left--;
     return sym;
 }
 
