@@ -23,7 +23,7 @@
 #define RANS_CAP   1          /* periods grow to 2^prec / RANS_CAP (at least 64) */
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
-#define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
+#define IDX_MODELS 37         /* move index models by the count rounded (ChainRans.idx_key) */
 #define SLOT_PAD   32         /* bytes past a slot table for rmodel_fill's last store */
 
 /* One adaptive frequency model: 32 bytes, so that a model is found by a shift, and a
@@ -52,6 +52,11 @@ struct ChainRans {
     RModel id_next, ply0_zero, fen_same; /* the game header's */
     RModel fen_char, nply_class, wscore, term;
     bool decoder;
+    /* The move index model of a count n of 2 to MAX_MOVES (1024): n itself up to 8, above
+     * n rounded up to a quarter of its power of two, 4 models for each bit length from 4
+     * to 10. Looked up: computed at each index, it cost chess decoding 8 instructions a
+     * position. */
+    uint8_t idx_key[MAX_MOVES + 1];
 };
 
 /* Declares model m: nsym symbols, frequencies summing to 2^prec; its tables come at its
@@ -180,15 +185,7 @@ static void rmodel_free(RModel *m) {
     m->slot = NULL;
 }
 
-/* The move index model of a count n of 2 to 1024: n itself up to 8, above n rounded up
- * to a quarter of its power of two, 4 models for each bit length from 4 to 10. */
-static inline int chain_idx_key(uint32_t n) {
-    if (n <= 8) return (int)n;
-    int b = chain_bits(n), step = b - 3;
-    return 9 + (b - 4) * 4 + (int)((n - 1) >> step) - 4;
-}
-
-/* The alphabet of move index model key (the inverse of chain_idx_key's rounding). */
+/* The alphabet of move index model key: the largest count of the key (ChainRans.idx_key). */
 static int chain_idx_size(int key) {
     if (key <= 8) return key < 2 ? 2 : key;
     int b = 4 + (key - 9) / 4, q = (key - 9) % 4;
@@ -206,6 +203,9 @@ ChainRans *chain_rans_new(bool decoder) {
             int prec = bits + 4 < 8 ? 8 : bits + 4 > 14 ? 14 : bits + 4;
             rmodel_declare(&r->idx[w][b], a, prec);
         }
+    for (int n = 0; n <= 8; n++) r->idx_key[n] = (uint8_t)n;
+    for (int key = 9, n = 9; key < IDX_MODELS; key++)
+        for (int last = chain_idx_size(key); n <= last; n++) r->idx_key[n] = (uint8_t)key;
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < EXP_CTX; c++)
             for (int g = 0; g < 2; g++) rmodel_declare(&r->score[s][c][g], SCORE_SYMS, 10);
@@ -321,7 +321,7 @@ static void enc3_header(ChainEnc *e, const Game *g) {
 
 /* Codes index i among n values (n >= 2) in the model of n's bit length. */
 static inline void enc3_index(ChainEnc *e, int which, uint32_t i, uint32_t n) {
-    if (n > 1) enc3(e, &e->r->idx[which][chain_idx_key(n)], i);
+    if (n > 1) enc3(e, &e->r->idx[which][e->r->idx_key[n]], i);
 }
 
 /* Version 3's score: zero, or the size class of its difference from the prediction with
@@ -481,7 +481,7 @@ static bool dec3_header(ChainDec *d, RansIn *s, Game *g) {
 
 /* Decodes an index among n values coded by enc3_index. */
 static inline uint32_t dec3_index(RansIn *s, ChainRans *r, int which, uint32_t n) {
-    return n > 1 ? dec3_wide(s, &r->idx[which][chain_idx_key(n)]) : 0;
+    return n > 1 ? dec3_wide(s, &r->idx[which][r->idx_key[n]]) : 0;
 }
 
 /* Decodes a score coded by enc3_score. */
