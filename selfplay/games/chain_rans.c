@@ -75,7 +75,8 @@ typedef uint16_t SlotVec16 __attribute__((vector_size(32)));
 /* Sets each symbol's frequency and start (fs) from its frequency in freq, and in a decoder
  * its slots, 32 bytes a store: a symbol's last store's overshoot lands where the next
  * symbol's slots start, which are filled after, or in the table's SLOT_PAD. The starts in
- * the fill's loop: a loop of their own cost chess decoding 16 instructions a position. */
+ * the fill's loop (a loop of their own cost chess decoding 16 instructions a position), and
+ * the symbol's vector counted up with it rather than made from s (5 more). */
 static inline void rmodel_fill(RModel *m, const uint16_t *restrict freq) {
     const uint32_t n = m->nsym;
     uint32_t *restrict fs = m->fs;
@@ -86,22 +87,24 @@ static inline void rmodel_fill(RModel *m, const uint16_t *restrict freq) {
         }
     } else if (m->wide) {
         uint16_t *t = m->slot;
-        for (uint32_t s = 0, j = 0; s < n; s++) {
+        SlotVec16 v = {0};
+        for (uint32_t s = 0, j = 0; s < n; s++, v += 1) { /* every f at least 1 */
             const uint32_t end = j + freq[s];
             fs[s] = freq[s] | j << 16;
-            SlotVec16 v = {0};
-            v += (uint16_t)s;
-            for (uint32_t i = j; i < end; i += 16) memcpy(t + i, &v, sizeof v);
+            uint32_t i = j;
+            do memcpy(t + i, &v, sizeof v);
+            while ((i += 16) < end);
             j = end;
         }
     } else {
         uint8_t *t = m->slot;
-        for (uint32_t s = 0, j = 0; s < n; s++) {
+        SlotVec v = {0};
+        for (uint32_t s = 0, j = 0; s < n; s++, v += 1) { /* every f at least 1 */
             const uint32_t end = j + freq[s];
             fs[s] = freq[s] | j << 16;
-            SlotVec v = {0};
-            v += (uint8_t)s;
-            for (uint32_t i = j; i < end; i += 32) memcpy(t + i, &v, sizeof v);
+            uint32_t i = j;
+            do memcpy(t + i, &v, sizeof v);
+            while ((i += 32) < end);
             j = end;
         }
     }
