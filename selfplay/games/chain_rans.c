@@ -2,6 +2,7 @@
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
  * game's start, moves, labels and flags with it. Versions 4 to 6 differ only in the
  * moves whose indices they code (chain_moves, chain_pseudo). */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,6 +425,7 @@ static __attribute__((noinline)) bool dec3_due(RModel *m) {
  * the test of its slots' width. */
 static inline __attribute__((always_inline)) uint32_t dec3_of(RansIn *s, RModel *m,
                                                               const bool may_be_wide) {
+    assert(may_be_wide || !m->wide);
     if (__builtin_expect(m->left == 0, 0) && !dec3_due(m)) return 0;
     const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
     const uint32_t sym = may_be_wide && __builtin_expect(m->wide, 0)
