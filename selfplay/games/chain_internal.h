@@ -79,9 +79,9 @@ bool chain_dec_illegal(const Game *g, int k, CvError *err);
  * the check test only when the generator did not tell it and the hook or the record asks.
  * chess: orthodox chess's record (8x8, no holdings, rsize RECORD_FIXED_SIZE + 64), whose
  * shape is then a constant: a few stores and a copy. Inline, as record_fill: once a ply. */
-static inline void chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos,
-                                    int check, uint8_t *rec, int rsize, uint64_t *nrec,
-                                    bool chess) {
+static inline __attribute__((always_inline)) void
+chain_dec_record(ChainDec *d, const Game *g, int k, const Position *pos, int check, uint8_t *rec,
+                 int rsize, uint64_t *nrec, bool chess) {
     if (d->keep && !d->keep(d->keep_ctx, g, k, pos, &check)) return;
     if (check < 0) check = pos_in_check(pos);
     uint8_t *r = rec + *nrec * (uint64_t)rsize;

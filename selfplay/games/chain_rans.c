@@ -2,6 +2,7 @@
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
  * game's start, moves, labels and flags with it. Versions 4 to 6 differ only in the
  * moves whose indices they code (chain_moves, chain_pseudo). */
+#include <assert.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 #define RANS_CAP   1          /* periods grow to 2^prec / RANS_CAP (at least 64) */
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
-#define IDX_MODELS 37         /* move index models by the count rounded (chain_idx_key) */
+#define IDX_MODELS 37         /* move index models by the count rounded (ChainRans.idx_key) */
 #define SLOT_PAD   32         /* bytes past a slot table for rmodel_fill's last store */
 
 /* One adaptive frequency model: 32 bytes, so that a model is found by a shift, and a
@@ -52,6 +53,11 @@ struct ChainRans {
     RModel id_next, ply0_zero, fen_same; /* the game header's */
     RModel fen_char, nply_class, wscore, term;
     bool decoder;
+    /* The move index model of a count n of 2 to MAX_MOVES (1024): n itself up to 8, above
+     * n rounded up to a quarter of its power of two, 4 models for each bit length from 4
+     * to 10. Looked up: computed at each index, it cost chess decoding 8 instructions a
+     * position. */
+    uint8_t idx_key[MAX_MOVES + 1];
 };
 
 /* Declares model m: nsym symbols, frequencies summing to 2^prec; its tables come at its
@@ -67,26 +73,40 @@ static void rmodel_declare(RModel *m, int nsym, int prec) {
 typedef uint8_t SlotVec __attribute__((vector_size(32)));
 typedef uint16_t SlotVec16 __attribute__((vector_size(32)));
 
-/* Sets each symbol's slots of m's table from its frequency and start, 32 bytes a store:
- * a symbol's last store's overshoot lands where the next symbol's slots start, which are
- * filled after, or in the table's SLOT_PAD. */
-static inline void rmodel_fill(RModel *m) {
-    const uint32_t n = m->nsym, *fs = m->fs;
-    if (m->wide) {
+/* Sets each symbol's frequency and start (fs) from its frequency in freq, and in a decoder
+ * its slots, 32 bytes a store: a symbol's last store's overshoot lands where the next
+ * symbol's slots start, which are filled after, or in the table's SLOT_PAD. The starts in
+ * the fill's loop (a loop of their own cost chess decoding 16 instructions a position), and
+ * the symbol's vector counted up with it rather than made from s (5 more). */
+static inline void rmodel_fill(RModel *m, const uint16_t *restrict freq) {
+    const uint32_t n = m->nsym;
+    uint32_t *restrict fs = m->fs;
+    if (!m->slot) {
+        for (uint32_t s = 0, start = 0; s < n; s++) {
+            fs[s] = freq[s] | start << 16;
+            start += freq[s];
+        }
+    } else if (m->wide) {
         uint16_t *t = m->slot;
-        for (uint32_t s = 0; s < n; s++) {
-            SlotVec16 v = {0};
-            v += (uint16_t)s;
-            for (uint32_t j = fs[s] >> 16, end = j + (fs[s] & 0xFFFF); j < end; j += 16)
-                memcpy(t + j, &v, sizeof v);
+        SlotVec16 v = {0};
+        for (uint32_t s = 0, j = 0; s < n; s++, v += 1) { /* every f at least 1 */
+            const uint32_t end = j + freq[s];
+            fs[s] = freq[s] | j << 16;
+            uint32_t i = j;
+            do memcpy(t + i, &v, sizeof v);
+            while ((i += 16) < end);
+            j = end;
         }
     } else {
         uint8_t *t = m->slot;
-        for (uint32_t s = 0; s < n; s++) {
-            SlotVec v = {0};
-            v += (uint8_t)s;
-            for (uint32_t j = fs[s] >> 16, end = j + (fs[s] & 0xFFFF); j < end; j += 32)
-                memcpy(t + j, &v, sizeof v);
+        SlotVec v = {0};
+        for (uint32_t s = 0, j = 0; s < n; s++, v += 1) { /* every f at least 1 */
+            const uint32_t end = j + freq[s];
+            fs[s] = freq[s] | j << 16;
+            uint32_t i = j;
+            do memcpy(t + i, &v, sizeof v);
+            while ((i += 32) < end);
+            j = end;
         }
     }
 }
@@ -105,18 +125,22 @@ static void rmodel_rebuild(RModel *m) {
         total = 0;
         for (uint32_t s = 0; s < n; s++) total += count[s];
     }
-    const uint64_t scale = ((uint64_t)one << 32) / total; /* one / total in 32.32 fixed point */
-    uint32_t most = 0;
+    /* one / total in 32.32 fixed point, and each f = (c * scale + 2^31) >> 32 from its
+     * 32-bit halves, which the compiler vectorises with the top's search apart (one scalar
+     * loop of both cost chess decoding 13 instructions a position more) */
+    const uint64_t scale = ((uint64_t)one << 32) / total;
+    const uint32_t hi = (uint32_t)(scale >> 32), lo = (uint32_t)scale;
     for (uint32_t s = 0; s < n; s++) {
         const uint32_t c = count[s];
-        uint32_t f = (uint32_t)((c * scale + (1u << 31)) >> 32);
+        uint32_t f = c * hi + (uint32_t)(((uint64_t)c * lo + (1u << 31)) >> 32);
         f += !f;
         freq[s] = (uint16_t)f;
         sum += f;
-        top = c > most ? s : top; /* the first of the most counted */
-        most = c > most ? c : most;
     }
-    if (freq[top] + one <= sum) { /* the floors outweigh the top: spread the rest */
+    uint32_t most = 0;
+    for (uint32_t s = 0; s < n; s++) most = count[s] > most ? count[s] : most;
+    while (count[top] != most) top++; /* the first of the most counted */
+    if (freq[top] + one <= sum) {     /* the floors outweigh the top: spread the rest */
         sum = 0;
         for (uint32_t s = 0; s < n; s++) {
             uint32_t f = 1 + (uint32_t)((uint64_t)count[s] * (one - n) / total);
@@ -128,12 +152,7 @@ static void rmodel_rebuild(RModel *m) {
     uint32_t cap = one / RANS_CAP > 64 ? one / RANS_CAP : 64;
     m->period = (uint16_t)(m->period ? (m->period * 2u < cap ? m->period * 2u : cap) : RANS_FIRST);
     m->left = m->period;
-    uint32_t *restrict fs = m->fs;
-    for (uint32_t s = 0, start = 0; s < n; s++) {
-        fs[s] = freq[s] | start << 16;
-        start += freq[s];
-    }
-    if (m->slot) rmodel_fill(m);
+    rmodel_fill(m, freq);
 }
 
 /* Makes m's tables at its first use: every count 1, so the frequencies are even. */
@@ -155,7 +174,8 @@ static bool rmodel_open(RModel *m, bool decoder) {
     return true;
 }
 
-/* Counts symbol s in m and rebuilds when its period is over. */
+/* Counts symbol s in m and rebuilds when its period is over (the encoder's step; the
+ * decoder's, dec3_of, rebuilds before the next symbol instead). */
 static inline void rmodel_update(RModel *m, uint32_t s) {
     m->count[s] += RANS_INC;
     if (--m->left == 0) rmodel_rebuild(m);
@@ -169,15 +189,7 @@ static void rmodel_free(RModel *m) {
     m->slot = NULL;
 }
 
-/* The move index model of a count n of 2 to 1024: n itself up to 8, above n rounded up
- * to a quarter of its power of two, 4 models for each bit length from 4 to 10. */
-static inline int chain_idx_key(uint32_t n) {
-    if (n <= 8) return (int)n;
-    int b = chain_bits(n), step = b - 3;
-    return 9 + (b - 4) * 4 + (int)((n - 1) >> step) - 4;
-}
-
-/* The alphabet of move index model key (the inverse of chain_idx_key's rounding). */
+/* The alphabet of move index model key: the largest count of the key (ChainRans.idx_key). */
 static int chain_idx_size(int key) {
     if (key <= 8) return key < 2 ? 2 : key;
     int b = 4 + (key - 9) / 4, q = (key - 9) % 4;
@@ -195,6 +207,9 @@ ChainRans *chain_rans_new(bool decoder) {
             int prec = bits + 4 < 8 ? 8 : bits + 4 > 14 ? 14 : bits + 4;
             rmodel_declare(&r->idx[w][b], a, prec);
         }
+    for (int n = 0; n <= 8; n++) r->idx_key[n] = (uint8_t)n;
+    for (int key = 9, n = 9; key < IDX_MODELS; key++)
+        for (int last = chain_idx_size(key); n <= last; n++) r->idx_key[n] = (uint8_t)key;
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < EXP_CTX; c++)
             for (int g = 0; g < 2; g++) rmodel_declare(&r->score[s][c][g], SCORE_SYMS, 10);
@@ -310,7 +325,7 @@ static void enc3_header(ChainEnc *e, const Game *g) {
 
 /* Codes index i among n values (n >= 2) in the model of n's bit length. */
 static inline void enc3_index(ChainEnc *e, int which, uint32_t i, uint32_t n) {
-    if (n > 1) enc3(e, &e->r->idx[which][chain_idx_key(n)], i);
+    if (n > 1) enc3(e, &e->r->idx[which][e->r->idx_key[n]], i);
 }
 
 /* Version 3's score: zero, or the size class of its difference from the prediction with
@@ -395,22 +410,41 @@ static inline uint32_t dec3_word(RansIn *s) {
     return 0;
 }
 
-/* Decodes one symbol of model m (its tables made at its first symbol: the slot table is
- * read next, so testing it costs no load of its own). */
-static inline uint32_t dec3(RansIn *s, RModel *m) {
-    if (__builtin_expect(!m->slot, 0) && !rmodel_open(m, true)) return 0;
+/* The decoder's model m before a symbol when its period is over (left 0): rebuilt, or at
+ * its first symbol its tables made; false if out of memory. */
+static __attribute__((noinline)) bool dec3_due(RModel *m) {
+    if (!m->slot) return rmodel_open(m, true);
+    rmodel_rebuild(m);
+    return true;
+}
+
+/* Decodes one symbol of model m. The decoder rebuilds a model before the symbol after its
+ * period rather than after the last one (the same frequencies for every symbol), so that
+ * one test finds both a rebuild and a model's first use. may_be_wide false, a constant,
+ * where m has at most 256 symbols (every model but the move indices'), which leaves out
+ * the test of its slots' width. */
+static inline __attribute__((always_inline)) uint32_t dec3_of(RansIn *s, RModel *m,
+                                                              const bool may_be_wide) {
+    assert(may_be_wide || !m->wide);
+    if (__builtin_expect(m->left == 0, 0) && !dec3_due(m)) return 0;
     const uint32_t prec = m->prec, slot = s->x & ((1u << prec) - 1);
-    const uint32_t sym = __builtin_expect(m->wide, 0) ? ((const uint16_t *)m->slot)[slot]
-                                                      : ((const uint8_t *)m->slot)[slot];
+    const uint32_t sym = may_be_wide && __builtin_expect(m->wide, 0)
+                             ? ((const uint16_t *)m->slot)[slot]
+                             : ((const uint8_t *)m->slot)[slot];
     const uint32_t fs = m->fs[sym];
     s->x = (fs & 0xFFFF) * (s->x >> prec) + slot - (fs >> 16);
     if (s->x < RANS_LOW) s->x = s->x << 16 | dec3_word(s);
-    rmodel_update(m, sym);
+    m->count[sym] += RANS_INC;
+    m->left--;
     return sym;
 }
 
+/* A symbol of a model of at most 256 symbols, and of any model. */
+static inline uint32_t dec3(RansIn *s, RModel *m) { return dec3_of(s, m, false); }
+static inline uint32_t dec3_wide(RansIn *s, RModel *m) { return dec3_of(s, m, true); }
+
 /* Decodes n even bits coded by enc3_raw. */
-static uint32_t dec3_raw(RansIn *s, int n) {
+static inline uint32_t dec3_raw(RansIn *s, int n) {
     uint32_t v = 0;
     while (n > 0) {
         int k = n > 16 ? n - 16 : n;
@@ -452,7 +486,7 @@ static bool dec3_header(ChainDec *d, RansIn *s, Game *g) {
 
 /* Decodes an index among n values coded by enc3_index. */
 static inline uint32_t dec3_index(RansIn *s, ChainRans *r, int which, uint32_t n) {
-    return n > 1 ? dec3(s, &r->idx[which][chain_idx_key(n)]) : 0;
+    return n > 1 ? dec3_wide(s, &r->idx[which][r->idx_key[n]]) : 0;
 }
 
 /* Decodes a score coded by enc3_score. */
@@ -482,8 +516,11 @@ static inline Move dec3_pick(const Position *pos, const MoveSet *ms, bool pseudo
 
 /* The plies of a game coded by chain_rans_enc_game, its header read, decoded and replayed
  * on pos; false with err at an illegal coded move or a replay that ends elsewhere. */
-static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, uint8_t *rec,
+static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, uint8_t *rec,
                               int rsize, uint64_t *nrec, CvError *err) {
+    /* the state in a local of this function, which gcc does not inline: through io it was
+     * stored and loaded again at every symbol */
+    RansIn st = *io, *s = &st;
     ChainRans *r = d->r;
     MoveSet ms;
     const bool pseudo = chain_pseudo(pos->var, d->version);
@@ -553,9 +590,12 @@ static inline bool dec3_plies(ChainDec *d, RansIn *s, Game *g, Position *pos, ui
         else pos_make(pos, p->played);
         continue;
     illegal:
+        *io = st;
         return chain_dec_illegal(g, k, err);
     }
-    return chain_dec_end(g, pos, dec3_raw(s, 16), err);
+    const uint32_t key16 = dec3_raw(s, 16);
+    *io = st;
+    return chain_dec_end(g, pos, key16, err);
 }
 
 /* Decodes a game coded by chain_rans_enc_game, as chain_dec_game. */
