@@ -440,10 +440,20 @@ def cpu_hours(gens):
     for r in sorted(gens, key=lambda g: g["net"]):
         total += (r.get("data_cpu_s") or 0.0) + (r.get("train_cpu_s") or 0.0)
         total += (r.get("rescore_cpu_s") or 0.0)
-        for key in ("vs_classical", "vs_previous"):
+        for key in ("vs_classical", "vs_previous", "vs_previous_extended"):
             total += (r.get(key) or {}).get("cpu_s") or 0.0
         out[r["net"]] = total / 3600.0
     return out
+
+
+def match_of(r, key):
+    """Row r's match `key` as plotted, {elo, elo_95}: against the predecessor, the SPRT
+    carried on past its game cap (vs_previous_extended, Elo over game pairs) where the
+    record has one, since it holds every game of the test; else the match itself."""
+    ext = r.get("vs_previous_extended") if key == "vs_previous" else None
+    if ext:
+        return {"elo": ext["elo"], "elo_95": ext["elo_pairs_95"]}
+    return r.get(key)
 
 
 def plot(rec, path):
@@ -479,10 +489,11 @@ def plot(rec, path):
             if not pts:
                 continue
             xs = [xval[xkey](r) for r in pts]
+            ms = [match_of(r, key) for r in pts]
             # a score of 0 or 1 has an unbounded Elo: everything is clipped to +-1000
-            ys = [max(-1000.0, min(1000.0, r[key]["elo"])) for r in pts]
-            lo = [max(-1000.0, min(y, r[key]["elo_95"][0])) for y, r in zip(ys, pts)]
-            hi = [min(1000.0, max(y, r[key]["elo_95"][1])) for y, r in zip(ys, pts)]
+            ys = [max(-1000.0, min(1000.0, m["elo"])) for m in ms]
+            lo = [max(-1000.0, min(y, m["elo_95"][0])) for y, m in zip(ys, ms)]
+            hi = [min(1000.0, max(y, m["elo_95"][1])) for y, m in zip(ys, ms)]
             ax.errorbar(xs, ys, yerr=[[y - l for y, l in zip(ys, lo)],
                                       [h - y for y, h in zip(ys, hi)]],
                         marker="o", capsize=4, label=label, color=col,
