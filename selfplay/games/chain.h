@@ -11,7 +11,7 @@
 
 #include "game.h"
 
-#define CHAIN_VERSION     6 /* written; versions 1 to 5 are still read */
+#define CHAIN_VERSION     7 /* written; versions 1 to 6 are still read */
 #define CHAIN_HEADER_SIZE 64
 #define CHAIN_BLOCK_HEAD  24          /* bytes before a block's payload */
 #define CHAIN_BLOCK_PLIES 16384       /* a block is closed after the game that reaches this */

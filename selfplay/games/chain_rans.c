@@ -49,7 +49,7 @@ struct ChainRans {
     RModel flags[FLAG_CTX];              /* a ply's flags, by the ply or the previous ply's */
     RModel idx[2][IDX_MODELS];           /* best move [0], played move [1], by the count's bits */
     RModel score[2][EXP_CTX][2];         /* by searched, the last class, the prediction's sign */
-    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape */
+    RModel depth[DEPTH_CTX7];            /* depth difference -3..3 or escape (chain_depth_ctx) */
     RModel id_next, ply0_zero, fen_same; /* the game header's */
     RModel fen_char, nply_class, wscore, term;
     bool decoder;
@@ -213,7 +213,7 @@ ChainRans *chain_rans_new(bool decoder) {
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < EXP_CTX; c++)
             for (int g = 0; g < 2; g++) rmodel_declare(&r->score[s][c][g], SCORE_SYMS, 10);
-    for (int i = 0; i < DEPTH_CTX; i++) rmodel_declare(&r->depth[i], 2 * DDELTA + 2, 8);
+    for (int i = 0; i < DEPTH_CTX7; i++) rmodel_declare(&r->depth[i], 2 * DDELTA + 2, 8);
     rmodel_declare(&r->id_next, 2, 8);
     rmodel_declare(&r->ply0_zero, 2, 8);
     rmodel_declare(&r->fen_same, 2, 8);
@@ -352,6 +352,7 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
     enc3_header(e, g);
     Move list[MAX_MOVES];
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
+    int prev_depth2 = 0;
     for (int k = 0; k < g->nply; k++) {
         const GamePly *p = &g->ply[k];
         int n, pi, bi, searched = p->best != MOVE_NONE;
@@ -373,7 +374,7 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         enc3_score(e, p->score, pred, searched, &prev_class);
-        int ctx = chain_depth_ctx(searched, prev_depth);
+        int ctx = chain_depth_ctx(e->version, searched, prev_depth, prev_depth2);
         int dd = p->depth - (searched ? prev_depth : 0);
         if (dd >= -DDELTA && dd <= DDELTA) {
             enc3(e, &r->depth[ctx], (uint32_t)(dd + DDELTA));
@@ -383,7 +384,10 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
         }
         prev_score = p->score;
         prev_searched = searched;
-        if (searched) prev_depth = p->depth;
+        if (searched) {
+            prev_depth2 = prev_depth;
+            prev_depth = p->depth;
+        }
         pos_make(pos, p->played);
     }
     enc3_raw(e, (uint32_t)(pos->key >> 48), 16);
@@ -526,6 +530,8 @@ static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, u
     const bool pseudo = chain_pseudo(pos->var, d->version);
     const bool chess_rec = pseudo && rsize == RECORD_FIXED_SIZE + 64; /* record_size's */
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
+    int prev_depth2 = 0;
+    const int version = d->version;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
         int n;
@@ -577,13 +583,16 @@ static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, u
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)dec3_score(s, r, pred, searched, &prev_class);
-        int ctx = chain_depth_ctx(searched, prev_depth);
+        int ctx = chain_depth_ctx(version, searched, prev_depth, prev_depth2);
         int sym = (int)dec3(s, &r->depth[ctx]);
         p->depth = (uint8_t)(sym <= 2 * DDELTA ? (searched ? prev_depth : 0) + sym - DDELTA
                                                : (int)dec3_raw(s, 8));
         prev_score = p->score;
         prev_searched = searched;
-        if (searched) prev_depth = p->depth;
+        if (searched) {
+            prev_depth2 = prev_depth;
+            prev_depth = p->depth;
+        }
         if (rec && !p->unwritten)
             chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec, chess_rec);
         if (pseudo) chess_make_replay(pos, p->played);
