@@ -249,8 +249,8 @@ Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_err
     su_remove_dir(out);
 }
 
-/* A payload changed under a valid checksum: version 7's chess decoder (version 6's moves) meets a move its
- * rules refuse (the index picks a pseudo-legal move it tests) or a replay that ends
+/* A payload changed under a valid checksum: version 7's chess decoder (version 6's moves) meets a
+ * move its rules refuse (the index picks a pseudo-legal move it tests) or a replay that ends
  * elsewhere, an error naming the game, never a crash or a silent success. */
 Test(chain, a_changed_version_7_payload_under_its_checksum_is_an_error_naming_the_game) {
     char run[512], out[512], errp[600];

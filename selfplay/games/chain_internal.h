@@ -10,10 +10,12 @@
 #include "chain.h"
 #include "record.h"
 
-#define DEPTH_CTX  65  /* previous searched depth 0..63, and 64 for an unsearched ply */
-#define DEPTH_CTX7 257 /* version 7: the last two searched depths, 0..15 each, and unsearched */
-#define EXP_CTX   8  /* bucket of the previous score difference's size */
-#define DDELTA    3  /* versions 2 and 3: depth differences -3..3 from the last searched depth */
+#define DEPTH_CTX 65 /* previous searched depth 0..63, and 64 for an unsearched ply */
+/* version 7 (at most DEPTH_CTX): the last searched depth 0..15 by how the one before it
+ * compares (3 each), and 48 for an unsearched ply */
+#define DEPTH_CTX7 49
+#define EXP_CTX    8 /* bucket of the previous score difference's size */
+#define DDELTA     3 /* versions 2 and 3: depth differences -3..3 from the last searched depth */
 
 /* Bits needed for the values 0 .. n-1. */
 static inline int chain_bits(uint32_t n) { return n <= 1 ? 0 : 32 - __builtin_clz(n - 1); }
@@ -22,14 +24,17 @@ static inline int chain_bits(uint32_t n) { return n <= 1 ? 0 : 32 - __builtin_cl
 static inline int chain_class(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 
 /* The depth's context: the last searched depth (capped), or the unsearched one; from
- * version 7 the last two searched depths (prev_depth, then prev_depth2: each capped at 15).
- * The depth a search reaches at a fixed node budget varies by two bits a ply around its
- * mean, and the depth before the last tells that mean better than the last alone (the
- * default chess run: 2.30 -> 2.18 bits a position). */
+ * version 7 the last searched depth (capped at 15) by whether the searched ply before it
+ * (prev_depth2) reached the same, a smaller or a larger depth. The depth a search reaches
+ * at a fixed node budget varies by about two bits a ply around its mean, which the depth
+ * before the last tells better than the last alone (FORMAT.md: 0.4% smaller chains). */
+_Static_assert(DEPTH_CTX7 <= DEPTH_CTX, "version 7's depth models fit version 6's array");
 static inline int chain_depth_ctx(int version, int searched, int prev_depth, int prev_depth2) {
     if (version < 7) return searched ? (prev_depth < 63 ? prev_depth : 63) : DEPTH_CTX - 1;
     if (!searched) return DEPTH_CTX7 - 1;
-    return (prev_depth < 15 ? prev_depth : 15) << 4 | (prev_depth2 < 15 ? prev_depth2 : 15);
+    return 3 * (prev_depth < 15 ? prev_depth : 15) + (prev_depth2 == prev_depth  ? 0
+                                                      : prev_depth2 < prev_depth ? 1
+                                                                                 : 2);
 }
 
 /* The five usual results by White's score per mille; 5 marks another value. */

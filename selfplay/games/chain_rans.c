@@ -1,4 +1,4 @@
-/* chain_rans.c - chain versions 3 to 6 (FORMAT.md, "Payload, versions 3 to 6: rANS"):
+/* chain_rans.c - chain versions 3 to 7 (FORMAT.md, "Payload, versions 3 to 7: rANS"):
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
  * game's start, moves, labels and flags with it. Versions 4 to 6 differ only in the
  * moves whose indices they code (chain_moves, chain_pseudo). */
@@ -49,7 +49,8 @@ struct ChainRans {
     RModel flags[FLAG_CTX];              /* a ply's flags, by the ply or the previous ply's */
     RModel idx[2][IDX_MODELS];           /* best move [0], played move [1], by the count's bits */
     RModel score[2][EXP_CTX][2];         /* by searched, the last class, the prediction's sign */
-    RModel depth[DEPTH_CTX7];            /* depth difference -3..3 or escape (chain_depth_ctx) */
+    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape (chain_depth_ctx:
+                                          * version 7's DEPTH_CTX7 models are the first) */
     RModel id_next, ply0_zero, fen_same; /* the game header's */
     RModel fen_char, nply_class, wscore, term;
     bool decoder;
@@ -213,7 +214,7 @@ ChainRans *chain_rans_new(bool decoder) {
     for (int s = 0; s < 2; s++)
         for (int c = 0; c < EXP_CTX; c++)
             for (int g = 0; g < 2; g++) rmodel_declare(&r->score[s][c][g], SCORE_SYMS, 10);
-    for (int i = 0; i < DEPTH_CTX7; i++) rmodel_declare(&r->depth[i], 2 * DDELTA + 2, 8);
+    for (int i = 0; i < DEPTH_CTX; i++) rmodel_declare(&r->depth[i], 2 * DDELTA + 2, 8);
     rmodel_declare(&r->id_next, 2, 8);
     rmodel_declare(&r->ply0_zero, 2, 8);
     rmodel_declare(&r->fen_same, 2, 8);
