@@ -516,7 +516,8 @@ bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, ui
             p->depth = (uint8_t)rd_depth2(d, searched, prev_depth);
         } else {
             p->score = (int16_t)rd_score(d, pred, searched, &prev_class);
-            p->depth = (uint8_t)rd_tree(d, m->depth[chain_depth_ctx(2, searched, prev_depth, 0)], 8);
+            p->depth =
+                (uint8_t)rd_tree(d, m->depth[chain_depth_ctx(2, searched, prev_depth, 0)], 8);
         }
         prev_unwritten = p->unwritten;
         prev_random = p->random;
