@@ -81,7 +81,7 @@ static void round_trip(char *v, char *opt, char *val, bool whole) {
     if (whole) same_file(run, a, "shard-000000.chain"); /* bin -> chain, as self-play wrote it */
     same_file(run, b, "shard-000000.bin");              /* chain -> bin */
     same_file(run, b, "shard-000000.jsonl");
-    cr_expect_eq(chain_version(run, "shard-000000.chain"), 6, "%s: self-play writes version 6", v);
+    cr_expect_eq(chain_version(run, "shard-000000.chain"), 7, "%s: self-play writes version 7", v);
     /* the chain is a small fraction of the bin: at most 5 bytes a position of 104+ */
     cr_expect_lt(file_size(run, "shard-000000.chain") * 20, file_size(run, "shard-000000.bin"),
                  "%s: chain %ld bytes, bin %ld", v, file_size(run, "shard-000000.chain"),
@@ -99,12 +99,13 @@ Test(chain, bin_chain_bin_is_byte_identical_in_every_variant) {
 }
 
 /* Chains of the older versions convert to the bin written beside the version 1 chains
- * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 to chain_v5 hold the same
+ * (tests/data/chain_v1, made at f02319c; tests/data/chain_v2 to chain_v6 hold the same
  * games as version 2, converted by 45d322b, version 3, by e5b489d, version 4, by
- * d80116d, and version 5, by 4d56c3a), directly and through a version 6 chain. */
-Test(chain, version_1_to_5_chains_still_read_as_the_bin_written_with_them) {
+ * d80116d, version 5, by 4d56c3a, and version 6, by 8801366), directly and through a
+ * version 7 chain. */
+Test(chain, version_1_to_6_chains_still_read_as_the_bin_written_with_them) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    for (int version = 1; version <= 5; version++)
+    for (int version = 1; version <= 6; version++)
         for (int i = 0; i < 4; i++) {
             char in[1024], bin[1024], a[512], b[512], c[512];
             snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, version, variants[i]);
@@ -117,12 +118,12 @@ Test(chain, version_1_to_5_chains_still_read_as_the_bin_written_with_them) {
                                         "bin,chain", "--out", a, "--progress", "0")),
                          0, "%s", in);
             same_file(bin, a, "shard-000000.bin");
-            cr_expect_eq(chain_version(a, "shard-000000.chain"), 6);
+            cr_expect_eq(chain_version(a, "shard-000000.chain"), 7);
             cr_assert_eq(su_run(SU_DATA("convert", "--in", a, "--from", "chain", "--to", "bin",
                                         "--out", b, "--progress", "0")),
                          0, "%s", a);
             same_file(bin, b, "shard-000000.bin");
-            /* and bin -> chain writes version 6, the same as from the older chain */
+            /* and bin -> chain writes version 7, the same as from the older chain */
             cr_assert_eq(su_run(SU_DATA("convert", "--in", bin, "--from", "bin", "--to", "chain",
                                         "--out", c, "--progress", "0")),
                          0, "%s", bin);
@@ -138,14 +139,13 @@ Test(chain, version_1_to_5_chains_still_read_as_the_bin_written_with_them) {
  * from version 5; those orders differ from gen_legal's, so those blocks differ from the
  * version before; Supremo has no faster generator and keeps version 3's blocks. Version 6
  * codes chess's among chess_gen_pseudo_set's moves (so its chess blocks differ from every
- * older one) and keeps version 5's blocks in the other variants. */
-Test(chain, versions_4_to_6_change_the_moves_indexed_only_where_they_say) {
+ * older one) and keeps version 5's blocks in the other variants (both checked when version
+ * 6 was written, 8801366). Version 7 codes the depth in the context of the last two
+ * searched depths, in every variant, so its blocks differ from every older version's. */
+Test(chain, versions_4_to_7_change_the_blocks_only_where_they_say) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
-    bool differ[3][4] = {{true, true, true, false},    /* version 6's blocks against 3's */
-                         {true, true, false, false},   /* against 4's */
-                         {true, false, false, false}}; /* against 5's */
     for (int i = 0; i < 4; i++)
-        for (int from = 3; from <= 5; from++) {
+        for (int from = 3; from <= 6; from++) {
             char in[1024], a[512];
             snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, from, variants[i]);
             cr_assert_eq(chain_version(in, "shard-000000.chain"), from, "%s", in);
@@ -153,12 +153,10 @@ Test(chain, versions_4_to_6_change_the_moves_indexed_only_where_they_say) {
             cr_assert_eq(su_run(SU_DATA("convert", "--in", in, "--from", "chain", "--to", "chain",
                                         "--out", a, "--progress", "0")),
                          0, "%s", in);
-            cr_assert_eq(chain_version(a, "shard-000000.chain"), 6);
-            bool d = differ[from - 3][i];
+            cr_assert_eq(chain_version(a, "shard-000000.chain"), 7);
             /* the blocks, after the 64-byte headers, each with its own checksum */
-            cr_expect_eq(same_from(in, a, "shard-000000.chain", 64), !d,
-                         "%s: version 6's blocks %s version %d's", variants[i],
-                         d ? "should differ from" : "should equal", from);
+            cr_expect(!same_from(in, a, "shard-000000.chain", 64),
+                      "%s: version 7's blocks should differ from version %d's", variants[i], from);
             su_remove_dir(a);
         }
 }
@@ -219,7 +217,7 @@ Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_err
     cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "4", "--nodes", "200",
                               "--shard-games", "2", "--format", "chain", "--out", run)),
                  0);
-    cr_assert_eq(chain_version(run, "shard-000001.chain"), 6);
+    cr_assert_eq(chain_version(run, "shard-000001.chain"), 7);
     char path[1024];
     snprintf(path, sizeof path, "%s/shard-000001.chain", run);
     long len = 0;
@@ -251,10 +249,10 @@ Test(chain, a_corrupt_or_truncated_block_is_named_and_skipped_or_strictly_an_err
     su_remove_dir(out);
 }
 
-/* A payload changed under a valid checksum: version 6's chess decoder meets a move its
- * rules refuse (the index picks a pseudo-legal move it tests) or a replay that ends
+/* A payload changed under a valid checksum: version 7's chess decoder (version 6's moves) meets a
+ * move its rules refuse (the index picks a pseudo-legal move it tests) or a replay that ends
  * elsewhere, an error naming the game, never a crash or a silent success. */
-Test(chain, a_changed_version_6_payload_under_its_checksum_is_an_error_naming_the_game) {
+Test(chain, a_changed_version_7_payload_under_its_checksum_is_an_error_naming_the_game) {
     char run[512], out[512], errp[600];
     su_temp_dir(run, sizeof run);
     su_temp_dir(out, sizeof out);
@@ -262,7 +260,7 @@ Test(chain, a_changed_version_6_payload_under_its_checksum_is_an_error_naming_th
     cr_assert_eq(su_run(SU_SP("--variant", "chess", "--games", "2", "--nodes", "200", "--format",
                               "chain", "--out", run)),
                  0);
-    cr_assert_eq(chain_version(run, "shard-000000.chain"), 6);
+    cr_assert_eq(chain_version(run, "shard-000000.chain"), 7);
     char path[1024];
     snprintf(path, sizeof path, "%s/shard-000000.chain", run);
     long len = 0;

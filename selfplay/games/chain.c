@@ -1,5 +1,5 @@
 /* chain.c - the chain codec's block calls (chain.h), which pick the coding of the block's
- * version (chain_rc.c: versions 1 and 2, chain_rans.c: versions 3 to 6), and what both codings
+ * version (chain_rc.c: versions 1 and 2, chain_rans.c: versions 3 to 7), and what both codings
  * share: the payload's output and the decoder's start, record, error and end checks. */
 #include <stdio.h>
 #include <stdlib.h>

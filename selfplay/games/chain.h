@@ -3,7 +3,7 @@
  * order of the variant's fastest generator (versions 4 to 6; before, gen_legal's; version
  * 6's orthodox chess: among chess_gen_pseudo_set's moves), the best move
  * where it differs, the score as a difference from the previous ply's, the depth and the
- * flags, coded (versions 3 to 6) by rANS over adaptive frequency models, one symbol per
+ * flags, coded (versions 3 to 7) by rANS over adaptive frequency models, one symbol per
  * field, or (versions 1 and 2, still read) by an adaptive binary range coder; the models start
  * afresh in every block, so each block decodes on its own. */
 #ifndef CHESSVAR_SELFPLAY_CHAIN_H
@@ -11,7 +11,7 @@
 
 #include "game.h"
 
-#define CHAIN_VERSION     6 /* written; versions 1 to 5 are still read */
+#define CHAIN_VERSION     7 /* written; versions 1 to 6 are still read */
 #define CHAIN_HEADER_SIZE 64
 #define CHAIN_BLOCK_HEAD  24          /* bytes before a block's payload */
 #define CHAIN_BLOCK_PLIES 16384       /* a block is closed after the game that reaches this */
@@ -39,8 +39,8 @@ typedef struct ChainEnc {
     ChainModel *m;
     uint32_t prev_id; /* id of the game before (the block's first game id - 1 at the start) */
     char prev_fen[256];
-    int version; /* the chain version coded (FORMAT.md): 1 to 6 */
-    /* versions 3 to 6: the adaptive frequency models and the symbols coded so far */
+    int version; /* the chain version coded (FORMAT.md): 1 to 7 */
+    /* versions 3 to 7: the adaptive frequency models and the symbols coded so far */
     ChainRans *r;
     ChainSym *sym;
     size_t nsym, capsym;
@@ -55,9 +55,9 @@ typedef struct ChainDec {
     char prev_fen[256];
     Position *start;     /* the last start read from its FEN, copied for the next game */
     char start_fen[256]; /* its FEN ("" before the first) */
-    int version;         /* the chain version read: 1 to 6 */
-    ChainRans *r;        /* versions 3 to 6: the adaptive frequency models */
-    uint32_t x;          /* versions 3 to 6: the rANS state */
+    int version;         /* the chain version read: 1 to 7 */
+    ChainRans *r;        /* versions 3 to 7: the adaptive frequency models */
+    uint32_t x;          /* versions 3 to 7: the rANS state */
     bool no_legal;       /* version 6's chess: leave the records' `legal` 0 (the trainer's
                           * reader, which never reads it: its moves no longer need the legal
                           * moves, and counting them would cost a third of a ply) */
@@ -69,7 +69,7 @@ typedef struct ChainDec {
     void *keep_ctx;
 } ChainDec;
 
-/* Starts a block of chain version `version` (CHAIN_VERSION, or 1 to 5 to write an old coding)
+/* Starts a block of chain version `version` (CHAIN_VERSION, or 1 to 6 to write an old coding)
  * whose first game has id first_id; false if out of memory. */
 bool chain_enc_init(ChainEnc *e, uint32_t first_id, int version);
 /* Codes game g (its plies replayed on pos, scratch); false with err naming the game and
@@ -79,7 +79,7 @@ bool chain_enc_game(ChainEnc *e, const Variant *v, const Game *g, Position *pos,
 void chain_enc_finish(ChainEnc *e);
 void chain_enc_free(ChainEnc *e);
 
-/* Starts decoding a block's payload of chain version `version` (1 to 6); false if out of
+/* Starts decoding a block's payload of chain version `version` (1 to 7); false if out of
  * memory. */
 bool chain_dec_init(ChainDec *d, const uint8_t *payload, size_t len, uint32_t first_id,
                     int version);

@@ -1,4 +1,4 @@
-/* chain_rans.c - chain versions 3 to 6 (FORMAT.md, "Payload, versions 3 to 6: rANS"):
+/* chain_rans.c - chain versions 3 to 7 (FORMAT.md, "Payload, versions 3 to 7: rANS"):
  * rANS over adaptive frequency models, one symbol per field, and the models that code a
  * game's start, moves, labels and flags with it. Versions 4 to 6 differ only in the
  * moves whose indices they code (chain_moves, chain_pseudo). */
@@ -49,7 +49,8 @@ struct ChainRans {
     RModel flags[FLAG_CTX];              /* a ply's flags, by the ply or the previous ply's */
     RModel idx[2][IDX_MODELS];           /* best move [0], played move [1], by the count's bits */
     RModel score[2][EXP_CTX][2];         /* by searched, the last class, the prediction's sign */
-    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape */
+    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape (chain_depth_ctx:
+                                          * version 7's DEPTH_CTX7 models are the first) */
     RModel id_next, ply0_zero, fen_same; /* the game header's */
     RModel fen_char, nply_class, wscore, term;
     bool decoder;
@@ -352,6 +353,7 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
     enc3_header(e, g);
     Move list[MAX_MOVES];
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
+    int prev_depth2 = 0;
     for (int k = 0; k < g->nply; k++) {
         const GamePly *p = &g->ply[k];
         int n, pi, bi, searched = p->best != MOVE_NONE;
@@ -373,7 +375,7 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         enc3_score(e, p->score, pred, searched, &prev_class);
-        int ctx = chain_depth_ctx(searched, prev_depth);
+        int ctx = chain_depth_ctx(e->version, searched, prev_depth, prev_depth2);
         int dd = p->depth - (searched ? prev_depth : 0);
         if (dd >= -DDELTA && dd <= DDELTA) {
             enc3(e, &r->depth[ctx], (uint32_t)(dd + DDELTA));
@@ -383,7 +385,10 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
         }
         prev_score = p->score;
         prev_searched = searched;
-        if (searched) prev_depth = p->depth;
+        if (searched) {
+            prev_depth2 = prev_depth;
+            prev_depth = p->depth;
+        }
         pos_make(pos, p->played);
     }
     enc3_raw(e, (uint32_t)(pos->key >> 48), 16);
@@ -526,6 +531,8 @@ static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, u
     const bool pseudo = chain_pseudo(pos->var, d->version);
     const bool chess_rec = pseudo && rsize == RECORD_FIXED_SIZE + 64; /* record_size's */
     int prev_flags = 16, prev_score = 0, prev_searched = 0, prev_depth = 0, prev_class = 0;
+    int prev_depth2 = 0;
+    const int version = d->version;
     for (int k = 0; k < g->nply; k++) {
         GamePly *p = &g->ply[k];
         int n;
@@ -577,13 +584,16 @@ static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, u
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)dec3_score(s, r, pred, searched, &prev_class);
-        int ctx = chain_depth_ctx(searched, prev_depth);
+        int ctx = chain_depth_ctx(version, searched, prev_depth, prev_depth2);
         int sym = (int)dec3(s, &r->depth[ctx]);
         p->depth = (uint8_t)(sym <= 2 * DDELTA ? (searched ? prev_depth : 0) + sym - DDELTA
                                                : (int)dec3_raw(s, 8));
         prev_score = p->score;
         prev_searched = searched;
-        if (searched) prev_depth = p->depth;
+        if (searched) {
+            prev_depth2 = prev_depth;
+            prev_depth = p->depth;
+        }
         if (rec && !p->unwritten)
             chain_dec_record(d, g, k, pos, ms.check, rec, rsize, nrec, chess_rec);
         if (pseudo) chess_make_replay(pos, p->played);
