@@ -139,11 +139,25 @@ Test(chain, version_1_to_6_chains_still_read_as_the_bin_written_with_them) {
  * from version 5; those orders differ from gen_legal's, so those blocks differ from the
  * version before; Supremo has no faster generator and keeps version 3's blocks. Version 6
  * codes chess's among chess_gen_pseudo_set's moves (so its chess blocks differ from every
- * older one) and keeps version 5's blocks in the other variants (both checked when version
- * 6 was written, 8801366). Version 7 codes the depth in the context of the last two
- * searched depths, in every variant, so its blocks differ from every older version's. */
+ * older one) and keeps version 5's blocks in the other variants (checked on the version 6
+ * chains that 8801366 wrote, tests/data/chain_v6). Version 7 codes the depth in the context of the
+ * last two searched depths, in every variant, so its blocks differ from every older version's. */
 Test(chain, versions_4_to_7_change_the_blocks_only_where_they_say) {
     char *variants[] = {"chess", "switching", "superchess", "supremo"};
+    bool differ[3][4] = {{true, true, true, false},    /* version 6's blocks against 3's */
+                         {true, true, false, false},   /* against 4's */
+                         {true, false, false, false}}; /* against 5's */
+    for (int i = 0; i < 4; i++)
+        for (int from = 3; from <= 5; from++) { /* version 6 as 8801366 wrote it */
+            char in[1024], v6[1024];
+            snprintf(in, sizeof in, "%s/chain_v%d/%s", CHESSVAR_TEST_DATA, from, variants[i]);
+            snprintf(v6, sizeof v6, "%s/chain_v6/%s", CHESSVAR_TEST_DATA, variants[i]);
+            cr_assert_eq(chain_version(v6, "shard-000000.chain"), 6, "%s", v6);
+            bool d = differ[from - 3][i];
+            cr_expect_eq(same_from(in, v6, "shard-000000.chain", 64), !d,
+                         "%s: version 6's blocks %s version %d's", variants[i],
+                         d ? "should differ from" : "should equal", from);
+        }
     for (int i = 0; i < 4; i++)
         for (int from = 3; from <= 6; from++) {
             char in[1024], a[512];
