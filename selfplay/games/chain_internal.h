@@ -23,14 +23,18 @@ static inline int chain_bits(uint32_t n) { return n <= 1 ? 0 : 32 - __builtin_cl
 /* Size class of a score difference's magnitude: floor(log2 m) + 1, 0 for 0. */
 static inline int chain_class(uint32_t m) { return m ? 32 - __builtin_clz(m) : 0; }
 
-/* The depth's context: the last searched depth (capped), or the unsearched one; from
- * version 7 the last searched depth (capped at 15) by whether the searched ply before it
+/* The depth's context (versions 1 to 6): the last searched depth (capped), or the
+ * unsearched one. */
+static inline int chain_depth_ctx(int searched, int prev_depth) {
+    return searched ? (prev_depth < 63 ? prev_depth : 63) : DEPTH_CTX - 1;
+}
+
+/* Version 7's: the last searched depth (capped at 15) by whether the searched ply before it
  * (prev_depth2) reached the same, a smaller or a larger depth. The depth a search reaches
  * at a fixed node budget varies by about two bits a ply around its mean, which the depth
  * before the last tells better than the last alone (FORMAT.md: 0.4% smaller chains). */
 _Static_assert(DEPTH_CTX7 <= DEPTH_CTX, "version 7's depth models fit version 6's array");
-static inline int chain_depth_ctx(int version, int searched, int prev_depth, int prev_depth2) {
-    if (version < 7) return searched ? (prev_depth < 63 ? prev_depth : 63) : DEPTH_CTX - 1;
+static inline int chain_depth_ctx7(int searched, int prev_depth, int prev_depth2) {
     if (!searched) return DEPTH_CTX7 - 1;
     return 3 * (prev_depth < 15 ? prev_depth : 15) + (prev_depth2 == prev_depth  ? 0
                                                       : prev_depth2 < prev_depth ? 1

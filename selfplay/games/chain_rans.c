@@ -49,7 +49,7 @@ struct ChainRans {
     RModel flags[FLAG_CTX];              /* a ply's flags, by the ply or the previous ply's */
     RModel idx[2][IDX_MODELS];           /* best move [0], played move [1], by the count's bits */
     RModel score[2][EXP_CTX][2];         /* by searched, the last class, the prediction's sign */
-    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape (chain_depth_ctx:
+    RModel depth[DEPTH_CTX];             /* depth difference -3..3 or escape (rans_depth_ctx:
                                           * version 7's DEPTH_CTX7 models are the first) */
     RModel id_next, ply0_zero, fen_same; /* the game header's */
     RModel fen_char, nply_class, wscore, term;
@@ -324,6 +324,12 @@ static void enc3_header(ChainEnc *e, const Game *g) {
     enc3(e, &r->term, (uint32_t)g->termination & 15);
 }
 
+/* The depth's model of versions 3 to 7 (chain_depth_ctx, from version 7 chain_depth_ctx7). */
+static inline int rans_depth_ctx(int version, int searched, int prev_depth, int prev_depth2) {
+    return version >= 7 ? chain_depth_ctx7(searched, prev_depth, prev_depth2)
+                        : chain_depth_ctx(searched, prev_depth);
+}
+
 /* Codes index i among n values (n >= 2) in the model of n's bit length. */
 static inline void enc3_index(ChainEnc *e, int which, uint32_t i, uint32_t n) {
     if (n > 1) enc3(e, &e->r->idx[which][e->r->idx_key[n]], i);
@@ -375,7 +381,7 @@ bool chain_rans_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         enc3_score(e, p->score, pred, searched, &prev_class);
-        int ctx = chain_depth_ctx(e->version, searched, prev_depth, prev_depth2);
+        int ctx = rans_depth_ctx(e->version, searched, prev_depth, prev_depth2);
         int dd = p->depth - (searched ? prev_depth : 0);
         if (dd >= -DDELTA && dd <= DDELTA) {
             enc3(e, &r->depth[ctx], (uint32_t)(dd + DDELTA));
@@ -584,7 +590,7 @@ static inline bool dec3_plies(ChainDec *d, RansIn *io, Game *g, Position *pos, u
         }
         int pred = searched && prev_searched ? -prev_score : 0;
         p->score = (int16_t)dec3_score(s, r, pred, searched, &prev_class);
-        int ctx = chain_depth_ctx(version, searched, prev_depth, prev_depth2);
+        int ctx = rans_depth_ctx(version, searched, prev_depth, prev_depth2);
         int sym = (int)dec3(s, &r->depth[ctx]);
         p->depth = (uint8_t)(sym <= 2 * DDELTA ? (searched ? prev_depth : 0) + sym - DDELTA
                                                : (int)dec3_raw(s, 8));

@@ -177,7 +177,7 @@ static void enc_score2(ChainEnc *e, int score, int pred, int searched, int *prev
  * ply) in a 3-bit tree, -3..3 or an escape followed by the depth in version 1's tree. */
 static void enc_depth2(ChainEnc *e, int depth, int searched, int prev_depth) {
     ChainModel *m = e->m;
-    int ctx = chain_depth_ctx(2, searched, prev_depth, 0);
+    int ctx = chain_depth_ctx(searched, prev_depth);
     int dd = depth - (searched ? prev_depth : 0);
     if (dd >= -DDELTA && dd <= DDELTA) {
         rc_tree(e, m->ddelta[ctx], (uint32_t)(dd + DDELTA), 3);
@@ -287,7 +287,7 @@ bool chain_rc_enc_game(ChainEnc *e, const Game *g, Position *pos, CvError *err) 
             enc_depth2(e, p->depth, searched, prev_depth);
         } else {
             enc_score(e, p->score, pred, searched, &prev_class);
-            rc_tree(e, m->depth[chain_depth_ctx(2, searched, prev_depth, 0)], p->depth, 8);
+            rc_tree(e, m->depth[chain_depth_ctx(searched, prev_depth)], p->depth, 8);
         }
         prev_unwritten = p->unwritten != 0;
         prev_random = p->random != 0;
@@ -403,7 +403,7 @@ static int rd_score2(ChainDec *d, int pred, int searched, int *prev_class) {
 /* Decodes a depth coded by enc_depth2. */
 static int rd_depth2(ChainDec *d, int searched, int prev_depth) {
     ChainModel *m = d->m;
-    int ctx = chain_depth_ctx(2, searched, prev_depth, 0);
+    int ctx = chain_depth_ctx(searched, prev_depth);
     int s = (int)rd_tree(d, m->ddelta[ctx], 3);
     if (s <= 2 * DDELTA) return (searched ? prev_depth : 0) + s - DDELTA;
     return (int)rd_tree(d, m->depth[ctx], 8);
@@ -516,8 +516,7 @@ bool chain_rc_dec_game(ChainDec *d, const Variant *v, Game *g, Position *pos, ui
             p->depth = (uint8_t)rd_depth2(d, searched, prev_depth);
         } else {
             p->score = (int16_t)rd_score(d, pred, searched, &prev_class);
-            p->depth =
-                (uint8_t)rd_tree(d, m->depth[chain_depth_ctx(2, searched, prev_depth, 0)], 8);
+            p->depth = (uint8_t)rd_tree(d, m->depth[chain_depth_ctx(searched, prev_depth)], 8);
         }
         prev_unwritten = p->unwritten;
         prev_random = p->random;
