@@ -98,24 +98,24 @@ typedef struct NamedStart {
  * moves written one by one. A group's moves go destination by destination, lowest square
  * first, and with mult 4 each destination's promotions queen, rook, bishop, knight:
  *
- *   group  = { to (destination squares), from (or NO_SQ: each destination minus back),
- *              kind (MK_*), mult (1, or 4 promotions), n = popcount(to) * mult }
- *   moves  = group 0's n moves, group 1's, ..., then tail[0 .. n - ngrouped) */
+ *   group i = { to[i] (destination squares), from[i] (or NO_SQ: each destination minus
+ *               back[i]), kind[i] (MK_*), mult[i] (1, or 4 promotions), start[i] (the moves
+ *               of the groups before it); its moves: popcount(to[i]) * mult[i] }
+ *   moves   = group 0's moves, group 1's, ..., then tail[0 .. n - ngrouped)
+ * The fields are arrays of their own, so that the pick finds the group of a move from the
+ * starts side by side (one vector compare) rather than walking the groups: the walk's end
+ * followed the data, and its branch was mispredicted at about every pick. */
 #define MOVESET_GROUPS 96 /* room for the most groups of an 8x8 orthodox position (83) */
-typedef struct MoveGroup {
-    uint64_t to;
-    uint16_t n;
-    uint8_t from;
-    int8_t back;
-    uint8_t kind, mult;
-} MoveGroup;
-
 typedef struct MoveSet {
     int n;        /* every move */
-    int ngroup;   /* groups in g */
+    int ngroup;   /* groups */
     int ngrouped; /* moves in the groups; tail holds the rest */
     int check;    /* whether the side to move is in check: 1 or 0, or -1 when not known */
-    MoveGroup g[MOVESET_GROUPS];
+    uint16_t start[MOVESET_GROUPS];
+    uint64_t to[MOVESET_GROUPS];
+    uint8_t from[MOVESET_GROUPS];
+    int8_t back[MOVESET_GROUPS];
+    uint8_t kind[MOVESET_GROUPS], mult[MOVESET_GROUPS];
     Move tail[MAX_MOVES];
 } MoveSet;
 

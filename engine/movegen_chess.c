@@ -7,6 +7,9 @@
  * keeps them as groups of destinations (a MoveSet, expanded one move at a time by
  * moveset_pick), all three in the same order. */
 #include <assert.h>
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
 
 #include "chess.h"
 
@@ -23,10 +26,10 @@ enum { GEN_LIST, GEN_COUNT, GEN_SET, GEN_PSEUDO };
  * part needs to know about the position, computed once. */
 typedef struct ChessGen {
     const Position *p;
-    Move *list;    /* GEN_LIST's output */
-    MoveSet *ms;   /* GEN_SET's */
-    MoveGroup *gr; /* its next group (ms->ngroup set at the end: a count in memory would be
-                    * loaded and stored again at every group) */
+    Move *list;  /* GEN_LIST's output */
+    MoveSet *ms; /* GEN_SET's */
+    int ng;      /* its next group (ms->ngroup set at the end: a count in memory would be
+                  * loaded and stored again at every group) */
     int n;
     int us, them, ksq;
     Bitboard own, opp, occ;
@@ -43,15 +46,16 @@ typedef struct ChessGen {
  * check at every node they walk; a check in the release build's generator costs chess
  * decoding 0.7% (9 instructions a position). */
 ALWAYS_INLINE void emit_group(ChessGen *g, Bitboard to, int from, int back, int kind, int mult) {
-    assert(g->gr < g->ms->g + MOVESET_GROUPS);
-    const int n = bb_popcount(to) * mult;
-    *g->gr++ = (MoveGroup){.to = to,
-                           .n = (uint16_t)n,
-                           .from = (uint8_t)from,
-                           .back = (int8_t)back,
-                           .kind = (uint8_t)kind,
-                           .mult = (uint8_t)mult};
-    g->n += n;
+    assert(g->ng < MOVESET_GROUPS);
+    MoveSet *ms = g->ms;
+    const int i = g->ng++;
+    ms->start[i] = (uint16_t)g->n;
+    ms->to[i] = to;
+    ms->from[i] = (uint8_t)from;
+    ms->back[i] = (int8_t)back;
+    ms->kind[i] = (uint8_t)kind;
+    ms->mult[i] = (uint8_t)mult;
+    g->n += bb_popcount(to) * mult;
 }
 
 /* Adds one move. */
@@ -303,7 +307,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     g.list = list;
     g.ms = ms;
     g.n = 0;
-    g.gr = SET_MODE(mode) ? ms->g : NULL;
+    g.ng = 0;
     g.us = p->side;
     g.them = g.us ^ 1;
     g.own = BB(p).color[g.us];
@@ -323,7 +327,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
             if (!g.checkers) gen_castling(&g, mode);
         }
         gen_king(&g, mode, false);
-        ms->ngroup = (int)(g.gr - ms->g);
+        ms->ngroup = g.ng;
         return g.n;
     }
     g.checkers = attackers_by(p, g.ksq, g.them, g.occ);
@@ -331,7 +335,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     if (mode == GEN_SET) ms->check = g.checkers != 0;
     gen_king(&g, mode, captures);
     if (g.checkers & (g.checkers - 1)) { /* double check: only the king moves */
-        if (SET_MODE(mode)) ms->ngroup = (int)(g.gr - ms->g);
+        if (SET_MODE(mode)) ms->ngroup = g.ng;
         return g.n;
     }
     g.target = captures ? g.opp : ~g.own;
@@ -343,7 +347,7 @@ ALWAYS_INLINE int chess_generate(const Position *p, Move *list, MoveSet *ms, con
     gen_pinned_pawns(&g, mode);
     gen_en_passant(&g, mode);
     if (!g.checkers && !captures) gen_castling(&g, mode);
-    if (SET_MODE(mode)) ms->ngroup = (int)(g.gr - ms->g);
+    if (SET_MODE(mode)) ms->ngroup = g.ng;
     return g.n;
 }
 
@@ -424,16 +428,39 @@ ALWAYS_INLINE int bb_nth(Bitboard b, int j) {
 #endif
 }
 
+/* The group of grouped move k: the last group whose start is at most k (the starts rise,
+ * staying put across an empty group). Up to 32 groups (nearly every position) by two
+ * vector compares of the starts, counted, without a branch on k; else a walk. */
+ALWAYS_INLINE int moveset_group(const MoveSet *ms, int k) {
+    const int ng = ms->ngroup;
+#if defined(__AVX2__)
+    if (__builtin_expect(ng <= 32, 1)) {
+        const __m256i kk = _mm256_set1_epi16((short)k); /* starts and k below 2^15 */
+        const __m256i a = _mm256_loadu_si256((const __m256i *)ms->start);
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(ms->start + 16));
+        /* two bits a group whose start is above k; those past the last group cut off */
+        const uint64_t above = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(a, kk)) |
+                               (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi16(b, kk))
+                                   << 32;
+        return (int)(_mm_popcnt_u64(_bzhi_u64(~above, 2 * (unsigned)ng)) >> 1) - 1;
+    }
+#endif
+    int j = 0;
+    while (j + 1 < ng && ms->start[j + 1] <= k) j++;
+    return j;
+}
+
 /* moveset_pick's work, for it and chess_pseudo_pick. */
 ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
     static const uint8_t promo[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
     if (k >= ms->ngrouped) return ms->tail[k - ms->ngrouped];
-    const MoveGroup *gr = ms->g;
-    while (k >= gr->n) k -= gr++->n;
-    int sq = bb_nth(gr->to, gr->mult == 1 ? k : k >> 2);
-    int from = gr->from != NO_SQ ? gr->from : sq - gr->back;
-    if (gr->mult == 1) return MOVE_SIMPLE(from, sq, gr->kind);
-    return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], gr->kind);
+    const int j = moveset_group(ms, k);
+    k -= ms->start[j];
+    const int mult = ms->mult[j], from0 = ms->from[j];
+    const int sq = bb_nth(ms->to[j], mult == 1 ? k : k >> 2);
+    const int from = from0 != NO_SQ ? from0 : sq - ms->back[j];
+    if (mult == 1) return MOVE_SIMPLE(from, sq, ms->kind[j]);
+    return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], ms->kind[j]);
 }
 
 Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k); }

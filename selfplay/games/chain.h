@@ -58,6 +58,9 @@ typedef struct ChainDec {
     int version;         /* the chain version read: 1 to 7 */
     ChainRans *r;        /* versions 3 to 7: the adaptive frequency models */
     uint32_t x;          /* versions 3 to 7: the rANS state */
+    bool in_tail;        /* versions 3 to 7: in and end point into tail */
+    uint8_t tail[64];    /* the payload's last bytes and zeros, where the ply loop reads
+                          * near the end (chain_rans.c, dec3_tail) */
     bool no_legal;       /* version 6's chess: leave the records' `legal` 0 (the trainer's
                           * reader, which never reads it: its moves no longer need the legal
                           * moves, and counting them would cost a third of a ply) */

@@ -35,10 +35,10 @@ static inline int chain_depth_ctx(int searched, int prev_depth) {
  * before the last tells better than the last alone (FORMAT.md: 0.4% smaller chains). */
 _Static_assert(DEPTH_CTX7 <= DEPTH_CTX, "version 7's depth models fit version 6's array");
 static inline int chain_depth_ctx7(int searched, int prev_depth, int prev_depth2) {
-    if (!searched) return DEPTH_CTX7 - 1;
-    return 3 * (prev_depth < 15 ? prev_depth : 15) + (prev_depth2 == prev_depth  ? 0
-                                                      : prev_depth2 < prev_depth ? 1
-                                                                                 : 2);
+    /* same 0, smaller 1, larger 2, in arithmetic: a branch on it follows the data */
+    const int ctx = 3 * (prev_depth < 15 ? prev_depth : 15) + (prev_depth2 != prev_depth) +
+                    (prev_depth2 > prev_depth);
+    return searched ? ctx : DEPTH_CTX7 - 1;
 }
 
 /* The five usual results by White's score per mille; 5 marks another value. */
