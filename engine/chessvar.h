@@ -98,14 +98,18 @@ typedef struct NamedStart {
  * moves written one by one. A group's moves go destination by destination, lowest square
  * first, and with mult 4 each destination's promotions queen, rook, bishop, knight:
  *
- *   group i = { to[i] (destination squares), from[i] (or NO_SQ: each destination minus
- *               back[i]), kind[i] (MK_*), mult[i] (1, or 4 promotions), start[i] (the moves
- *               of the groups before it); its moves: popcount(to[i]) * mult[i] }
+ *   group i = { to[i] (destination squares), start[i] (the moves of the groups before
+ *               it), and in how[i] (MOVESET_HOW): from (or NO_SQ: each destination
+ *               minus back), back, kind (MK_*), mult (1, or 4 promotions) };
+ *             its moves: popcount(to[i]) * mult
  *   moves   = group 0's moves, group 1's, ..., then tail[0 .. n - ngrouped)
  * The fields are arrays of their own, so that the pick finds the group of a move from the
  * starts side by side (one vector compare) rather than walking the groups: the walk's end
  * followed the data, and its branch was mispredicted at about every pick. */
 #define MOVESET_GROUPS 96 /* room for the most groups of an 8x8 orthodox position (83) */
+#define MOVESET_HOW(from, back, kind, mult)                                                        \
+    ((uint32_t)(from) | (uint32_t)(uint8_t)(back) << 8 | (uint32_t)(kind) << 16 |                  \
+     (uint32_t)(mult) << 24)
 typedef struct MoveSet {
     int n;        /* every move */
     int ngroup;   /* groups */
@@ -113,9 +117,7 @@ typedef struct MoveSet {
     int check;    /* whether the side to move is in check: 1 or 0, or -1 when not known */
     uint16_t start[MOVESET_GROUPS];
     uint64_t to[MOVESET_GROUPS];
-    uint8_t from[MOVESET_GROUPS];
-    int8_t back[MOVESET_GROUPS];
-    uint8_t kind[MOVESET_GROUPS], mult[MOVESET_GROUPS];
+    uint32_t how[MOVESET_GROUPS]; /* one store a group: its other fields are mostly constants */
     Move tail[MAX_MOVES];
 } MoveSet;
 

@@ -51,10 +51,7 @@ ALWAYS_INLINE void emit_group(ChessGen *g, Bitboard to, int from, int back, int 
     const int i = g->ng++;
     ms->start[i] = (uint16_t)g->n;
     ms->to[i] = to;
-    ms->from[i] = (uint8_t)from;
-    ms->back[i] = (int8_t)back;
-    ms->kind[i] = (uint8_t)kind;
-    ms->mult[i] = (uint8_t)mult;
+    ms->how[i] = MOVESET_HOW(from, back, kind, mult);
     g->n += bb_popcount(to) * mult;
 }
 
@@ -456,11 +453,14 @@ ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
     if (k >= ms->ngrouped) return ms->tail[k - ms->ngrouped];
     const int j = moveset_group(ms, k);
     k -= ms->start[j];
-    const int mult = ms->mult[j], from0 = ms->from[j];
+    const uint32_t how = ms->how[j];
+    const int mult = (int)(how >> 24), from0 = (int)(how & 0xFF), kind = (int)(how >> 16 & 0xFF);
     const int sq = bb_nth(ms->to[j], mult == 1 ? k : k >> 2);
-    const int from = from0 != NO_SQ ? from0 : sq - ms->back[j];
-    if (mult == 1) return MOVE_SIMPLE(from, sq, ms->kind[j]);
-    return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], ms->kind[j]);
+    /* a pawn group's from (each destination less back) by a mask, not a branch: the
+     * group's kind follows the data */
+    const int from = from0 + ((sq - (int8_t)(how >> 8) - from0) & -(from0 == NO_SQ));
+    if (mult == 1) return MOVE_SIMPLE(from, sq, kind);
+    return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], kind);
 }
 
 Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k); }

@@ -25,7 +25,7 @@
 #define FLAG_CTX   24         /* the ply 0..7, then the previous ply's flags (16) */
 #define SCORE_SYMS 67         /* zero; class 1 by sign; classes 2..17 by sign and next bit */
 #define IDX_MODELS 37         /* move index models by the count rounded (ChainRans.idx_key) */
-#define SLOT_PAD   32         /* bytes past a slot table for rmodel_fill's last store */
+#define SLOT_PAD   64         /* bytes past a slot table for rmodel_fill's last stores */
 
 /* One adaptive frequency model: 32 bytes, so that a model is found by a shift, and a
  * symbol's frequency and start in one load (the decoder's step was 35 instructions). */
@@ -105,9 +105,13 @@ static inline void rmodel_fill(RModel *m, const uint16_t *restrict freq) {
         for (uint32_t s = 0, j = 0; s < n; s++, v += 1) { /* every f at least 1 */
             const uint32_t end = j + freq[s];
             fs[s] = freq[s] | j << 16;
-            uint32_t i = j;
-            do memcpy(t + i, &v, sizeof v);
-            while ((i += 32) < end);
+            /* two stores whatever the frequency, then a loop for a frequency above 64: a
+             * loop from the first store ended where the data said, and its branch was
+             * mispredicted at most symbols of more than 32 slots */
+            memcpy(t + j, &v, sizeof v);
+            memcpy(t + j + 32, &v, sizeof v);
+            for (uint32_t i = j + 64; __builtin_expect(i < end, 0); i += 32)
+                memcpy(t + i, &v, sizeof v);
             j = end;
         }
     }
