@@ -166,6 +166,10 @@ FILES = [
     ("margin_tune_superchess.json", "The search margins one at a time against the defaults "
      "with the shipped Superchess net (issue 41), as margin_tune_chess.json",
      "python3 -m scripts.measure.margin_sprt --variant superchess"),
+    ("chain_decode_ab.json", "Chain decoding without data-dependent branches: the same bits, "
+     "CPU time against main before in alternating runs per variant, callgrind instructions and "
+     "simulated mispredicts, and the trainer's chain/bin instructions explained",
+     "chessvar data speed, alternating runs; valgrind --tool=callgrind (commands inside)"),
     ("chain_decode_profile_chess.json", "Where chain decoding's instructions go per chess "
      "position (callgrind): the move set (version 6: pseudo-legal), rANS, make, model rebuilds, the record",
      "valgrind --tool=callgrind chessvar data speed (command inside)"),
