@@ -443,7 +443,9 @@ static inline void dec3_renorm(RansIn *s) {
  * reads: without a branch. Whether a word comes in follows the data, about once a
  * position, and a branch on it was mispredicted about as often (callgrind's branch
  * simulation; chess decoding 6% faster without). */
-#define DEC3_PLY_BYTES 32 /* a ply reads at most 8 words: 5 symbols, raw bits 3 */
+/* A ply reads at most 8 words, one a symbol and one or two a raw field: 5 symbols and the
+ * score's and the depth's raw bits, or with the best move raw (32 bits) 4 symbols. */
+#define DEC3_PLY_BYTES 32
 static inline __attribute__((always_inline)) void dec3_renorm_ply(RansIn *s) {
     const uint32_t need = s->x < RANS_LOW;
     const uint32_t w = (uint32_t)s->in[0] | (uint32_t)s->in[1] << 8;
