@@ -41,7 +41,10 @@ typedef struct UciEngine {
     Network *net;        /* the network the search evaluates with (NULL: classical) */
     char eval_file[256]; /* EvalFile as set ("": the variant's default) */
     int hash_mb, multipv;
-    SearchTune tune;     /* the search margins' options, kept over a new search */
+    SearchTune tune;   /* the search margins' options as set (those in tune_set) */
+    unsigned tune_set; /* bit i: search_tune_params[i] was set, and is kept over a new search */
+    SearchTune
+        tune_start;      /* the start's margins (chess, its default evaluation): `uci` lists them */
     pthread_mutex_t out; /* one line at a time on stdout */
     pthread_t thread;
     bool running;     /* a search thread exists and was not joined */
@@ -215,8 +218,8 @@ static void uci_hello(UciEngine *e) {
     uci_say(e, "option name EvalFile type string default <default>");
     for (int i = 0; i < SEARCH_TUNE_COUNT; i++) {
         const SearchTuneParam *t = &search_tune_params[i];
-        uci_say(e, "option name %s type spin default %d min %d max %d", t->name, t->def, t->min,
-                t->max);
+        uci_say(e, "option name %s type spin default %d min %d max %d", t->name,
+                *(const int *)((const char *)&e->tune_start + t->offset), t->min, t->max);
     }
     uci_say(e, "info string chessvar searches on one thread (Threads is fixed at 1)");
     uci_say(e, "uciok");
@@ -232,7 +235,11 @@ static bool uci_new_search(UciEngine *e, const Variant *v, int mb, Network *net)
     }
     search_free(e->search);
     e->search = s;
-    s->tune = e->tune;
+    for (int i = 0; i < SEARCH_TUNE_COUNT; i++) /* the options set; the others: s's own */
+        if (e->tune_set >> i & 1) {
+            size_t off = search_tune_params[i].offset;
+            *(int *)((char *)&s->tune + off) = *(const int *)((const char *)&e->tune + off);
+        }
     e->hash_mb = mb;
     if (net != e->net) nnue_free(e->net);
     e->net = net;
@@ -337,7 +344,8 @@ static void uci_setoption(UciEngine *e, char *args) {
                 return;
             }
             *(int *)((char *)&e->tune + t->offset) = (int)v;
-            e->search->tune = e->tune;
+            *(int *)((char *)&e->search->tune + t->offset) = (int)v;
+            e->tune_set |= 1u << i;
             return;
         }
         char margins[256];
@@ -552,15 +560,17 @@ static bool uci_engine_init(UciEngine *e) {
     e->var = variant_by_name("chess");
     e->multipv = 1;
     e->hash_mb = UCI_HASH_DEFAULT;
-    e->tune = search_tune_defaults();
     e->pos = malloc(sizeof *e->pos);
     e->spos = malloc(sizeof *e->spos);
     e->pv = malloc(sizeof *e->pv);
     CvError err = {{0}};
     Network *net = NULL;
     if (!uci_load_eval(e, "", e->var, &net)) net = NULL; /* the default's file is bad: said */
-    return e->pos && e->spos && e->pv && pos_from_fen(e->pos, e->var, e->var->start_fen, &err) &&
-           uci_new_search(e, e->var, e->hash_mb, net);
+    if (!e->pos || !e->spos || !e->pv || !pos_from_fen(e->pos, e->var, e->var->start_fen, &err) ||
+        !uci_new_search(e, e->var, e->hash_mb, net))
+        return false;
+    e->tune_start = e->search->tune;
+    return true;
 }
 
 /* Prints the usage of the subcommand. */

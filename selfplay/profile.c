@@ -8,19 +8,22 @@
 /* One record per registered variant. The networks' Elo over the classical evaluation at
  * 20 ms a move, with their 95% intervals, are those of selfplay/nets/<variant>.json. */
 static const VariantProfile profiles[] = {
-    {.variant = "chess", /* net +200 [+164, +240]; generation 8, SPRT-positive over 6 */
+    {.variant = "chess", /* net +189 [+153, +228]; generation 10, SPRT-positive over 8 */
      .net = "chess.nnue",
      .tuned = &eval_tuned_chess,
      .sfbin = true,
-     .uci_variant = NULL},
-    {.variant = "switching", /* net +298 [+255, +350]; generation 7, SPRT-positive over 5 */
+     .uci_variant = NULL,
+     /* QSDelta 300 over 200 with net 10: +22.0 [+7.5, +36.6], SPRT 0,10 H1 in 1,440 games
+      * (a first test, 400 games: +16.5 [-9.6, +42.8]) */
+     .net_margins = {{"QSDelta", 300}}},
+    {.variant = "switching", /* net +328 [+284, +384]; generation 11, SPRT-positive over 7 */
      .net = "switching.nnue",
      .tuned = &eval_tuned_switching,
      .uci_variant = "switching"},
     {.variant = "superchess", /* net +317 [+273, +371]; generation 7, SPRT-positive over 6 */
      .net = "superchess.nnue",
      .uci_variant = "superchess"},
-    {.variant = "supremo", /* net +379 [+330, +444]; generation 2, SPRT-positive over 1 */
+    {.variant = "supremo", /* net +397 [+345, +465]; generation 6, SPRT-positive over 5 */
      .net = "supremo.nnue",
      .uci_variant = "supremo"},
     {.variant = "cannon10", .uci_variant = "cannon10"},

@@ -226,6 +226,48 @@ Test(evaluator, uci_evalfile) {
     cr_assert(strstr(out, "not 'switching'"), "the chess network kept for Switching: %s", out);
 }
 
+/* A profile's network margins name search margins, within their ranges, each once; a
+ * search takes them when it evaluates with a network and drops them when it goes back to
+ * the classical evaluation, whose margins are search_tune_params' defaults everywhere. */
+Test(evaluator, profile_net_margins_follow_the_evaluation) {
+    const SearchTune def = search_tune_defaults();
+    int overridden = 0;
+    for (int i = 0; i < variant_count(); i++) {
+        const Variant *v = variant_at(i);
+        const VariantProfile *p = profile_of(v);
+        SearchTune want = def;
+        unsigned seen = 0;
+        for (int k = 0; k < PROFILE_MARGINS && p->net_margins[k].name; k++) {
+            int j = search_tune_index(p->net_margins[k].name);
+            cr_assert_geq(j, 0, "%s: no margin '%s'", v->name, p->net_margins[k].name);
+            cr_assert_not(seen >> j & 1, "%s: %s twice", v->name, p->net_margins[k].name);
+            seen |= 1u << j;
+            const SearchTuneParam *t = &search_tune_params[j];
+            cr_assert(p->net_margins[k].value >= t->min && p->net_margins[k].value <= t->max,
+                      "%s: %s %d out of range", v->name, t->name, p->net_margins[k].value);
+            cr_assert_neq(p->net_margins[k].value, t->def, "%s: %s repeats the default", v->name,
+                          t->name);
+            *(int *)((char *)&want + t->offset) = p->net_margins[k].value;
+            overridden++;
+        }
+        SearchTune classical = search_tune_for(v, false), with_net = search_tune_for(v, true);
+        cr_assert(memcmp(&classical, &def, sizeof def) == 0, "%s: classical margins", v->name);
+        cr_assert(memcmp(&with_net, &want, sizeof want) == 0, "%s: network margins", v->name);
+        Search *s = search_new(v, 12);
+        cr_assert(memcmp(&s->tune, &def, sizeof def) == 0, "%s: a new search", v->name);
+        Network *net = seeded_net(v, 32, 5);
+        cr_assert(search_set_network(s, net));
+        cr_assert(memcmp(&s->tune, &want, sizeof want) == 0, "%s: with a network", v->name);
+        cr_assert(search_set_network(s, NULL));
+        cr_assert(memcmp(&s->tune, &def, sizeof def) == 0, "%s: classical again", v->name);
+        search_free(s);
+        nnue_free(net);
+    }
+    cr_assert_gt(overridden, 0, "no variant has a margin of its own");
+    cr_assert_eq(search_tune_index("qsdelta"), search_tune_index("QSDelta"));
+    cr_assert_eq(search_tune_index("NoSuchMargin"), -1);
+}
+
 /* Every registered variant has its own profile record (none falls back to the defaults),
  * and the shipped network its profile names is built into the program byte for byte as
  * selfplay/nets/ holds it, and loads as the variant's default evaluation. */

@@ -133,11 +133,12 @@ def main():
     last = [INFO_RE.match(i) for i in infos if INFO_RE.match(i).group(1) == "3"]
     check([m.group(3) for m in last] == ["1", "2", "3"], f"MultiPV 3 lines: {infos}")
     s.send("setoption name MultiPV value 1")
-    # the search margins: listed with their defaults, checked, and used: a depth-9 search of
+    # the search margins: listed with the start's (chess with its network: QSDelta 300 of
+    # its profile, the others the built-in defaults), checked, and used: a depth-9 search of
     # a fresh table counts other nodes with a reverse futility margin of 40 than with 80,
     # the same again with 80 (kept over a new table, EvalFile and UCI_Variant)
     for name, default in [("RFPMargin", 80), ("FutilityMargin", 150), ("RazorMargin", 250),
-                          ("QSDelta", 200), ("ProbCutMargin", 200), ("NullEvalR", 200),
+                          ("QSDelta", 300), ("ProbCutMargin", 200), ("NullEvalR", 200),
                           ("AspWindow", 30)]:
         check(any(ln.startswith(f"option name {name} type spin default {default} min ")
                   for ln in opts), f"{name} option with default {default}: {opts}")
@@ -160,6 +161,19 @@ def main():
     s.send("setoption name Hash value 16")
     check(narrow != default_nodes, f"RFPMargin 40 searches other nodes: {narrow}")
     check(nodes_at_9() == default_nodes, "RFPMargin back at 80: the default's nodes again")
+    # a margin never set follows the evaluation: the classical one searches with QSDelta 200
+    # (the network's 300 is its own), and one set stays over a change of evaluation
+    s.send("setoption name EvalFile value classical")
+    classical = nodes_at_9()
+    s.send("setoption name QSDelta value 300")
+    classical_300 = nodes_at_9()
+    check(classical_300 != classical, f"classical with QSDelta 300 searches other nodes: {classical}")
+    s.send("setoption name QSDelta value 200")
+    check(nodes_at_9() == classical, "classical with QSDelta unset is QSDelta 200")
+    s.send("setoption name EvalFile value <default>")
+    check(nodes_at_9() != default_nodes, "QSDelta 200, set, is kept with the network")
+    s.send("setoption name QSDelta value 300")
+    check(nodes_at_9() == default_nodes, "the network with QSDelta unset is QSDelta 300")
     s.send("position startpos moves e2e4")
     # go infinite: isready answered during the search, no bestmove before stop
     s.send("go infinite")

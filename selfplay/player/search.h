@@ -122,8 +122,9 @@ typedef struct SearchResult {
 #define SEARCH_EVC_SIZE  ((size_t)1 << SEARCH_EVC_BITS)
 
 /* The search's margins that depend on the evaluation's scale (centipawns), settable so a
- * stronger evaluation can have its own (UCI options, search_tune_params); a Search starts
- * with the defaults, which the pruning rules of search_steps.h were tuned with. */
+ * stronger evaluation can have its own (UCI options, search_tune_params). A Search starts
+ * with the defaults, which the pruning rules of search_steps.h were tuned with; evaluating
+ * with a network, it takes the variant's own where a match kept one (search_tune_for). */
 typedef struct SearchTune {
     int rfp_margin;      /* reverse futility pruning: margin per ply */
     int futility_margin; /* futility pruning of quiet moves: margin per ply */
@@ -146,6 +147,11 @@ typedef struct SearchTuneParam {
 extern const SearchTuneParam search_tune_params[SEARCH_TUNE_COUNT];
 /* A SearchTune holding every default. */
 SearchTune search_tune_defaults(void);
+/* The margins a search of variant v starts with: the defaults, and with a network
+ * (network true) the variant profile's net_margins over them (selfplay/profile.h). */
+SearchTune search_tune_for(const Variant *v, bool network);
+/* The index in search_tune_params of the margin called name (any case), or -1. */
+int search_tune_index(const char *name);
 
 typedef struct Search {
     SearchTune tune; /* the margins (search_tune_defaults unless set) */
@@ -223,7 +229,9 @@ Search *search_new(const Variant *v, int tt_bits);
 void search_free(Search *s);
 /* Makes s evaluate with net (NULL: the classical evaluation), which must be for s's
  * variant and outlive s; clears s as search_clear does (its table and evaluation cache
- * hold the other evaluation's scores). False if out of memory. */
+ * hold the other evaluation's scores) and sets its margins to that evaluation's
+ * (search_tune_for: a caller's own go after this call). False if out of memory (s then
+ * evaluates classically). */
 bool search_set_network(Search *s, const Network *net);
 /* Empties the table, the killers and counter-moves, every history (butterfly,
  * continuation, capture, correction) and the evaluation cache: call before each game so

@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "../profile.h"
 
 /* Sets the variant-dependent switches of the selective search (see README "How the player
  * searches"): null move off with fewer than two pieces besides royals and pawns where the
@@ -74,6 +77,23 @@ SearchTune search_tune_defaults(void) {
     return t;
 }
 
+int search_tune_index(const char *name) {
+    for (int i = 0; i < SEARCH_TUNE_COUNT; i++)
+        if (strcasecmp(name, search_tune_params[i].name) == 0) return i;
+    return -1;
+}
+
+SearchTune search_tune_for(const Variant *v, bool network) {
+    SearchTune t = search_tune_defaults();
+    if (!network) return t;
+    const VariantProfile *p = profile_of(v);
+    for (int k = 0; k < PROFILE_MARGINS && p->net_margins[k].name; k++) {
+        int i = search_tune_index(p->net_margins[k].name);
+        if (i >= 0) *(int *)((char *)&t + search_tune_params[i].offset) = p->net_margins[k].value;
+    }
+    return t;
+}
+
 Search *search_new(const Variant *v, int tt_bits) {
     Search *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -84,7 +104,7 @@ Search *search_new(const Variant *v, int tt_bits) {
         return NULL;
     }
     s->tt_mask = n - 1;
-    s->tune = search_tune_defaults();
+    s->tune = search_tune_for(v, false);
     s->cont_n = 2 * (v->npt + 1) * v->width * v->height;
     for (int pc = 0; pc < 64; pc++)
         s->cont_base[pc] = (PC_COLOR(pc) * (v->npt + 1) + PC_TYPE(pc)) * v->width * v->height;
@@ -109,9 +129,10 @@ bool search_set_network(Search *s, const Network *net) {
     evaluator_free(&s->eval);
     s->used = true; /* the table and the evaluation cache hold the other evaluation's scores */
     search_clear(s);
-    if (evaluator_init(&s->eval, v, net)) return true;
-    evaluator_init(&s->eval, v, NULL);
-    return false;
+    bool ok = evaluator_init(&s->eval, v, net);
+    if (!ok) evaluator_init(&s->eval, v, NULL);
+    s->tune = search_tune_for(v, ok && net);
+    return ok;
 }
 
 /* Releases a search and its table. */
