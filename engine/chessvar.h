@@ -332,6 +332,9 @@ static inline int pos_legal_moves_set(Position *pos, MoveSet *ms) {
 }
 /* The k-th move (0 <= k < ms->n) of a MoveSet: the k-th of the list gen_fast writes. */
 Move moveset_pick(const MoveSet *ms, int k);
+/* moveset_pick by the paths of a build without AVX2 and BMI2 (a walk to the move's group, a
+ * loop to its square), in any build: tests check that the two paths agree. */
+Move moveset_pick_portable(const MoveSet *ms, int k);
 static inline int pos_reference_moves(Position *pos, Move *list) {
     return pos->var->ops->gen_reference(pos, list);
 }

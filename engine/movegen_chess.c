@@ -415,22 +415,33 @@ bool chess_pseudo_is_legal(const Position *p, Move m) {
     return !(attackers_by(p, ksq, them, occ2) & ~taken);
 }
 
-/* The j-th square (from the lowest, 0 <= j < popcount) of b. */
+/* The j-th square (from the lowest, 0 <= j < popcount) of b: by a loop (portable), or by
+ * one PDEP where the build has it. */
+ALWAYS_INLINE int bb_nth_loop(Bitboard b, int j) {
+    while (j--) b &= b - 1;
+    return bb_lsb(b);
+}
 ALWAYS_INLINE int bb_nth(Bitboard b, int j) {
 #if CHESSVAR_PEXT
     return bb_lsb(_pdep_u64((Bitboard)1 << j, b));
 #else
-    while (j--) b &= b - 1;
-    return bb_lsb(b);
+    return bb_nth_loop(b, j);
 #endif
+}
+
+/* moveset_group's answer by a walk over the starts: any build's, and the portable one's. */
+ALWAYS_INLINE int moveset_group_walk(const MoveSet *ms, int k) {
+    int j = 0;
+    while (j + 1 < ms->ngroup && ms->start[j + 1] <= k) j++;
+    return j;
 }
 
 /* The group of grouped move k: the last group whose start is at most k (the starts rise,
  * staying put across an empty group). Up to 32 groups (nearly every position) by two
  * vector compares of the starts, counted, without a branch on k; else a walk. */
 ALWAYS_INLINE int moveset_group(const MoveSet *ms, int k) {
-    const int ng = ms->ngroup;
 #if defined(__AVX2__)
+    const int ng = ms->ngroup;
     if (__builtin_expect(ng <= 32, 1)) {
         const __m256i kk = _mm256_set1_epi16((short)k); /* starts and k below 2^15 */
         const __m256i a = _mm256_loadu_si256((const __m256i *)ms->start);
@@ -442,20 +453,20 @@ ALWAYS_INLINE int moveset_group(const MoveSet *ms, int k) {
         return (int)(_mm_popcnt_u64(_bzhi_u64(~above, 2 * (unsigned)ng)) >> 1) - 1;
     }
 #endif
-    int j = 0;
-    while (j + 1 < ng && ms->start[j + 1] <= k) j++;
-    return j;
+    return moveset_group_walk(ms, k);
 }
 
-/* moveset_pick's work, for it and chess_pseudo_pick. */
-ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
+/* moveset_pick's work, for it and chess_pseudo_pick; portable: by the walk and the loop
+ * whatever the build (moveset_pick_portable). */
+ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k, bool portable) {
     static const uint8_t promo[4] = {QUEEN, ROOK, BISHOP, KNIGHT};
     if (k >= ms->ngrouped) return ms->tail[k - ms->ngrouped];
-    const int j = moveset_group(ms, k);
+    const int j = portable ? moveset_group_walk(ms, k) : moveset_group(ms, k);
     k -= ms->start[j];
     const uint32_t how = ms->how[j];
     const int mult = (int)(how >> 24), from0 = (int)(how & 0xFF), kind = (int)(how >> 16 & 0xFF);
-    const int sq = bb_nth(ms->to[j], mult == 1 ? k : k >> 2);
+    const int nth = mult == 1 ? k : k >> 2;
+    const int sq = portable ? bb_nth_loop(ms->to[j], nth) : bb_nth(ms->to[j], nth);
     /* a pawn group's from (each destination less back) by a mask, not a branch: the
      * group's kind follows the data */
     const int from = from0 + ((sq - (int8_t)(how >> 8) - from0) & -(from0 == NO_SQ));
@@ -463,7 +474,9 @@ ALWAYS_INLINE Move moveset_pick_at(const MoveSet *ms, int k) {
     return MOVE_MAKE(from, sq, NO_SQ, promo[k & 3], kind);
 }
 
-Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k); }
+Move moveset_pick(const MoveSet *ms, int k) { return moveset_pick_at(ms, k, false); }
+
+Move moveset_pick_portable(const MoveSet *ms, int k) { return moveset_pick_at(ms, k, true); }
 
 /* chess_pseudo_is_legal out of line: inlined, its registers would be saved and restored
  * at every pick, whose test it answers only for the king's, a pinned piece's and e.p.
@@ -473,7 +486,7 @@ static __attribute__((noinline)) bool pseudo_is_legal_slow(const Position *p, Mo
 }
 
 Move chess_pseudo_pick(const Position *p, const MoveSet *ms, int k) {
-    const Move m = moveset_pick_at(ms, k);
+    const Move m = moveset_pick_at(ms, k, false);
     if (pseudo_unpinned(p, m, king_sq(p, p->side))) return m;
     return pseudo_is_legal_slow(p, m) ? m : MOVE_NONE;
 }

@@ -74,7 +74,8 @@ static inline int tu_run_suite(const char *file, const char *variant, int max_de
 
 /* Checks the MoveSet of p (VariantOps.gen_fast_set, pos_legal_moves_set) against gen_fast's
  * list: no more groups than MOVESET_GROUPS, the same number, moveset_pick's k-th move
- * gen_fast's k-th for every k, and the check flag, where set, pos_in_check's. */
+ * gen_fast's k-th for every k, and moveset_pick_portable's too (the portable build's
+ * paths, whatever this build's), and the check flag, where set, pos_in_check's. */
 static inline void tu_check_move_set(Position *p) {
     static MoveSet ms;
     Move fast[MAX_MOVES];
@@ -93,13 +94,15 @@ static inline void tu_check_move_set(Position *p) {
                        fen, ns, ms.n, ms.check, n, (int)pos_in_check(p));
     }
     for (int k = 0; k < n; k++) {
-        Move m = moveset_pick(&ms, k);
-        if (m != fast[k]) {
-            char a[24], b[24];
+        Move m = moveset_pick(&ms, k), mp = moveset_pick_portable(&ms, k);
+        if (m != fast[k] || mp != fast[k]) {
+            char a[24], b[24], c[24];
             pos_to_fen(p, fen, sizeof fen);
             move_to_str(p, m, a);
+            move_to_str(p, mp, c);
             move_to_str(p, fast[k], b);
-            cr_assert_fail("%s: move %d of the set is %s, gen_fast's %s", fen, k, a, b);
+            cr_assert_fail("%s: move %d of the set is %s (portable path %s), gen_fast's %s", fen, k,
+                           a, c, b);
         }
     }
 }
@@ -119,6 +122,8 @@ static inline void tu_check_pseudo_set(Position *p, const Move *fast, int n) {
     cr_assert_eq(ms.check, (int)pos_in_check(p), "%s: the pseudo set's check flag", fen);
     for (int k = 0; k < np; k++) {
         Move m = moveset_pick(&ms, k);
+        cr_assert_eq(moveset_pick_portable(&ms, k), m, "%s: pseudo move %d by the portable path",
+                     fen, k);
         bool in = false;
         for (int i = 0; i < n && !in; i++) in = fast[i] == m;
         legal += in;
