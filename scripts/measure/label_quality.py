@@ -137,6 +137,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--chessvar", default=os.path.join(ROOT, "build", "chessvar"))
     ap.add_argument("--net", action="append", default=[], help="a network file (repeatable)")
+    ap.add_argument("--also-with", action="append", default=[], metavar="NAME=VALUE[,...]",
+                    help="one more row per --net, its chessvar labeller with these UCI options "
+                         "set (repeatable), e.g. QSDelta=200 against the net's own margins")
     ap.add_argument("--nodes", default="1000,10000", help="labellers' node budgets")
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--games", type=int, default=60)
@@ -162,6 +165,15 @@ def main():
     labellers = [("chessvar classical", [args.chessvar, "uci"], [("EvalFile", "classical")])]
     labellers += [(f"chessvar net {os.path.basename(n)}", [args.chessvar, "uci"],
                    [("EvalFile", os.path.abspath(n))]) for n in args.net]
+    for spec in args.also_with:
+        opts = []
+        for item in spec.split(","):
+            name, eq, value = item.partition("=")
+            if not eq or not name or not value:
+                sys.exit(f"label_quality: --also-with '{spec}': expected NAME=VALUE[,NAME=VALUE]")
+            opts.append((name, value))
+        labellers += [(f"chessvar net {os.path.basename(n)} {spec}", [args.chessvar, "uci"],
+                       [("EvalFile", os.path.abspath(n))] + opts) for n in args.net]
     if fairy and not args.no_fairy:
         labellers.append(("Fairy-Stockfish classical", [fairy], []))  # 11.1: no NNUE
     if args.reference:
