@@ -19,9 +19,13 @@ static const VariantProfile profiles[] = {
     {.variant = "switching", /* net +328 [+284, +384]; generation 11, SPRT-positive over 7 */
      .net = "switching.nnue",
      .tuned = &eval_tuned_switching,
-     .uci_variant = "switching"},
+     .uci_variant = "switching",
+     /* QSDelta 300 over 200 with net 11: +25.3 [+9.1, +41.7], SPRT 0,10 H1 in 1,250 games */
+     .net_margins = {{"QSDelta", 300}}},
     {.variant = "superchess", /* net +317 [+273, +371]; generation 7, SPRT-positive over 6 */
      .net = "superchess.nnue",
+     /* no margins of its own: QSDelta 300 scored -16.9 [-33.9, -0.1] against 200 (SPRT 0,10
+      * H0 in 1,500 games), where chess and Switching gained */
      .uci_variant = "superchess"},
     {.variant = "supremo", /* net +397 [+345, +465]; generation 6, SPRT-positive over 5 */
      .net = "supremo.nnue",
