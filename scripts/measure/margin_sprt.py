@@ -88,6 +88,9 @@ def main():
         if os.path.isdir(folder):
             cmd.append("--resume")
         machine = machine_info()
+        # the checkout's state when the match starts, the binary's then: a match runs for
+        # hours, and the checkout may move on under it
+        commit = git_state(ROOT)
         res = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
         if res.returncode != 0:
             sys.exit(f"margin_sprt: {cand}: chessvar match exited {res.returncode}")
@@ -95,7 +98,7 @@ def main():
         recorded = shlex.join(["chessvar"] + [a.replace(cv, "chessvar").replace(folder, "DIR")
                                               .replace(ROOT + "/", "") for a in cmd[1:]])
         doc["rows"].append({"candidate": cand, "command": recorded, "machine": machine,
-                            "commit": git_state(ROOT), "result": summary})
+                            "commit": commit, "result": summary})
         with open(out + ".tmp", "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
