@@ -41,11 +41,10 @@ typedef struct UciEngine {
     Network *net;        /* the network the search evaluates with (NULL: classical) */
     char eval_file[256]; /* EvalFile as set ("": the variant's default) */
     int hash_mb, multipv;
-    SearchTune tune;   /* the search margins' options as set (those in tune_set) */
-    unsigned tune_set; /* bit i: search_tune_params[i] was set, and is kept over a new search */
-    SearchTune
-        tune_start;      /* the start's margins (chess, its default evaluation): `uci` lists them */
-    pthread_mutex_t out; /* one line at a time on stdout */
+    SearchTune tune;       /* the search margins' options as set (those in tune_set) */
+    unsigned tune_set;     /* bit i: search_tune_params[i] was set: kept over a new search */
+    SearchTune tune_start; /* the start's margins (chess, its default evaluation) */
+    pthread_mutex_t out;   /* one line at a time on stdout */
     pthread_t thread;
     bool running;     /* a search thread exists and was not joined */
     bool infinite;    /* go infinite / ponder: bestmove only after stop */
@@ -219,7 +218,7 @@ static void uci_hello(UciEngine *e) {
     for (int i = 0; i < SEARCH_TUNE_COUNT; i++) {
         const SearchTuneParam *t = &search_tune_params[i];
         uci_say(e, "option name %s type spin default %d min %d max %d", t->name,
-                *(const int *)((const char *)&e->tune_start + t->offset), t->min, t->max);
+                *search_tune_at(&e->tune_start, i), t->min, t->max);
     }
     uci_say(e, "info string chessvar searches on one thread (Threads is fixed at 1)");
     uci_say(e, "uciok");
@@ -236,10 +235,7 @@ static bool uci_new_search(UciEngine *e, const Variant *v, int mb, Network *net)
     search_free(e->search);
     e->search = s;
     for (int i = 0; i < SEARCH_TUNE_COUNT; i++) /* the options set; the others: s's own */
-        if (e->tune_set >> i & 1) {
-            size_t off = search_tune_params[i].offset;
-            *(int *)((char *)&s->tune + off) = *(const int *)((const char *)&e->tune + off);
-        }
+        if (e->tune_set >> i & 1) *search_tune_at(&s->tune, i) = *search_tune_at(&e->tune, i);
     e->hash_mb = mb;
     if (net != e->net) nnue_free(e->net);
     e->net = net;
@@ -335,28 +331,27 @@ static void uci_setoption(UciEngine *e, char *args) {
                       value);
         else e->multipv = (int)v;
     } else {
-        for (int i = 0; i < SEARCH_TUNE_COUNT; i++) {
-            const SearchTuneParam *t = &search_tune_params[i];
-            if (strcasecmp(name, t->name) != 0) continue;
-            if (!uci_int(value, t->min, t->max, &v)) {
-                uci_error(e, "%s needs a whole number from %d to %d, got '%s'", t->name, t->min,
-                          t->max, value);
-                return;
-            }
-            *(int *)((char *)&e->tune + t->offset) = (int)v;
-            *(int *)((char *)&e->search->tune + t->offset) = (int)v;
-            e->tune_set |= 1u << i;
+        const int i = search_tune_index(name);
+        if (i < 0) {
+            char margins[256];
+            int k = 0;
+            for (int j = 0; j < SEARCH_TUNE_COUNT; j++)
+                k += snprintf(margins + k, sizeof margins - (size_t)k, "%s%s", j ? ", " : "",
+                              search_tune_params[j].name);
+            uci_error(e,
+                      "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV, "
+                      "EvalFile, and the search margins %s)",
+                      name, margins);
             return;
         }
-        char margins[256];
-        int k = 0;
-        for (int i = 0; i < SEARCH_TUNE_COUNT; i++)
-            k += snprintf(margins + k, sizeof margins - (size_t)k, "%s%s", i ? ", " : "",
-                          search_tune_params[i].name);
-        uci_error(e,
-                  "no such option '%s' (options: UCI_Variant, Hash, Threads, MultiPV, EvalFile, "
-                  "and the search margins %s)",
-                  name, margins);
+        const SearchTuneParam *t = &search_tune_params[i];
+        if (!uci_int(value, t->min, t->max, &v)) {
+            uci_error(e, "%s needs a whole number from %d to %d, got '%s'", t->name, t->min, t->max,
+                      value);
+            return;
+        }
+        *search_tune_at(&e->tune, i) = *search_tune_at(&e->search->tune, i) = (int)v;
+        e->tune_set |= 1u << i;
     }
 }
 

@@ -1,8 +1,8 @@
 /* profile.h - what selfplay/ knows of each variant beyond its rules, in one record per
  * variant: the network it plays with by default, the evaluation tables fitted for it, the
  * record formats that can hold its positions, its name for outside engines and the search
- * margins its networks search with. No code of
- * selfplay/ or cli/ compares a variant's name to decide these: it reads the profile. */
+ * margins its networks search with. No code of selfplay/ or cli/ compares a variant's name
+ * to decide these: it reads the profile. */
 #ifndef CHESSVAR_SELFPLAY_PROFILE_H
 #define CHESSVAR_SELFPLAY_PROFILE_H
 

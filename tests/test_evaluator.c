@@ -247,7 +247,7 @@ Test(evaluator, profile_net_margins_follow_the_evaluation) {
                       "%s: %s %d out of range", v->name, t->name, p->net_margins[k].value);
             cr_assert_neq(p->net_margins[k].value, t->def, "%s: %s repeats the default", v->name,
                           t->name);
-            *(int *)((char *)&want + t->offset) = p->net_margins[k].value;
+            *search_tune_at(&want, j) = p->net_margins[k].value;
             overridden++;
         }
         SearchTune classical = search_tune_for(v, false), with_net = search_tune_for(v, true);

@@ -145,6 +145,10 @@ typedef struct SearchTuneParam {
 /* The tunables, SEARCH_TUNE_COUNT of them, in SearchTune's order. */
 #define SEARCH_TUNE_COUNT 7
 extern const SearchTuneParam search_tune_params[SEARCH_TUNE_COUNT];
+/* The margin search_tune_params[i] describes, in t. */
+static inline int *search_tune_at(SearchTune *t, int i) {
+    return (int *)((char *)t + search_tune_params[i].offset);
+}
 /* A SearchTune holding every default. */
 SearchTune search_tune_defaults(void);
 /* The margins a search of variant v starts with: the defaults, and with a network
@@ -154,7 +158,7 @@ SearchTune search_tune_for(const Variant *v, bool network);
 int search_tune_index(const char *name);
 
 typedef struct Search {
-    SearchTune tune; /* the margins (search_tune_defaults unless set) */
+    SearchTune tune; /* the margins (search_tune_for its evaluation unless set) */
     Evaluator eval;  /* the static evaluation, classical or a network, and its per-ply state */
     /* Piece prices for ordering and pruning (MVV-LVA, delta pruning, the most a capture can
      * win): the search's own, whatever it evaluates with (eval_piece_values). */

@@ -72,8 +72,7 @@ const SearchTuneParam search_tune_params[SEARCH_TUNE_COUNT] = {
 
 SearchTune search_tune_defaults(void) {
     SearchTune t;
-    for (int i = 0; i < SEARCH_TUNE_COUNT; i++)
-        *(int *)((char *)&t + search_tune_params[i].offset) = search_tune_params[i].def;
+    for (int i = 0; i < SEARCH_TUNE_COUNT; i++) *search_tune_at(&t, i) = search_tune_params[i].def;
     return t;
 }
 
@@ -89,7 +88,7 @@ SearchTune search_tune_for(const Variant *v, bool network) {
     const VariantProfile *p = profile_of(v);
     for (int k = 0; k < PROFILE_MARGINS && p->net_margins[k].name; k++) {
         int i = search_tune_index(p->net_margins[k].name);
-        if (i >= 0) *(int *)((char *)&t + search_tune_params[i].offset) = p->net_margins[k].value;
+        if (i >= 0) *search_tune_at(&t, i) = p->net_margins[k].value;
     }
     return t;
 }
